@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Lookback's one build script. On a fresh Debian 12 machine it installs what is
+# missing (Debian packages, npm packages from the lockfile, Dear ImGui's sources),
+# builds natively and to WebAssembly, and assembles the site into build/site.
+#
+#   ./build_wasm.sh            install what is missing, build everything
+#   ./build_wasm.sh serve      ... then serve build/site on 127.0.0.1 (PORT, default 8080)
+#   ./build_wasm.sh test       ... then run every test suite (native, wasm under node, browser)
+#   ./build_wasm.sh bench [--json]   ... then run the benchmark natively and as wasm
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+mode=${1:-build}
+[ $# -gt 0 ] && shift
+
+say()  { printf '\033[1m==> %s\033[0m\n' "$*"; }
+fail() { printf 'build_wasm.sh: %s\n' "$*" >&2; exit 1; }
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Emscripten 3.1.6 on node 20: acorn lives in Debian's node path (toolchain.md).
+export NODE_PATH=/usr/share/nodejs
+
+# --- 1. Debian packages ------------------------------------------------------
+debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
+                 fonts-dejavu-core chromium)
+install_debian() {
+  local missing=()
+  for p in "${debian_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  say "Installing Debian packages: ${missing[*]}"
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -q || fail "apt-get update failed: is Debian's archive reachable?"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    || fail "apt-get install ${missing[*]} failed (see the messages above)"
+}
+
+# --- 2. npm packages (exact versions from package-lock.json) ------------------
+install_npm() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "Installing npm packages from package-lock.json"
+    npm ci --no-audit --no-fund || fail "npm ci failed: is the npm registry reachable?"
+  fi
+}
+
+# --- 3. Dear ImGui 1.86 from Debian's source package, into a git-ignored cache -
+imgui_dir=$root/.cache/imgui-1.86
+fetch_imgui() {
+  [ -f "$imgui_dir/imgui.cpp" ] && return
+  say "Fetching Dear ImGui 1.86 sources (Debian source package imgui)"
+  local d; d=$(mktemp -d); mkdir -p "$d/lists/partial"
+  # The system's archive as a deb-src entry, without touching the system's apt configuration.
+  awk 'NF==0{exit} {print}' /etc/apt/sources.list.d/debian.sources \
+    | sed 's/^Types:.*/Types: deb-src/; s/^Suites:.*/Suites: bookworm/' > "$d/src.sources"
+  local o=(-o Dir::Etc::sourcelist=/dev/null -o "Dir::Etc::sourceparts=$d" -o "Dir::State::Lists=$d/lists")
+  apt-get "${o[@]}" update -q >/dev/null || fail "could not read Debian's source index"
+  (cd "$d" && apt-get "${o[@]}" source --download-only imgui >/dev/null) \
+    || fail "could not download Debian's imgui source package"
+  mkdir -p "$root/.cache"
+  tar -xf "$d"/imgui_1.86*.orig.tar.* -C "$root/.cache" || fail "could not unpack the imgui sources"
+  rm -rf "$d"
+  [ -f "$imgui_dir/imgui.cpp" ] || fail "unpacked imgui sources but found no $imgui_dir/imgui.cpp"
+}
+
+# --- 4. builds -----------------------------------------------------------------
+build_native() {
+  say "Building natively (build/native)"
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null || fail "cmake (native) failed"
+  cmake --build build/native -j"$jobs" || fail "native build failed (see the compiler messages above)"
+}
+build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
+  say "Building WebAssembly ($1, SIMD $2)"
+  emcmake cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DLOOKBACK_SIMD="$2" \
+    -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
+  cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
+}
+assemble_site() {
+  say "Assembling the site (build/site)"
+  node web/build_page.mjs build/site || fail "assembling the site failed"
+}
+
+build_all() {
+  install_debian
+  install_npm
+  fetch_imgui
+  build_native
+  build_wasm build/wasm ON
+  assemble_site
+}
+
+# --- 5. tests --------------------------------------------------------------------
+# Each suite prints its own counts; the totals end the run.
+passed=0; failed=0
+count() { passed=$((passed + $1)); failed=$((failed + $2)); printf '%s: %d passed, %d failed\n' "$3" "$1" "$2"; }
+run_suite() {  # $1 = name, $2 = log file, rest = command; counts parsed from the log
+  local name=$1 log=$2; shift 2
+  local rc=0
+  "$@" 2>&1 | tee "$log" || rc=$?
+  local p f
+  if grep -q '^\[doctest\] test cases:' "$log"; then
+    p=$(sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^\[doctest\] test cases:.*| *\([0-9]*\) failed.*/\1/p' "$log" | tail -1)
+  else
+    p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log" | tail -1)
+  fi
+  p=${p:-0}; f=${f:-0}
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # a crash counts as a failure
+  count "$p" "$f" "$name"
+}
+run_tests() {
+  mkdir -p build/test-logs
+  say "Suite 1/3: doctest, native (ctest)"
+  run_suite "native doctest" build/test-logs/native.log \
+    ctest --test-dir build/native --output-on-failure -V
+  say "Suite 2/3: the same doctest suite as WebAssembly (SIMD) under node"
+  run_suite "wasm doctest" build/test-logs/wasm.log \
+    node --no-experimental-fetch build/wasm/lookback_tests.js --no-colors
+  say "Suite 3/3: browser tests (headless Chromium)"
+  run_suite "browser" build/test-logs/browser.log \
+    node --test --test-concurrency=1 tests/browser/
+  echo "tests: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
+
+case "$mode" in
+  build) build_all ;;
+  serve) build_all; say "Serving build/site"; exec node web/serve.mjs build/site ;;
+  test)  build_all; run_tests ;;
+  bench)
+    build_all
+    build_wasm build/wasm-scalar OFF
+    node web/bench.mjs "$@" ;;
+  *) fail "unknown mode '$mode' (use: build, serve, test, bench)" ;;
+esac

@@ -1,0 +1,78 @@
+// core/attention_step.cpp — see attention_step.h.
+#include "attention_step.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace lb {
+namespace {
+
+double dot(const Vec& a, const Vec& b) {
+    if (a.size() != b.size()) throw std::invalid_argument("attention: vector widths differ");
+    double sum = 0;
+    for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+    return sum;
+}
+
+Vec matvec(const Mat& M, const Vec& x) {
+    Vec y;
+    y.reserve(M.size());
+    for (const Vec& row : M) y.push_back(dot(row, x));
+    return y;
+}
+
+}  // namespace
+
+double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& p) {
+    switch (scorer) {
+        case Scorer::dot:
+            return dot(s, h);
+        case Scorer::general:  // sᵀ (W h)
+            if (p.W.size() != s.size()) throw std::invalid_argument("general: W must be D×D");
+            return dot(s, matvec(p.W, h));
+        case Scorer::additive: {  // vᵀ tanh(W1 s + W2 h)
+            const Vec a = matvec(p.W1, s), b = matvec(p.W2, h);
+            if (a.size() != b.size() || a.size() != p.v.size())
+                throw std::invalid_argument("additive: W1, W2 and v disagree in width");
+            double sum = 0;
+            for (size_t k = 0; k < a.size(); ++k) sum += p.v[k] * std::tanh(a[k] + b[k]);
+            return sum;
+        }
+    }
+    throw std::invalid_argument("unknown scorer");
+}
+
+AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs, const ScorerParams& p) {
+    if (hs.empty()) throw std::invalid_argument("attention: no encoder states");
+    AttentionStep out;
+    for (const Vec& h : hs) out.scores.push_back(score(scorer, s, h, p));
+
+    const double top = *std::max_element(out.scores.begin(), out.scores.end());
+    double shifted_sum = 0;
+    for (double e : out.scores) {
+        out.exps.push_back(std::exp(e));
+        shifted_sum += std::exp(e - top);
+    }
+    out.denominator = 0;
+    for (double x : out.exps) out.denominator += x;
+    for (double e : out.scores) out.weights.push_back(std::exp(e - top) / shifted_sum);
+
+    out.context.assign(s.size(), 0.0);
+    for (size_t i = 0; i < hs.size(); ++i) {
+        if (hs[i].size() != s.size()) throw std::invalid_argument("attention: state widths differ");
+        for (size_t d = 0; d < s.size(); ++d) out.context[d] += out.weights[i] * hs[i][d];
+    }
+    return out;
+}
+
+long scorer_parameter_count(Scorer scorer, long H) {
+    switch (scorer) {
+        case Scorer::dot: return 0;
+        case Scorer::general: return H * H;
+        case Scorer::additive: return 2 * H * H + H;
+    }
+    return 0;
+}
+
+}  // namespace lb

@@ -1,0 +1,43 @@
+// core/attention_step.h — one attention step on a handful of small vectors,
+// computed in double precision for display: the worked example of the lesson
+// and the figures that let a reader drag the vectors around.
+//
+// Legend: S source positions, D state width, A width of the additive scorer's
+// hidden layer. The four steps: score, softmax, weighted sum (context).
+#pragma once
+#include <vector>
+#include "scorer.h"
+
+namespace lb {
+
+using Vec = std::vector<double>;
+using Mat = std::vector<Vec>;  // row-major, Mat[row][col]
+
+struct ScorerParams {
+    Mat W;   // general: [D, D]
+    Mat W1;  // additive, applied to the decoder state s: [A, D]
+    Mat W2;  // additive, applied to each encoder state h_i: [A, D]
+    Vec v;   // additive: [A]
+};
+
+struct AttentionStep {
+    Vec scores;          // e_i = score(s, h_i)             [S]
+    Vec exps;            // exp(e_i)                        [S]
+    double denominator;  // Σ_j exp(e_j)
+    Vec weights;         // α_i = exp(e_i) / Σ_j exp(e_j)   [S]
+    Vec context;         // c = Σ_i α_i h_i                 [D]
+};
+
+// e(s, h) for one encoder state. Throws std::invalid_argument on shape mismatch.
+double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& params);
+
+// The whole step over encoder states hs [S][D]. Throws std::invalid_argument
+// if S == 0 or shapes disagree. Weights are computed with the max score
+// subtracted, so they stay finite even where exp(e_i) itself overflows.
+AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs,
+                             const ScorerParams& params = {});
+
+// Number of parameters of a scorer at state width H (additive: A = H).
+long scorer_parameter_count(Scorer scorer, long H);
+
+}  // namespace lb

@@ -1,0 +1,36 @@
+// core/kernels_ref.cpp — plain scalar reference kernels (see kernels.h).
+#include "kernels.h"
+
+namespace lb::kernels::ref {
+
+void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+               float* C, int ldc, bool accumulate) {
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            float sum = accumulate ? C[i * ldc + j] : 0.0f;
+            for (int k = 0; k < K; ++k) sum += A[i * lda + k] * B[k * ldb + j];
+            C[i * ldc + j] = sum;
+        }
+}
+
+void matmul_nt(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+               float* C, int ldc, bool accumulate) {
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            float sum = accumulate ? C[i * ldc + j] : 0.0f;
+            for (int k = 0; k < K; ++k) sum += A[i * lda + k] * B[j * ldb + k];
+            C[i * ldc + j] = sum;
+        }
+}
+
+void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+               float* C, int ldc, bool accumulate) {
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            float sum = accumulate ? C[i * ldc + j] : 0.0f;
+            for (int k = 0; k < K; ++k) sum += A[k * lda + i] * B[k * ldb + j];
+            C[i * ldc + j] = sum;
+        }
+}
+
+}  // namespace lb::kernels::ref

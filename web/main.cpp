@@ -1,0 +1,2 @@
+// Placeholder page module; replaced by the figure runtime.
+int main() { return 0; }
