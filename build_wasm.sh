@@ -32,7 +32,7 @@ install_debian() {
   say "Installing Debian packages: ${missing[*]}"
   local sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
   $sudo apt-get update -q || fail "apt-get update failed: is Debian's archive reachable?"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" \
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" \
     || fail "apt-get install ${missing[*]} failed (see the messages above)"
 }
 
