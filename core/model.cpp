@@ -1,0 +1,358 @@
+// core/model.cpp — the plain and attention encoder–decoders: parameters,
+// teacher-forced forward/backward, greedy decoding (see model.h).
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// G = 3H gate rows, D decoder GRU input width (16, or 16 + H with attention),
+// V = 13 output tokens. The decoder runs step by step in both modes; with
+// attention, step t's GRU input is [y_t ; c_t], where c_t needs s_{t−1}.
+#include "model.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include "kernels.h"
+#include "layers.h"
+
+namespace lb {
+
+namespace {
+
+constexpr int T = output_length;
+constexpr int V = output_vocab_size;
+constexpr int E_in = encoder_embedding_width;
+constexpr int E_out = decoder_embedding_width;
+
+bool has_attention(const ModelConfig& c) { return c.decoder == DecoderKind::attention; }
+int decoder_input_width(const ModelConfig& c) { return E_out + (has_attention(c) ? c.H : 0); }
+bool same_config(const ModelConfig& a, const ModelConfig& b) {
+    return a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H;
+}
+
+void grow(xt::xtensor<float, 1>& buffer, size_t size) {
+    if (buffer.size() < size) buffer = xt::zeros<float>({size});
+}
+void zero(xt::xtensor<float, 1>& buffer, size_t size) {
+    std::memset(buffer.data(), 0, sizeof(float) * size);
+}
+
+// s_{t−1} as decoder step t reads it: s0 for t = 0, else dec_h[:, t−1].
+const float* state_before(const Activations& a, int t, int H) {
+    return t == 0 ? a.s0.data() : a.dec_h.data() + size_t(t - 1) * H;
+}
+int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
+
+// The encoder, s0 and (attention) the keys: everything before the decoder loop.
+void encode(Activations& a, const int32_t* src, const int* src_len, const Model& model) {
+    const Params& p = model.params;
+    const int B = a.B, S = a.S, H = model.config.H;
+    // x_j = Embedding_in[src_j];  h_j = GRU_enc(x_j, h_{j−1})
+    embedding_forward(a.enc_x.data(), src, p.enc_embedding.data(), B * S, E_in, E_in);
+    gru_forward(a.enc_h.data(), a.enc_gru, a.enc_x.data(), nullptr, src_len, p.enc_gru, B, S, E_in,
+                H);
+    // s0 = h_{len−1}, each row's true last state
+    for (int b = 0; b < B; ++b)
+        std::memcpy(a.s0.data() + size_t(b) * H,
+                    a.enc_h.data() + (size_t(b) * S + src_len[b] - 1) * H, sizeof(float) * H);
+    if (has_attention(model.config))
+        attention_keys_forward(a.att, a.enc_h.data(), p.attention, model.config.scorer, B, S, H);
+}
+
+// xproj[:, t] = b_ih + y_t · W_ih[:, :16]ᵀ for steps [t0, t0 + steps) (the
+// embedding part of the decoder GRU's input projection; one product for all
+// steps when teacher-forced).
+void project_embeddings(Activations& a, const Model& model, int t0, int steps) {
+    const int B = a.B, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
+    const GruParams& gru = model.params.dec_gru;
+    float* xproj = a.dec_gru.xproj.data();
+    for (int b = 0; b < B; ++b)
+        for (int t = t0; t < t0 + steps; ++t)
+            std::memcpy(xproj + (size_t(b) * T + t) * G, gru.bias_ih.data(), sizeof(float) * G);
+    if (steps == T)
+        kernels::matmul_nt(B * T, G, E_out, a.dec_x.data(), D, gru.weight_ih.data(), D, xproj, G,
+                           true);
+    else
+        for (int t = t0; t < t0 + steps; ++t)
+            kernels::matmul_nt(B, G, E_out, a.dec_x.data() + size_t(t) * D, T * D,
+                               gru.weight_ih.data(), D, xproj + size_t(t) * G, T * G, true);
+}
+
+// Decoder step t once xproj[:, t] holds the embedding part: attention's
+// context (added into the projection), then the GRU step.
+void decoder_step(Activations& a, const int* src_len, const Model& model, int t) {
+    const Params& p = model.params;
+    const int B = a.B, S = a.S, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
+    const float* s_prev = state_before(a, t, H);
+    const int ld_prev = state_before_ld(t, H);
+    if (has_attention(model.config)) {
+        // c_t = attention(s_{t−1}, h), stored as the last H columns of dec_x[:, t]
+        float* ctx = a.dec_x.data() + size_t(t) * D + E_out;
+        attention_step_forward(ctx, T * D, a.att, s_prev, ld_prev, a.enc_h.data(), src_len,
+                               p.attention, model.config.scorer, t, B, S, T, H);
+        // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ
+        kernels::matmul_nt(B, G, H, ctx, T * D, p.dec_gru.weight_ih.data() + E_out, D,
+                           a.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+    }
+    gru_step_forward(a.dec_h.data(), a.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
+}
+
+}  // namespace
+
+Params make_params(const ModelConfig& config) {
+    const int H = config.H;
+    Params p;
+    p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
+    p.enc_gru = make_gru_params(E_in, H);
+    p.dec_embedding = xt::zeros<float>({size_t(V), size_t(E_out)});
+    p.dec_gru = make_gru_params(decoder_input_width(config), H);
+    p.out_weight = xt::zeros<float>({size_t(V), size_t(H)});
+    p.out_bias = xt::zeros<float>({size_t(V)});
+    p.attention = make_attention_params(has_attention(config) ? config.scorer : Scorer::dot, H);
+    return p;
+}
+
+Model make_model(const ModelConfig& config) {
+    if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
+    return {config, make_params(config)};
+}
+
+long parameter_count(const ModelConfig& config) {
+    const long H = config.H, G = 3 * H, D = decoder_input_width(config);
+    const long encoder = long(input_vocab_size) * E_in + G * E_in + G * H + 2 * G;
+    const long decoder = long(V) * E_out + G * D + G * H + 2 * G + V * H + V;
+    const long attention = has_attention(config) ? attention_parameter_count(config.scorer, H) : 0;
+    return encoder + decoder + attention;
+}
+
+template <class P, class Float>
+static std::vector<NamedTensorOf<Float>> list_tensors(P& p) {
+    std::vector<NamedTensorOf<Float>> list;
+    auto add = [&](const char* name, auto& tensor) {
+        if (tensor.size() == 0) return;
+        std::vector<size_t> shape(tensor.shape().begin(), tensor.shape().end());
+        list.push_back({name, tensor.data(), shape, tensor.size()});
+    };
+    add("encoder.embedding.weight", p.enc_embedding);
+    add("encoder.gru.weight_ih_l0", p.enc_gru.weight_ih);
+    add("encoder.gru.weight_hh_l0", p.enc_gru.weight_hh);
+    add("encoder.gru.bias_ih_l0", p.enc_gru.bias_ih);
+    add("encoder.gru.bias_hh_l0", p.enc_gru.bias_hh);
+    add("decoder.embedding.weight", p.dec_embedding);
+    add("decoder.gru.weight_ih_l0", p.dec_gru.weight_ih);
+    add("decoder.gru.weight_hh_l0", p.dec_gru.weight_hh);
+    add("decoder.gru.bias_ih_l0", p.dec_gru.bias_ih);
+    add("decoder.gru.bias_hh_l0", p.dec_gru.bias_hh);
+    add("decoder.out.weight", p.out_weight);
+    add("decoder.out.bias", p.out_bias);
+    add("attention.W_e", p.attention.W_e);
+    add("attention.W_d", p.attention.W_d);
+    add("attention.v", p.attention.v);
+    add("attention.W", p.attention.W);
+    return list;
+}
+
+std::vector<NamedTensor> named_tensors(Params& params) {
+    return list_tensors<Params, float>(params);
+}
+std::vector<ConstNamedTensor> named_tensors(const Params& params) {
+    return list_tensors<const Params, const float>(params);
+}
+
+std::array<TensorSpan, tensor_slots> tensor_spans(Params& p) {
+    auto span = [](auto& tensor) { return TensorSpan{tensor.data(), tensor.size()}; };
+    return {span(p.enc_embedding),      span(p.enc_gru.weight_ih), span(p.enc_gru.weight_hh),
+            span(p.enc_gru.bias_ih),    span(p.enc_gru.bias_hh),   span(p.dec_embedding),
+            span(p.dec_gru.weight_ih),  span(p.dec_gru.weight_hh), span(p.dec_gru.bias_ih),
+            span(p.dec_gru.bias_hh),    span(p.out_weight),        span(p.out_bias),
+            span(p.attention.W_e),      span(p.attention.W_d),     span(p.attention.v),
+            span(p.attention.W)};
+}
+
+void zero_params(Params& params) {
+    for (const TensorSpan& t : tensor_spans(params))
+        if (t.size) std::memset(t.data, 0, sizeof(float) * t.size);
+}
+
+void reserve_activations(Activations& a, const ModelConfig& config, int B, int S) {
+    if (!same_config(a.config, config)) a = Activations{};
+    a.config = config;
+    a.B = B;
+    a.S = S;
+    if (B <= a.B_cap && S <= a.S_cap) return;
+    a.B_cap = std::max(B, a.B_cap);
+    a.S_cap = std::max(S, a.S_cap);
+    const size_t Bc = a.B_cap, Sc = a.S_cap, H = config.H, D = decoder_input_width(config);
+    grow(a.enc_x, Bc * Sc * E_in);
+    grow(a.enc_h, Bc * Sc * H);
+    gru_reserve(a.enc_gru, a.B_cap, a.S_cap, config.H);
+    grow(a.s0, Bc * H);
+    grow(a.dec_x, Bc * T * D);
+    grow(a.dec_h, Bc * T * H);
+    gru_reserve(a.dec_gru, a.B_cap, T, config.H);
+    if (has_attention(config)) attention_reserve(a.att, config.scorer, a.B_cap, a.S_cap, T, config.H);
+    grow(a.logits, Bc * T * V);
+    grow(a.probs, Bc * T * V);
+    if (a.tokens.size() < Bc * T) a.tokens = xt::zeros<int32_t>({Bc * T});
+    grow(a.dlogits, Bc * T * V);
+    grow(a.ddec_h, Bc * T * H);
+    grow(a.ddec_x, Bc * T * D);
+    grow(a.ds0, Bc * H);
+    grow(a.denc_h, Bc * Sc * H);
+    grow(a.denc_x, Bc * Sc * E_in);
+}
+
+float model_forward(Activations& a, const Batch& batch, const Model& model) {
+    const Params& p = model.params;
+    const int B = batch.B, S = batch.S, H = model.config.H, D = decoder_input_width(model.config);
+    reserve_activations(a, model.config, B, S);
+    const int* src_len = batch.src_len.data();
+    encode(a, batch.src.data(), src_len, model);
+    // y_t = Embedding_out[dec_in_t] (teacher forcing), into the first 16 columns of dec_x
+    embedding_forward(a.dec_x.data(), batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, D);
+    project_embeddings(a, model, 0, T);
+    for (int t = 0; t < T; ++t) decoder_step(a, src_len, model, t);
+    // logits_t = W_out s_t + b_out ; loss = mean CE
+    dense_forward(a.logits.data(), a.dec_h.data(), p.out_weight.data(), p.out_bias.data(), B * T, H,
+                  V);
+    return softmax_cross_entropy_forward(a.probs.data(), a.logits.data(), batch.dec_out.data(),
+                                         B * T, V);
+}
+
+void model_backward(Params& grads, Activations& a, const Batch& batch, const Model& model) {
+    const Params& p = model.params;
+    const ModelConfig& config = model.config;
+    const int B = a.B, S = a.S, H = config.H, G = 3 * H, D = decoder_input_width(config);
+    const int* src_len = batch.src_len.data();
+    const size_t BT = size_t(B) * T, BS = size_t(B) * S;
+    zero(a.dlogits, BT * V);
+    zero(a.ddec_h, BT * H);
+    zero(a.ddec_x, BT * D);
+    zero(a.ds0, size_t(B) * H);
+    zero(a.denc_h, BS * H);
+    zero(a.denc_x, BS * E_in);
+
+    softmax_cross_entropy_backward(a.dlogits.data(), a.probs.data(), batch.dec_out.data(), B * T, V);
+    dense_backward(a.ddec_h.data(), grads.out_weight.data(), grads.out_bias.data(), a.dlogits.data(),
+                   a.dec_h.data(), p.out_weight.data(), B * T, H, V);
+
+    // The decoder, backward through its T steps.
+    const bool attention = has_attention(config);
+    if (attention) attention_zero_grads(a.att, config.scorer, B, S, T, H);
+    std::memcpy(a.dec_gru.dh.data(), a.ddec_h.data(), sizeof(float) * BT * H);
+    for (int t = T - 1; t >= 0; --t) {
+        float* dh_prev = t == 0 ? a.ds0.data() : a.dec_gru.dh.data() + size_t(t - 1) * H;
+        const int ld_dprev = state_before_ld(t, H);
+        gru_step_backward(dh_prev, ld_dprev, a.dec_gru, nullptr, p.dec_gru, t, B, T, H);
+        if (attention) {
+            // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ  →  dc_t = dxproj[:, t] · W_ih[:, 16:]
+            float* dctx = a.ddec_x.data() + size_t(t) * D + E_out;
+            kernels::matmul_nn(B, H, G, a.dec_gru.dxproj.data() + size_t(t) * G, T * G,
+                               p.dec_gru.weight_ih.data() + E_out, D, dctx, T * D, true);
+            attention_step_backward(dh_prev, ld_dprev, a.denc_h.data(), a.att, dctx, T * D,
+                                    state_before(a, t, H), state_before_ld(t, H), a.enc_h.data(),
+                                    src_len, p.attention, config.scorer, t, B, S, T, H);
+        }
+    }
+    gru_weights_backward(grads.dec_gru, a.dec_gru, a.dec_x.data(), B, T, D, H);
+    // xproj = b_ih + y · W_ih[:, :16]ᵀ  →  dy += dxproj · W_ih[:, :16]
+    kernels::matmul_nn(B * T, E_out, G, a.dec_gru.dxproj.data(), G, p.dec_gru.weight_ih.data(), D,
+                       a.ddec_x.data(), D, true);
+    embedding_backward(grads.dec_embedding.data(), a.ddec_x.data(), batch.dec_in.data(), B * T,
+                       E_out, D);
+    if (attention)
+        attention_keys_backward(a.denc_h.data(), grads.attention, a.att, a.enc_h.data(),
+                                a.dec_gru.hprev.data(), p.attention, config.scorer, B, S, T, H);
+
+    // s0 = h_{len−1}  →  dh_{len−1} += ds0
+    for (int b = 0; b < B; ++b) {
+        float* dh = a.denc_h.data() + (size_t(b) * S + src_len[b] - 1) * H;
+        const float* ds = a.ds0.data() + size_t(b) * H;
+        for (int i = 0; i < H; ++i) dh[i] += ds[i];
+    }
+    // The encoder.
+    gru_backward(a.denc_x.data(), nullptr, grads.enc_gru, a.enc_gru, a.denc_h.data(),
+                 a.enc_x.data(), src_len, p.enc_gru, B, S, E_in, H);
+    embedding_backward(grads.enc_embedding.data(), a.denc_x.data(), batch.src.data(), B * S, E_in,
+                       E_in);
+}
+
+void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len, int B, int S,
+                         const Model& model) {
+    const Params& p = model.params;
+    const int H = model.config.H, D = decoder_input_width(model.config);
+    reserve_activations(a, model.config, B, S);
+    encode(a, src, src_len, model);
+    int32_t* tokens = a.tokens.data();
+    for (int t = 0; t < T; ++t) {
+        // y_t = Embedding_out[previous output] (the start token at t = 0)
+        for (int b = 0; b < B; ++b) {
+            const int previous = t == 0 ? start_token : tokens[size_t(b) * T + t - 1];
+            std::memcpy(a.dec_x.data() + (size_t(b) * T + t) * D,
+                        p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
+        }
+        project_embeddings(a, model, t, 1);
+        decoder_step(a, src_len, model, t);
+        // logits_t = W_out s_t + b_out, then the argmax over the real characters
+        float* logits = a.logits.data() + size_t(t) * V;
+        for (int b = 0; b < B; ++b)
+            std::memcpy(logits + size_t(b) * T * V, p.out_bias.data(), sizeof(float) * V);
+        kernels::matmul_nt(B, V, H, a.dec_h.data() + size_t(t) * H, T * H, p.out_weight.data(), H,
+                           logits, T * V, true);
+        for (int b = 0; b < B; ++b) {
+            const float* row = logits + size_t(b) * T * V;
+            int best = start_token + 1;
+            for (int v = best + 1; v < V; ++v)
+                if (row[v] > row[best]) best = v;
+            tokens[size_t(b) * T + t] = best;
+        }
+    }
+}
+
+std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const Model& model,
+                                     bool keep_attention, int batch_size) {
+    std::vector<Decoded> out;
+    out.reserve(examples.size());
+    Activations a;
+    std::vector<int> indices;
+    for (size_t first = 0; first < examples.size(); first += size_t(batch_size)) {
+        const size_t last = std::min(examples.size(), first + size_t(batch_size));
+        indices.clear();
+        for (size_t i = first; i < last; ++i) indices.push_back(int(i));
+        const Batch batch = make_batch(examples, indices);
+        greedy_decode_batch(a, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
+        for (int b = 0; b < batch.B; ++b) {
+            Decoded d;
+            for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(b) * T + t]);
+            const int L = batch.src_len[b];
+            if (keep_attention && has_attention(model.config)) {
+                d.attention = xt::zeros<float>({size_t(T), size_t(L)});
+                for (int t = 0; t < T; ++t)
+                    for (int j = 0; j < L; ++j)
+                        d.attention(t, j) = a.att.alpha[(size_t(b) * T + t) * batch.S + j];
+            } else {
+                d.attention = xt::zeros<float>({size_t(0), size_t(0)});
+            }
+            out.push_back(std::move(d));
+        }
+    }
+    return out;
+}
+
+Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
+    if (tokens.empty()) throw std::invalid_argument("decode_tokens: no input tokens");
+    const int L = int(tokens.size());
+    std::vector<int32_t> src(tokens.begin(), tokens.end());
+    Activations a;
+    greedy_decode_batch(a, src.data(), &L, 1, L, model);
+    Decoded d;
+    for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(t)]);
+    if (has_attention(model.config)) {
+        d.attention = xt::zeros<float>({size_t(T), size_t(L)});
+        for (int t = 0; t < T; ++t)
+            for (int j = 0; j < L; ++j) d.attention(t, j) = a.att.alpha[size_t(t) * L + j];
+    } else {
+        d.attention = xt::zeros<float>({size_t(0), size_t(0)});
+    }
+    return d;
+}
+
+}  // namespace lb

@@ -1,0 +1,154 @@
+// core/model.h — the two GRU encoder–decoders of the lesson: plain (the
+// decoder starts from the encoder's last state and never sees the others) and
+// attention (every step reads a fresh weighted sum of all encoder states).
+//
+//   encoder    x_j = Embedding_in[src_j]           [40, 32]
+//              h_j = GRU_enc(x_j, h_{j−1})          32 → H, h_0 = 0, j < len
+//   decoder    s_0 = h_{len−1}, each row's true last state
+//              y_t = Embedding_out[dec_in_t]        [13, 16], start token at t = 0
+//     plain    s_t = GRU_dec(y_t, s_{t−1})          16 → H
+//     attention c_t = attention(s_{t−1}, h_0..h_{len−1})   (attention.h)
+//              s_t = GRU_dec([y_t ; c_t], s_{t−1})  16 + H → H
+//   output     logits_t = W_out s_t + b_out         [13, H], [13]
+//   loss       mean over the B·T target tokens of −log softmax(logits_t)[target_t]
+// Training is teacher-forced (dec_in = start, then the target's first T−1
+// tokens); greedy decoding feeds back its own argmax.
+//
+// Parameter names map onto PyTorch by renaming alone: nn.Embedding.weight,
+// nn.GRU.{weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0} (same gate order
+// and layout, see gru.h), nn.Linear.{weight, bias}.
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <xtensor/xtensor.hpp>
+#include "attention.h"
+#include "dataset.h"
+#include "gru.h"
+#include "scorer.h"
+
+namespace lb {
+
+constexpr int encoder_embedding_width = 32;  // E_in
+constexpr int decoder_embedding_width = 16;  // E_out
+
+enum class DecoderKind { plain, attention };
+
+struct ModelConfig {
+    DecoderKind decoder = DecoderKind::attention;
+    Scorer scorer = Scorer::additive;  // used only by the attention decoder
+    int H = 64;                        // GRU width (both GRUs)
+};
+
+// All parameters of one model; the same type holds their gradients and the
+// Adam moments. Tensors the configuration does not use have size 0.
+struct Params {
+    xt::xtensor<float, 2> enc_embedding;  // [40, 32]              encoder.embedding.weight
+    GruParams enc_gru;                    // E = 32                encoder.gru.*_l0
+    xt::xtensor<float, 2> dec_embedding;  // [13, 16]              decoder.embedding.weight
+    GruParams dec_gru;                    // E = 16 (+ H attention) decoder.gru.*_l0
+    xt::xtensor<float, 2> out_weight;     // [13, H]               decoder.out.weight
+    xt::xtensor<float, 1> out_bias;       // [13]                  decoder.out.bias
+    AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
+};
+
+struct Model {
+    ModelConfig config;
+    Params params;
+};
+
+Params make_params(const ModelConfig& config);  // zero-filled, the config's shapes
+Model make_model(const ModelConfig& config);    // zero-filled (init_params in trainer.h)
+long parameter_count(const ModelConfig& config); // by formula: 36,893 / 57,437 at H = 64
+void zero_params(Params& params);
+
+// One named tensor of a Params, viewed (not copied). Safetensors I/O, Adam and
+// the tests all walk this one list, in this order:
+//   encoder.embedding.weight, encoder.gru.weight_ih_l0, encoder.gru.weight_hh_l0,
+//   encoder.gru.bias_ih_l0, encoder.gru.bias_hh_l0, decoder.embedding.weight,
+//   decoder.gru.weight_ih_l0, decoder.gru.weight_hh_l0, decoder.gru.bias_ih_l0,
+//   decoder.gru.bias_hh_l0, decoder.out.weight, decoder.out.bias, then those of
+//   attention.W_e, attention.W_d, attention.v, attention.W that are not empty.
+template <class Float>
+struct NamedTensorOf {
+    std::string name;
+    Float* data;
+    std::vector<std::size_t> shape;
+    std::size_t size;  // product of shape
+};
+using NamedTensor = NamedTensorOf<float>;
+using ConstNamedTensor = NamedTensorOf<const float>;
+std::vector<NamedTensor> named_tensors(Params& params);
+std::vector<ConstNamedTensor> named_tensors(const Params& params);
+
+// The same tensors as flat spans, for loops that must not allocate (zeroing,
+// Adam): every slot in named_tensors order, unused tensors with size 0.
+struct TensorSpan {
+    float* data;
+    std::size_t size;
+};
+constexpr int tensor_slots = 16;
+std::array<TensorSpan, tensor_slots> tensor_spans(Params& params);
+
+// Caches and workspaces of one batch: flat buffers that grow when B or S grows
+// and are reused otherwise (no allocation per batch). Shapes are logical, for
+// the current B and S.
+struct Activations {
+    int B = 0, S = 0;              // the current batch
+    int B_cap = 0, S_cap = 0;      // what the buffers hold
+    ModelConfig config;            // the config the buffers were sized for
+    // forward
+    xt::xtensor<float, 1> enc_x;   // [B, S, 32]         embedded source
+    xt::xtensor<float, 1> enc_h;   // [B, S, H]          encoder states h_j
+    GruCache enc_gru;              //                    over S steps
+    xt::xtensor<float, 1> s0;      // [B, H]             each row's true last encoder state
+    xt::xtensor<float, 1> dec_x;   // [B, T, 16 (+H)]    [y_t ; c_t] decoder GRU input
+    xt::xtensor<float, 1> dec_h;   // [B, T, H]          decoder states s_1..s_T
+    GruCache dec_gru;              //                    over T steps
+    AttentionCache att;            //                    alpha [B, T, S] is the alignment map
+    xt::xtensor<float, 1> logits;  // [B, T, 13]
+    xt::xtensor<float, 1> probs;   // [B, T, 13]         softmax(logits)
+    xt::xtensor<int32_t, 1> tokens; // [B, T]            greedy decoding's outputs
+    // backward
+    xt::xtensor<float, 1> dlogits; // [B, T, 13]
+    xt::xtensor<float, 1> ddec_h;  // [B, T, H]
+    xt::xtensor<float, 1> ddec_x;  // [B, T, 16 (+H)]
+    xt::xtensor<float, 1> ds0;     // [B, H]
+    xt::xtensor<float, 1> denc_h;  // [B, S, H]
+    xt::xtensor<float, 1> denc_x;  // [B, S, 32]
+};
+// Sizes the buffers for a batch of B rows of padded length S (grows only).
+void reserve_activations(Activations& acts, const ModelConfig& config, int B, int S);
+
+// Teacher-forced forward pass of batch (dataset.h): returns the mean
+// cross-entropy over the B·T target tokens; keeps what backward needs in acts.
+float model_forward(Activations& acts, const Batch& batch, const Model& model);
+// Backward of the last model_forward on the same batch: ADDS the gradient of
+// that mean loss into grads (zero them first with zero_params).
+void model_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);
+
+// --- greedy decoding ---------------------------------------------------------
+// Runs the decoder on its own argmax for T = 10 steps over src [B, S] with
+// true lengths src_len: acts.tokens [B, T] holds output token ids (always real
+// characters: the argmax skips pad and start), acts.att.alpha [B, T, S] the
+// attention weights (attention decoder only).
+void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
+                         const Model& model);
+
+struct Decoded {
+    std::string output;               // 10 characters, YYYY-MM-DD if the model is right
+    xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
+};
+// Decodes every example (in batches of batch_size). keep_attention = false
+// skips copying the matrices (metrics need only the strings).
+std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const Model& model,
+                                     bool keep_attention = true, int batch_size = 256);
+// One user string, already tokenised by lb::encode_user_input (non-empty).
+Decoded decode_tokens(const std::vector<int>& tokens, const Model& model);
+
+}  // namespace lb

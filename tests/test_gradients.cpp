@@ -1,0 +1,307 @@
+// Finite-difference checks of every backward pass: embedding, dense + softmax
+// cross-entropy, the GRU over ragged padded sequences, each attention scorer,
+// and the whole plain and attention models.
+//
+// How: the layer's output is reduced to one number with a fixed random
+// weighting, L = Σ w_i y_i (w ~ U(−1, 1)), so every output element matters and
+// errors cannot cancel by symmetry. For each element x of every parameter and
+// every float input, the analytic ∂L/∂x from backward is compared with the
+// central difference (L(x + h) − L(x − h)) / 2h, with L summed in double.
+//
+// Step and tolerance. Everything runs in float32. h = 1e-2: the truncation
+// error of a central difference is h²/6·L''' ≈ 2e-5 for these smooth O(1)
+// functions, and the rounding error is about ε_float·|terms of L| / h ≈ 1e-5 to
+// 1e-4; a smaller h would trade truncation for more rounding. An element passes
+// when |numeric − analytic| ≤ atol + rtol·|analytic| with rtol = 1e-2 and atol
+// = 1e-3·max|analytic| of that tensor + a noise floor (1e-6 for single layers,
+// 1e-4 for whole models, whose loss is larger: see whole_model_noise_floor);
+// the bounds sit several times above the discrepancies measured natively
+// (FMA) and in WASM (no FMA).
+//
+// Why it can fail: a wrong backward is wrong by O(the gradient itself) — a
+// dropped term such as z ⊙ dh in the GRU, a missing (1 − u²) in the additive
+// scorer, a sign flip or a transposed weight changes typical entries by tens
+// of percent, far above 1 % + 0.1 % of the tensor's largest gradient. And a
+// backward that forgot a tensor altogether (all zeros) fails the check that
+// each tensor's gradient stands clear of the noise (max|analytic| > 10× the
+// floor) before any element is compared.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attention.h"
+#include "gru.h"
+#include "layers.h"
+#include "model.h"
+#include "rng.h"
+
+using namespace lb;
+
+namespace {
+
+constexpr double step = 1e-2;
+constexpr double rtol = 1e-2;
+constexpr double atol_fraction = 1e-3;
+
+std::vector<float> random_vector(size_t n, Rng& rng, float scale = 1.0f) {
+    std::vector<float> v(n);
+    for (float& x : v) x = rng.uniform(-scale, scale);
+    return v;
+}
+
+double weighted_sum(const float* y, const std::vector<float>& w) {
+    double sum = 0;
+    for (size_t i = 0; i < w.size(); ++i) sum += double(w[i]) * y[i];
+    return sum;
+}
+
+// Compares analytic[i] with the central difference of loss() in x[i], for every i.
+void check_gradient(const std::string& name, float* x, const float* analytic, size_t n,
+                    const std::function<double()>& loss, double noise_floor = 1e-6) {
+    const std::vector<float> want(analytic, analytic + n);  // backward may reuse the buffer
+    double largest = 0;
+    for (float g : want) largest = std::max(largest, double(std::fabs(g)));
+    INFO("tensor ", name, ", max |analytic| = ", largest);
+    REQUIRE(largest > 10 * noise_floor);  // else an all-zero gradient would pass vacuously
+    const double atol = atol_fraction * largest + noise_floor;
+    int failures = 0;
+    size_t worst = 0;
+    double worst_excess = -1, worst_numeric = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const float saved = x[i];
+        x[i] = float(saved + step);
+        const double up = loss();
+        x[i] = float(saved - step);
+        const double down = loss();
+        x[i] = saved;
+        // the step actually taken in float
+        const double numeric = (up - down) / (double(float(saved + step)) - double(float(saved - step)));
+        const double error = std::fabs(numeric - want[i]);
+        const double bound = atol + rtol * std::fabs(want[i]);
+        if (error > bound) ++failures;
+        if (error / bound > worst_excess) {
+            worst_excess = error / bound;
+            worst = i;
+            worst_numeric = numeric;
+        }
+    }
+    INFO("worst element ", worst, ": numeric ", worst_numeric, " analytic ", want[worst],
+         " (error/bound ", worst_excess, ")");
+    CHECK(failures == 0);
+}
+
+}  // namespace
+
+TEST_CASE("gradient check: embedding") {
+    Rng rng(11);
+    const int V = 7, E = 5, N = 6, ld = 8;  // output rows wider than E: a slice of a wider tensor
+    std::vector<float> weight = random_vector(size_t(V) * E, rng);
+    const std::vector<int32_t> ids = {3, 0, 3, 6, 2, 3};  // repeated ids must accumulate
+    std::vector<float> out(size_t(N) * ld, 0.0f);
+    std::vector<float> w = random_vector(out.size(), rng);
+    for (int n = 0; n < N; ++n)
+        for (int e = E; e < ld; ++e) w[size_t(n) * ld + e] = 0;  // columns not written
+    auto loss = [&] {
+        embedding_forward(out.data(), ids.data(), weight.data(), N, E, ld);
+        return weighted_sum(out.data(), w);
+    };
+    std::vector<float> dweight(weight.size(), 0.0f);
+    embedding_backward(dweight.data(), w.data(), ids.data(), N, E, ld);
+    check_gradient("embedding.weight", weight.data(), dweight.data(), weight.size(), loss);
+    // rows no id reads get no gradient
+    for (int e = 0; e < E; ++e) CHECK(dweight[size_t(1) * E + e] == 0.0f);
+}
+
+TEST_CASE("gradient check: dense + softmax cross-entropy") {
+    Rng rng(12);
+    const int N = 5, H = 6, V = 4;
+    std::vector<float> in = random_vector(size_t(N) * H, rng);
+    std::vector<float> weight = random_vector(size_t(V) * H, rng);
+    std::vector<float> bias = random_vector(size_t(V), rng);
+    const std::vector<int32_t> targets = {0, 3, 1, 1, 2};
+    std::vector<float> logits(size_t(N) * V), probs(size_t(N) * V);
+    auto loss = [&] {  // already a scalar: the mean cross-entropy
+        dense_forward(logits.data(), in.data(), weight.data(), bias.data(), N, H, V);
+        return double(softmax_cross_entropy_forward(probs.data(), logits.data(), targets.data(), N, V));
+    };
+    loss();
+    std::vector<float> dlogits(logits.size(), 0.0f), din(in.size(), 0.0f),
+        dweight(weight.size(), 0.0f), dbias(bias.size(), 0.0f);
+    softmax_cross_entropy_backward(dlogits.data(), probs.data(), targets.data(), N, V);
+    dense_backward(din.data(), dweight.data(), dbias.data(), dlogits.data(), in.data(),
+                   weight.data(), N, H, V);
+    check_gradient("dense input", in.data(), din.data(), in.size(), loss);
+    check_gradient("dense weight", weight.data(), dweight.data(), weight.size(), loss);
+    check_gradient("dense bias", bias.data(), dbias.data(), bias.size(), loss);
+}
+
+TEST_CASE("gradient check: GRU over ragged padded sequences") {
+    Rng rng(13);
+    const int B = 3, T = 5, E = 4, H = 3;
+    const std::vector<int> lengths = {5, 2, 4};
+    GruParams p = make_gru_params(E, H);
+    for (auto* t : {&p.weight_ih, &p.weight_hh})
+        for (float& x : *t) x = rng.uniform(-0.8f, 0.8f);
+    for (auto* t : {&p.bias_ih, &p.bias_hh})
+        for (float& x : *t) x = rng.uniform(-0.5f, 0.5f);
+    std::vector<float> x = random_vector(size_t(B) * T * E, rng);
+    std::vector<float> h0 = random_vector(size_t(B) * H, rng, 0.5f);
+    std::vector<float> h(size_t(B) * T * H);
+    const std::vector<float> w = random_vector(h.size(), rng);
+    GruCache cache;
+    auto loss = [&] {
+        gru_forward(h.data(), cache, x.data(), h0.data(), lengths.data(), p, B, T, E, H);
+        return weighted_sum(h.data(), w);
+    };
+    loss();
+    GruParams dp = make_gru_params(E, H);
+    std::vector<float> dx(x.size(), 0.0f), dh0(h0.size(), 0.0f);
+    gru_backward(dx.data(), dh0.data(), dp, cache, w.data(), x.data(), lengths.data(), p, B, T, E, H);
+    check_gradient("gru input x", x.data(), dx.data(), x.size(), loss);
+    check_gradient("gru h0", h0.data(), dh0.data(), h0.size(), loss);
+    check_gradient("gru weight_ih", p.weight_ih.data(), dp.weight_ih.data(), p.weight_ih.size(), loss);
+    check_gradient("gru weight_hh", p.weight_hh.data(), dp.weight_hh.data(), p.weight_hh.size(), loss);
+    check_gradient("gru bias_ih", p.bias_ih.data(), dp.bias_ih.data(), p.bias_ih.size(), loss);
+    check_gradient("gru bias_hh", p.bias_hh.data(), dp.bias_hh.data(), p.bias_hh.size(), loss);
+    // padded inputs get exactly zero gradient
+    for (int b = 0; b < B; ++b)
+        for (int t = lengths[size_t(b)]; t < T; ++t)
+            for (int e = 0; e < E; ++e) CHECK(dx[(size_t(b) * T + t) * E + e] == 0.0f);
+}
+
+TEST_CASE("gradient check: attention scorers with masked softmax") {
+    for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive}) {
+        CAPTURE(scorer_name(scorer));
+        Rng rng(14);
+        const int B = 3, S = 5, T = 3, H = 4;
+        const std::vector<int> src_len = {5, 2, 4};
+        AttentionParams p = make_attention_params(scorer, H);
+        for (auto* t : {&p.W_e, &p.W_d, &p.W})
+            for (float& x : *t) x = rng.uniform(-0.8f, 0.8f);
+        for (float& x : p.v) x = rng.uniform(-1.0f, 1.0f);
+        std::vector<float> enc = random_vector(size_t(B) * S * H, rng);
+        std::vector<float> s_prev = random_vector(size_t(B) * T * H, rng);
+        std::vector<float> ctx(size_t(B) * T * H);
+        const std::vector<float> w = random_vector(ctx.size(), rng);
+        AttentionCache cache;
+        attention_reserve(cache, scorer, B, S, T, H);
+        auto loss = [&] {
+            attention_keys_forward(cache, enc.data(), p, scorer, B, S, H);
+            for (int t = 0; t < T; ++t)
+                attention_step_forward(ctx.data() + size_t(t) * H, T * H, cache,
+                                       s_prev.data() + size_t(t) * H, T * H, enc.data(),
+                                       src_len.data(), p, scorer, t, B, S, T, H);
+            return weighted_sum(ctx.data(), w);
+        };
+        loss();
+        AttentionParams dp = make_attention_params(scorer, H);
+        std::vector<float> denc(enc.size(), 0.0f), ds_prev(s_prev.size(), 0.0f);
+        attention_zero_grads(cache, scorer, B, S, T, H);
+        for (int t = T - 1; t >= 0; --t)
+            attention_step_backward(ds_prev.data() + size_t(t) * H, T * H, denc.data(), cache,
+                                    w.data() + size_t(t) * H, T * H, s_prev.data() + size_t(t) * H,
+                                    T * H, enc.data(), src_len.data(), p, scorer, t, B, S, T, H);
+        attention_keys_backward(denc.data(), dp, cache, enc.data(), s_prev.data(), p, scorer, B, S,
+                                T, H);
+        check_gradient("encoder states", enc.data(), denc.data(), enc.size(), loss);
+        check_gradient("decoder states", s_prev.data(), ds_prev.data(), s_prev.size(), loss);
+        if (scorer == Scorer::general)
+            check_gradient("W", p.W.data(), dp.W.data(), p.W.size(), loss);
+        if (scorer == Scorer::additive) {
+            check_gradient("W_e", p.W_e.data(), dp.W_e.data(), p.W_e.size(), loss);
+            check_gradient("W_d", p.W_d.data(), dp.W_d.data(), p.W_d.size(), loss);
+            check_gradient("v", p.v.data(), dp.v.data(), p.v.size(), loss);
+        }
+        // padded encoder states get exactly zero gradient
+        for (int b = 0; b < B; ++b)
+            for (int j = src_len[size_t(b)]; j < S; ++j)
+                for (int i = 0; i < H; ++i) CHECK(denc[(size_t(b) * S + j) * H + i] == 0.0f);
+    }
+}
+
+namespace {
+
+// A hand-made ragged batch: B = 3 rows of lengths 6, 3, 5 (S = 6).
+Batch ragged_batch(Rng& rng) {
+    Batch batch;
+    batch.B = 3;
+    batch.S = 6;
+    batch.src_len = {6, 3, 5};
+    batch.src = xt::zeros<int32_t>({size_t(3), size_t(6)});
+    batch.dec_in = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
+    batch.dec_out = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
+    for (int b = 0; b < 3; ++b) {
+        for (int j = 0; j < batch.src_len[size_t(b)]; ++j)
+            batch.src(b, j) = 1 + int(rng.below(input_vocab_size - 1));
+        batch.dec_in(b, 0) = start_token;
+        for (int t = 0; t < output_length; ++t) {
+            batch.dec_out(b, t) = 2 + int(rng.below(output_vocab_size - 2));
+            if (t + 1 < output_length) batch.dec_in(b, t + 1) = batch.dec_out(b, t);
+        }
+    }
+    return batch;
+}
+
+// L below sums 30 cross-entropies of float logits: its rounding noise is ~3e-7,
+// which a difference quotient with h = 1e-2 turns into ~1.5e-5 (measured).
+constexpr double whole_model_noise_floor = 1e-4;
+
+void check_whole_model(const ModelConfig& config) {
+    Rng rng(15);
+    Model model = make_model(config);
+    // random parameters, biases included, large enough to leave the linear regime;
+    // the additive scorer's larger, or W_d's gradient would sink into the noise floor
+    for (NamedTensor& t : named_tensors(model.params)) {
+        const float scale = t.name == "attention.v" ? 2.0f : t.name == "attention.W_d" ? 1.0f : 0.5f;
+        for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-scale, scale);
+    }
+    const Batch batch = ragged_batch(rng);
+    Activations acts;
+    // L = the sum (not the mean) of the B·T token cross-entropies, recomputed in
+    // double from the logits: the float mean model_forward returns is quantised
+    // to ~4e-6, too coarse for a difference quotient. Its gradient is B·T times
+    // what model_backward computes for the mean.
+    const int N = batch.B * output_length, V = output_vocab_size;
+    auto loss = [&] {
+        model_forward(acts, batch, model);
+        double sum = 0;
+        for (int n = 0; n < N; ++n) {
+            const float* z = acts.logits.data() + size_t(n) * V;
+            double max = z[0], exps = 0;
+            for (int v = 1; v < V; ++v) max = std::max(max, double(z[v]));
+            for (int v = 0; v < V; ++v) exps += std::exp(double(z[v]) - max);
+            sum += std::log(exps) + max - z[batch.dec_out.data()[n]];
+        }
+        return sum;
+    };
+    loss();
+    Params grads = make_params(config);
+    zero_params(grads);
+    model_backward(grads, acts, batch, model);
+    std::vector<NamedTensor> params = named_tensors(model.params);
+    std::vector<NamedTensor> dparams = named_tensors(grads);
+    REQUIRE(params.size() == dparams.size());
+    for (size_t k = 0; k < params.size(); ++k) {
+        std::vector<float> scaled(dparams[k].data, dparams[k].data + dparams[k].size);
+        for (float& g : scaled) g *= float(N);
+        check_gradient(params[k].name, params[k].data, scaled.data(), params[k].size, loss,
+                       whole_model_noise_floor);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gradient check: whole plain model") {
+    check_whole_model({DecoderKind::plain, Scorer::additive, 4});
+}
+
+TEST_CASE("gradient check: whole attention model, each scorer") {
+    for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive}) {
+        CAPTURE(scorer_name(scorer));
+        check_whole_model({DecoderKind::attention, scorer, 4});
+    }
+}

@@ -1,0 +1,170 @@
+// Initialisation, Adam, and the incremental trainer: bounded steps, epochs,
+// determinism, and a short fixed-seed run whose loss must fall.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "dataset.h"
+#include "model.h"
+#include "rng.h"
+#include "trainer.h"
+
+using namespace lb;
+using doctest::Approx;
+
+namespace {
+double mean(const std::vector<float>& v, size_t first, size_t count) {
+    return std::accumulate(v.begin() + long(first), v.begin() + long(first + count), 0.0) /
+           double(count);
+}
+}  // namespace
+
+TEST_CASE("initialisation: Keras-style and deterministic") {
+    const ModelConfig config{DecoderKind::attention, Scorer::additive, 16};
+    Params a = make_params(config), b = make_params(config), c = make_params(config);
+    Rng r1(5), r2(5), r3(6);
+    init_params(a, r1);
+    init_params(b, r2);
+    init_params(c, r3);
+    const auto ta = named_tensors(a), tb = named_tensors(b), tc = named_tensors(c);
+    bool any_differs = false;
+    for (size_t k = 0; k < ta.size(); ++k) {
+        CAPTURE(ta[k].name);
+        for (size_t i = 0; i < ta[k].size; ++i) {
+            CHECK(ta[k].data[i] == tb[k].data[i]);  // same seed, same numbers
+            any_differs |= ta[k].data[i] != tc[k].data[i];
+        }
+    }
+    CHECK(any_differs);
+
+    const size_t H = 16, G = 48;
+    for (float x : a.enc_embedding) CHECK(std::fabs(x) <= 0.05f);
+    for (float x : a.dec_embedding) CHECK(std::fabs(x) <= 0.05f);
+    for (float x : a.enc_gru.bias_ih) CHECK(x == 0.0f);
+    for (float x : a.out_bias) CHECK(x == 0.0f);
+    // Glorot: |w| ≤ √(6 / (fan_in + fan_out)), and the range is actually used
+    const float limit_ih = std::sqrt(6.0f / float(32 + G));
+    float largest = 0;
+    for (float x : a.enc_gru.weight_ih) largest = std::max(largest, std::fabs(x));
+    CHECK(largest <= limit_ih);
+    CHECK(largest > 0.9f * limit_ih);
+    for (float x : a.attention.W_e) CHECK(std::fabs(x) <= std::sqrt(6.0f / float(2 * H)));
+    // orthogonal recurrent kernels: weight_hh [3H, H] has orthonormal columns
+    for (const GruParams* gru : {&a.enc_gru, &a.dec_gru})
+        for (size_t i = 0; i < H; ++i)
+            for (size_t j = 0; j < H; ++j) {
+                double dot = 0;
+                for (size_t r = 0; r < G; ++r) dot += double(gru->weight_hh(r, i)) * gru->weight_hh(r, j);
+                CHECK(dot == Approx(i == j ? 1.0 : 0.0).epsilon(1e-5).scale(1.0));
+            }
+}
+
+TEST_CASE("Adam: the first step moves each weight by about lr against its gradient; clipping") {
+    const ModelConfig config{DecoderKind::plain, Scorer::additive, 4};
+    Params params = make_params(config), grads = make_params(config);
+    Rng rng(3);
+    for (const TensorSpan& g : tensor_spans(grads))
+        for (size_t i = 0; i < g.size; ++i) g.data[i] = rng.uniform(-1.0f, 1.0f);
+    const Params before_grads = grads;
+    AdamState state = make_adam_state(config);
+    AdamConfig adam;
+    adam_update(params, state, grads, adam);
+    // m = (1−β1)g, v = (1−β2)g², lr_t = lr·√(1−β2)/(1−β1): Δ = −lr·g/(|g| + ε/√(1−β2))
+    const auto p = tensor_spans(params);
+    const auto g = tensor_spans(const_cast<Params&>(before_grads));
+    for (int k = 0; k < tensor_slots; ++k)
+        for (size_t i = 0; i < p[k].size; ++i) {
+            const double gi = g[k].data[i];
+            const double want = -1e-3 * gi / (std::fabs(gi) + 1e-7 / std::sqrt(1e-3));
+            CHECK(p[k].data[i] == Approx(want).epsilon(1e-4).scale(1e-6));
+        }
+    CHECK(state.t == 1);
+
+    adam.clip_norm = 0.5f;
+    CHECK(global_norm(grads) > 1.0f);
+    adam_update(params, state, grads, adam);
+    CHECK(global_norm(grads) == Approx(0.5f).epsilon(1e-4));  // clipped in place
+}
+
+TEST_CASE("trainer: bounded steps, epochs, history, evaluation") {
+    const DateSplits data = make_date_splits(1, 60, 12);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::dot, 8};
+    config.batch_size = 16;
+    config.epochs = 2;
+    Trainer trainer(config, data);
+    CHECK(trainer.batches_per_epoch() == 4);  // 16 + 16 + 16 + 12
+    CHECK(trainer.step(3) == 3);
+    CHECK(trainer.loss_history().size() == 3);
+    CHECK(trainer.epoch() == 0);
+    CHECK(trainer.batch_in_epoch() == 3);
+    CHECK(trainer.step(1) == 1);  // ends the epoch: a record with held-out accuracy
+    CHECK(trainer.epoch() == 1);
+    CHECK(trainer.examples_seen() == 60);
+    REQUIRE(trainer.epoch_history().size() == 1);
+    const EpochRecord& record = trainer.epoch_history()[0];
+    CHECK(record.epoch == 1);
+    CHECK(record.train_loss == Approx(mean(trainer.loss_history(), 0, 4)));
+    CHECK(record.exact >= 0.0f);
+    CHECK(record.per_char >= 0.0f);
+    CHECK(record.per_char <= 1.0f);
+    CHECK(trainer.step(100) == 4);  // stops when the configured epochs are done
+    CHECK(trainer.done());
+    CHECK(trainer.step(1) == 0);
+    const Accuracy accuracy = evaluate(trainer.model(), data.held_out);
+    CHECK(accuracy.per_char == Approx(trainer.epoch_history()[1].per_char));
+}
+
+TEST_CASE("trainer: same seed, same numbers; another seed, others") {
+    const DateSplits data = make_date_splits(2, 96, 12);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::additive, 8};
+    config.batch_size = 16;
+    config.adam.clip_norm = 1.0f;
+    Trainer a(config, data), b(config, data);
+    a.step(8);
+    b.step(5);
+    b.step(3);  // the split of the work does not matter
+    CHECK(a.loss_history() == b.loss_history());
+    config.seed = 2;
+    Trainer c(config, data);
+    c.step(8);
+    CHECK(c.loss_history() != a.loss_history());
+}
+
+// A short fixed-seed run (width 16, batches of 16, 300 steps = 4,800 examples,
+// lr 1e-2 to make it quick; a fraction of a second natively). The first steps
+// sit near ln 13 ≈ 2.56, a uniform guess. Measured (natively): the mean loss of
+// the first 20 steps → the last 20 falls 2.19 → 0.12 with additive attention
+// (×18) and 2.22 → 0.81 plain (×2.7): attention has already found the
+// alignment, plain has learnt the dashes, the year and the frequent digits.
+// Required: attention falls by at least ×8, plain by ×2, and attention ends
+// below plain — margins for other platforms' rounding, while a broken gradient
+// stalls near 2 (the unigram entropy of the targets) and fails both.
+TEST_CASE("a short fixed-seed training run: the loss falls") {
+    const DateSplits data = make_date_splits(7, 1200, 6);
+    double final_loss[2] = {0, 0};
+    for (DecoderKind decoder : {DecoderKind::attention, DecoderKind::plain}) {
+        const bool plain = decoder == DecoderKind::plain;
+        const std::string name = plain ? "plain" : "attention";
+        CAPTURE(name);
+        TrainerConfig config;
+        config.model = {decoder, Scorer::additive, 16};
+        config.batch_size = 16;
+        config.epochs = 0;
+        config.evaluate_each_epoch = false;
+        config.adam.learning_rate = 1e-2f;
+        Trainer trainer(config, data);
+        CHECK(trainer.step(300) == 300);
+        const std::vector<float>& loss = trainer.loss_history();
+        const double first = mean(loss, 0, 20), last = mean(loss, 280, 20);
+        MESSAGE(name, " loss ", first, " -> ", last);
+        CHECK(first > 2.0);
+        CHECK(last < first / (plain ? 2.0 : 8.0));
+        final_loss[plain] = last;
+    }
+    CHECK(final_loss[0] < final_loss[1]);
+}
