@@ -38,17 +38,39 @@ struct DateSplits {
     std::vector<Example> held_out;  // 1,200, a sixth in each format, no string in train
 };
 
-// Deterministic for a seed, on every platform.
+// Deterministic for a seed, on every platform. Example i of a split has format
+// i % 6, so each format gets exactly a sixth when the size is a multiple of 6.
+// Every string is distinct, within a split and across the two (a date that was
+// already drawn in that format is drawn again), so no held-out string is in train.
 DateSplits make_date_splits(uint64_t seed, int train_size = 6000, int held_out_size = 1200);
 
 // Writes one date in one format; the date is (year, month 1..12, day 1..31).
 Example format_date(int year, int month, int day, int format);
+
+// The calendar (proleptic Gregorian), in whole days.
+constexpr int first_year = 1950, last_year = 2049;  // the generator's range, inclusive
+int64_t days_from_civil(int year, int month, int day);  // 1970-01-01 is day 0
+int weekday(int year, int month, int day);              // 0 = Monday … 6 = Sunday
+int days_in_month(int year, int month);
+
+// The format names, for tables ("d/m/yyyy", "weekday d month yyyy", ...).
+const char* format_name(int format);
 
 // A user's own input: lowercased and trimmed, then checked. On success returns
 // the tokens; on refusal returns an empty vector and sets `error` to a message
 // naming the problem (empty, too long, which character at which position).
 std::vector<int> encode_user_input(std::string_view text, std::string& error,
                                    int max_length = max_input_length);
+
+// The lowercased, trimmed text encode_user_input checks (for display).
+std::string normalise_user_input(std::string_view text);
+
+// Tokens of a string already known to be valid (generated data); throws
+// std::invalid_argument on a character outside the vocabulary.
+std::vector<int> encode_input(std::string_view text);
+std::vector<int> encode_output(std::string_view text);
+// Output tokens back to text: stops at pad, skips start.
+std::string decode_output(const std::vector<int>& tokens);
 
 // A padded batch of examples[indices[b]].
 struct Batch {
@@ -58,6 +80,8 @@ struct Batch {
     xt::xtensor<int32_t, 2> dec_in;    // [B, T] start_token, then target tokens 0..T-2
     xt::xtensor<int32_t, 2> dec_out;   // [B, T] target tokens (what the decoder must write)
 };
+// Throws std::invalid_argument for no indices, an index out of range, an empty
+// input, a character outside a vocabulary or a target that is not 10 characters.
 Batch make_batch(const std::vector<Example>& examples, const std::vector<int>& indices);
 
 }  // namespace lb

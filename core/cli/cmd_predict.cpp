@@ -1,0 +1,128 @@
+// `lookback predict --weights FILE [--json] TEXT...`: a trained model's output
+// for each date, its attention matrix (a text heat map, or numbers in JSON
+// lines), and for each output character the input position it attends to most.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "commands.h"
+#include "safetensors.h"
+
+namespace lb::cli {
+
+namespace {
+
+const char* const predict_usage =
+    "lookback predict --weights FILE [--json] TEXT...\n"
+    "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
+
+struct Peak {
+    int position;  // 0-based input position with the largest weight
+    char input;    // the character there
+    float weight;
+};
+
+std::vector<Peak> peaks_of(const Decoded& d, const std::string& input) {
+    std::vector<Peak> peaks;
+    if (d.attention.dimension() != 2 || d.attention.shape()[0] == 0) return peaks;
+    const size_t T = d.attention.shape()[0], S = d.attention.shape()[1];
+    for (size_t t = 0; t < T; ++t) {
+        size_t best = 0;
+        for (size_t j = 1; j < S; ++j)
+            if (d.attention(t, j) > d.attention(t, best)) best = j;
+        peaks.push_back({int(best), best < input.size() ? input[best] : '?', d.attention(t, best)});
+    }
+    return peaks;
+}
+
+// Ten shades from nothing to all of the weight.
+char shade(float weight) {
+    static const char ramp[] = " .:-=+*#%@";
+    const int level = int(std::lround(std::clamp(weight, 0.0f, 1.0f) * 9));
+    return ramp[level];
+}
+
+void print_text(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks) {
+    std::printf("%s  ->  %s\n", input.c_str(), d.output.c_str());
+    if (peaks.empty()) {
+        std::printf("  (plain decoder: no attention; it reads only the encoder's last state)\n\n");
+        return;
+    }
+    // Input characters as column headings, then one row per output character.
+    std::printf("\n        %s\n        ", input.c_str());
+    for (size_t j = 0; j < input.size(); ++j) std::putchar(j % 10 == 0 ? '|' : ' ');
+    std::printf("   peak\n");
+    for (size_t t = 0; t < peaks.size(); ++t) {
+        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(d.attention(t, j)));
+        std::printf("   %2d '%c' %.2f\n", peaks[t].position, peaks[t].input, peaks[t].weight);
+    }
+    std::printf("        (shades ' .:-=+*#%%@' from 0 to 1; '|' marks positions 0, 10, 20)\n\n");
+}
+
+nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks) {
+    nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
+    for (size_t t = 0; t < peaks.size(); ++t) {
+        nlohmann::json row = nlohmann::json::array();
+        for (size_t j = 0; j < d.attention.shape()[1]; ++j)
+            row.push_back(std::round(double(d.attention(t, j)) * 1e5) / 1e5);
+        attention.push_back(row);
+        peak_list.push_back({{"output", std::string(1, t < d.output.size() ? d.output[t] : '?')},
+                             {"position", peaks[t].position},
+                             {"char", std::string(1, peaks[t].input)},
+                             {"weight", std::round(double(peaks[t].weight) * 1e5) / 1e5}});
+    }
+    return {{"input", input}, {"output", d.output}, {"attention", attention}, {"peaks", peak_list}};
+}
+
+}  // namespace
+
+int predict(const Args& args) {
+    std::string weights;
+    bool json = false;
+    std::vector<std::string> texts;
+    try {
+        for (size_t i = 0; i < args.size();) {
+            std::string v;
+            if (take_option(args, i, "--weights", v)) weights = v;
+            else if (args[i] == "--json") json = true, ++i;
+            else if (args[i] == "--") {  // everything after is text, even "--x"
+                texts.insert(texts.end(), args.begin() + long(i) + 1, args.end());
+                break;
+            } else if (args[i].size() > 1 && args[i].compare(0, 2, "--") == 0)
+                throw UsageError("unknown option '" + args[i] + "'");
+            else texts.push_back(args[i++]);
+        }
+        if (weights.empty()) throw UsageError("--weights FILE is required");
+        if (texts.empty()) throw UsageError("give at least one date to read");
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), predict_usage);
+    }
+
+    Model model;
+    try {
+        model = load_model(weights);
+    } catch (const SafetensorsError& e) {
+        std::fprintf(stderr, "lookback: cannot use the weights: %s\n", e.what());
+        return 1;
+    }
+
+    int refused = 0;
+    for (const std::string& text : texts) {
+        std::string error;
+        const std::vector<int> tokens = encode_user_input(text, error);
+        if (tokens.empty()) {
+            std::fprintf(stderr, "lookback: refused \"%s\": %s\n", text.c_str(), error.c_str());
+            ++refused;
+            continue;
+        }
+        const std::string input = normalise_user_input(text);
+        const Decoded d = decode_tokens(tokens, model);
+        const std::vector<Peak> peaks = peaks_of(d, input);
+        if (json) std::printf("%s\n", line_json(input, d, peaks).dump().c_str());
+        else print_text(input, d, peaks);
+    }
+    return refused ? 1 : 0;
+}
+
+}  // namespace lb::cli

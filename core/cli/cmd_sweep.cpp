@@ -1,0 +1,307 @@
+// `lookback sweep [--out DIR]`: the lesson's experiment (lesson-brief §4) —
+// widths 8/16/32/64 × {plain, additive attention}, 12 epochs each — written as
+// DIR/sweep.md and DIR/sweep.json with the source's measurements beside ours,
+// and the issue's claims checked against our numbers.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "commands.h"
+
+namespace lb::cli {
+
+namespace {
+
+const char* const sweep_usage =
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N]\n"
+    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
+
+const int widths[] = {8, 16, 32, 64};
+constexpr int width_count = 4;
+
+// The source's measurements (TensorFlow, 12 epochs, 1,200 held-out strings),
+// as quoted in lesson-brief §4.
+struct Source {
+    double plain_exact[width_count] = {0.0000, 0.0000, 0.0008, 0.0017};
+    double attention_exact[width_count] = {0.0000, 0.0133, 0.9042, 1.0000};
+    double plain_per_char[width_count] = {0.1432, 0.5524, 0.6467, 0.7277};
+    double attention_per_char[width_count] = {0.4995, 0.7450, 0.9871, 1.0000};
+    // Width 64, per output position y y y y - m m - d d.
+    double plain_position[output_length] = {1.0, 1.0, 1.0, 0.9625, 1.0,
+                                            0.7467, 0.1108, 1.0, 0.3658, 0.0908};
+    double attention_position[output_length] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    double plain_buckets[length_bucket_count] = {0.7300, 0.7211, 0.7386, 0.7086};
+    long plain_parameters = 36893, attention_parameters = 57437;
+    double plain_seconds = 43.6, attention_seconds = 83.5;
+} const source;
+
+struct Run {
+    RunOptions options;
+    RunResult result;
+};
+
+double spread(const std::array<double, length_bucket_count>& buckets) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (double b : buckets)
+        if (!std::isnan(b)) lo = std::min(lo, b), hi = std::max(hi, b);
+    return hi - lo;
+}
+
+std::string fixed(double v, int digits = 4) {
+    if (std::isnan(v)) return "–";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string thousands(long v) {
+    std::string s = std::to_string(v);
+    for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
+    return s;
+}
+
+// The claims of issue 3's "Results to show", each with our number.
+struct Check {
+    std::string claim;
+    double value;
+    bool pass;
+};
+
+std::vector<Check> checks_of(const Run (&plain)[width_count], const Run (&attention)[width_count]) {
+    const Metrics& p64 = plain[3].result.metrics;
+    const Metrics& a64 = attention[3].result.metrics;
+    const Metrics& p8 = plain[0].result.metrics;
+    const Metrics& a8 = attention[0].result.metrics;
+    const double year_min = std::min({p64.per_position[0], p64.per_position[1],
+                                      p64.per_position[2], p64.per_position[3]});
+    const double gap32 = attention[2].result.metrics.exact - plain[2].result.metrics.exact;
+    const double gap64 = a64.exact - p64.exact;
+    return {
+        {"attention at width 64: exact >= 0.99", a64.exact, a64.exact >= 0.99},
+        {"plain at width 64: exact <= 0.05", p64.exact, p64.exact <= 0.05},
+        {"plain at width 64: per-char >= 0.6", p64.per_char, p64.per_char >= 0.6},
+        {"plain at width 64: every year digit >= 0.95 (lowest shown)", year_min, year_min >= 0.95},
+        {"plain at width 64: day's second digit <= 0.3", p64.per_position[9], p64.per_position[9] <= 0.3},
+        {"plain at width 64: length-bucket spread <= 0.05", spread(p64.per_length_bucket),
+         spread(p64.per_length_bucket) <= 0.05},
+        {"plain at width 8: exact <= 0.05", p8.exact, p8.exact <= 0.05},
+        {"attention at width 8: exact <= 0.05", a8.exact, a8.exact <= 0.05},
+        {"width 32: attention exact - plain exact >= 0.5", gap32, gap32 >= 0.5},
+        {"width 64: attention exact - plain exact >= 0.5", gap64, gap64 >= 0.5},
+    };
+}
+
+std::string markdown(const Run (&plain)[width_count], const Run (&attention)[width_count],
+                     const std::vector<Check>& checks, size_t train_size) {
+    const RunOptions& o = plain[0].options;
+    const Metrics& p64 = plain[3].result.metrics;
+    const Metrics& a64 = attention[3].result.metrics;
+    std::string md;
+    auto line = [&](const std::string& s) { md += s + "\n"; };
+    char buf[512];
+
+    line("# The width sweep: plain encoder–decoder vs additive attention");
+    line("");
+    std::snprintf(buf, sizeof buf,
+                  "Written by `lookback sweep`: %d epochs per model, seed %llu (initialisation and "
+                  "shuffling), dataset seed %llu, %s training and %s held-out strings "
+                  "(`shared/dataset.md`), greedy decoding of 10 characters. \"Source\" is the "
+                  "lesson's reference run (TensorFlow, lesson-brief §4); \"ours\" is this "
+                  "project's C++ core. Seconds are single-threaded wall clock on the machine "
+                  "that ran the sweep.",
+                  o.epochs, (unsigned long long)o.seed, (unsigned long long)o.data_seed,
+                  thousands(long(train_size)).c_str(), thousands(p64.count).c_str());
+    line(buf);
+    line("");
+    line("## Exact match and per-character accuracy (held-out)");
+    line("");
+    line("| width | plain exact, source | plain exact, ours | attention exact, source | attention exact, ours "
+         "| plain per-char, source | plain per-char, ours | attention per-char, source | attention per-char, ours |");
+    line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (int w = 0; w < width_count; ++w) {
+        const Metrics& p = plain[w].result.metrics;
+        const Metrics& a = attention[w].result.metrics;
+        line("| " + std::to_string(widths[w]) + " | " + fixed(source.plain_exact[w]) + " | " +
+             fixed(p.exact) + " | " + fixed(source.attention_exact[w]) + " | " + fixed(a.exact) +
+             " | " + fixed(source.plain_per_char[w]) + " | " + fixed(p.per_char) + " | " +
+             fixed(source.attention_per_char[w]) + " | " + fixed(a.per_char) + " |");
+    }
+    line("");
+    line("## Accuracy per output position at width 64");
+    line("");
+    line("| position | character | plain, source | plain, ours | attention, source | attention, ours |");
+    line("|---:|:---:|---:|---:|---:|---:|");
+    const char* roles[output_length] = {"year 1", "year 2", "year 3", "year 4", "dash",
+                                        "month 1", "month 2", "dash", "day 1", "day 2"};
+    for (int t = 0; t < output_length; ++t)
+        line("| " + std::to_string(t + 1) + " | " + roles[t] + " | " +
+             fixed(source.plain_position[t]) + " | " + fixed(p64.per_position[size_t(t)]) + " | " +
+             fixed(source.attention_position[t]) + " | " + fixed(a64.per_position[size_t(t)]) + " |");
+    line("");
+    line("## Per-character accuracy by input length at width 64");
+    line("");
+    line("Buckets are the nearest-rank quartiles of the held-out input lengths: Q_k is the "
+         "smallest length with at least k/4 of the strings no longer than it; bucket 1 is "
+         "length ≤ Q1, bucket 2 is Q1 < length ≤ Q2, bucket 3 is Q2 < length ≤ Q3, bucket 4 is "
+         "longer. Lengths tie, so the bucket sizes differ. The source's own bucket edges are not "
+         "known; its numbers are shown for the same rank.");
+    line("");
+    line("| bucket | lengths | strings | plain, source | plain, ours | attention, ours |");
+    line("|---:|:---:|---:|---:|---:|---:|");
+    for (int k = 0; k < length_bucket_count; ++k)
+        line("| " + std::to_string(k + 1) + " | " + std::to_string(p64.buckets.lowest_length(k)) +
+             "–" + std::to_string(p64.buckets.highest_length(k)) + " | " +
+             std::to_string(p64.bucket_count[size_t(k)]) + " | " + fixed(source.plain_buckets[k]) +
+             " | " + fixed(p64.per_length_bucket[size_t(k)]) + " | " +
+             fixed(a64.per_length_bucket[size_t(k)]) + " |");
+    double source_spread = 0, lo = 1, hi = 0;
+    for (double b : source.plain_buckets) lo = std::min(lo, b), hi = std::max(hi, b);
+    source_spread = hi - lo;
+    line("| spread | | | " + fixed(source_spread) + " | " + fixed(spread(p64.per_length_bucket)) +
+         " | " + fixed(spread(a64.per_length_bucket)) + " |");
+    line("");
+    line("## Per format at width 64 (ours)");
+    line("");
+    line("| format | strings | plain per-char | plain exact | attention per-char | attention exact |");
+    line("|:---|---:|---:|---:|---:|---:|");
+    for (int f = 0; f < format_count; ++f)
+        line(std::string("| `") + format_name(f) + "` | " +
+             std::to_string(p64.examples_per_format[size_t(f)]) + " | " +
+             fixed(p64.per_format[size_t(f)]) + " | " + fixed(p64.per_format_exact[size_t(f)]) +
+             " | " + fixed(a64.per_format[size_t(f)]) + " | " + fixed(a64.per_format_exact[size_t(f)]) + " |");
+    line("");
+    line("## Cost");
+    line("");
+    line("| width | plain parameters | attention parameters | plain seconds | attention seconds | attention / plain time |");
+    line("|---:|---:|---:|---:|---:|---:|");
+    for (int w = 0; w < width_count; ++w) {
+        const RunResult& p = plain[w].result;
+        const RunResult& a = attention[w].result;
+        line("| " + std::to_string(widths[w]) + " | " + thousands(p.parameters) + " | " +
+             thousands(a.parameters) + " | " + fixed(p.train_seconds, 1) + " | " +
+             fixed(a.train_seconds, 1) + " | " + fixed(a.train_seconds / p.train_seconds, 2) + "× |");
+    }
+    line("| 64, source | " + thousands(source.plain_parameters) + " | " +
+         thousands(source.attention_parameters) + " | " + fixed(source.plain_seconds, 1) + " | " +
+         fixed(source.attention_seconds, 1) + " | " +
+         fixed(source.attention_seconds / source.plain_seconds, 2) + "× |");
+    line("");
+    line("## Checks (issue 3, \"Results to show\")");
+    line("");
+    line("| claim | ours | holds |");
+    line("|:---|---:|:---:|");
+    for (const Check& c : checks)
+        line("| " + c.claim + " | " + fixed(c.value) + " | " + (c.pass ? "yes" : "**no**") + " |");
+    return md;
+}
+
+nlohmann::json source_json() {
+    auto list = [](const double* v, int n) { return std::vector<double>(v, v + n); };
+    return {
+        {"widths", std::vector<int>(widths, widths + width_count)},
+        {"plain_exact", list(source.plain_exact, width_count)},
+        {"attention_exact", list(source.attention_exact, width_count)},
+        {"plain_per_char", list(source.plain_per_char, width_count)},
+        {"attention_per_char", list(source.attention_per_char, width_count)},
+        {"per_position_64",
+         {{"plain", list(source.plain_position, output_length)},
+          {"attention", list(source.attention_position, output_length)}}},
+        {"length_buckets_plain_64", list(source.plain_buckets, length_bucket_count)},
+        {"parameters_64",
+         {{"plain", source.plain_parameters}, {"attention", source.attention_parameters}}},
+        {"seconds_64", {{"plain", source.plain_seconds}, {"attention", source.attention_seconds}}},
+    };
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    return bool(out.flush());
+}
+
+}  // namespace
+
+int sweep(const Args& args) {
+    std::string out_dir = "assets";
+    int epochs = 12;
+    uint64_t seed = 1, data_seed = 1;
+    try {
+        for (size_t i = 0; i < args.size();) {
+            std::string v;
+            if (take_option(args, i, "--out", v)) {
+                if (v.empty()) throw UsageError("--out needs a folder");
+                out_dir = v;
+            } else if (take_option(args, i, "--epochs", v)) {
+                epochs = int(parse_integer("--epochs", v, 1, 10000));
+            } else if (take_option(args, i, "--seed", v)) {
+                seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+            } else if (take_option(args, i, "--data-seed", v)) {
+                data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+            } else {
+                throw UsageError("unknown option '" + args[i] + "'");
+            }
+        }
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), sweep_usage);
+    }
+    const std::string md_path = out_dir + "/sweep.md", json_path = out_dir + "/sweep.json";
+    {  // fail before the training, not after
+        const std::string probe = out_dir + "/.sweep-probe";
+        const bool writable = write_text(probe, "");
+        std::remove(probe.c_str());
+        if (!writable) {
+            std::fprintf(stderr, "lookback: cannot write in '%s' (does the folder exist?)\n",
+                         out_dir.c_str());
+            return 1;
+        }
+    }
+
+    const DateSplits data = make_date_splits(data_seed);
+    const bool terminal = stdout_is_terminal();
+    Run plain[width_count], attention[width_count];
+    nlohmann::json runs = nlohmann::json::array();
+    for (int w = 0; w < width_count; ++w)
+        for (Run* run : {&plain[w], &attention[w]}) {
+            RunOptions& o = run->options;
+            o.model.decoder = run == &plain[w] ? DecoderKind::plain : DecoderKind::attention;
+            o.model.scorer = Scorer::additive;
+            o.model.H = widths[w];
+            o.epochs = epochs;
+            o.seed = seed;
+            o.data_seed = data_seed;
+            o.progress = terminal;
+            char label[64];
+            std::snprintf(label, sizeof label, "%-9s width %2d ", decoder_name(o.model.decoder).c_str(), widths[w]);
+            o.label = label;
+            run->result = train_and_evaluate(o, data);
+            const Metrics& m = run->result.metrics;
+            std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label, m.exact,
+                        m.per_char, run->result.train_seconds, run->result.parameters);
+            std::fflush(stdout);
+            runs.push_back(run_json(o, run->result));
+        }
+
+    const std::vector<Check> checks = checks_of(plain, attention);
+    nlohmann::json check_list = nlohmann::json::array();
+    for (const Check& c : checks) check_list.push_back({{"claim", c.claim}, {"value", c.value}, {"pass", c.pass}});
+    const nlohmann::json out = {
+        {"epochs", epochs},
+        {"seed", seed},
+        {"data_seed", data_seed},
+        {"train_size", data.train.size()},
+        {"held_out_size", data.held_out.size()},
+        {"widths", std::vector<int>(widths, widths + width_count)},
+        {"runs", runs},
+        {"source", source_json()},
+        {"checks", check_list},
+    };
+    const std::string md = markdown(plain, attention, checks, data.train.size());
+    if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
+        std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
+        return 1;
+    }
+    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
+    return 0;
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,291 @@
+// `lookback train`: trains one model on the date task from scratch, shows a
+// progress bar on a terminal, then the held-out metrics (and optionally saves
+// the weights as safetensors and the metrics as JSON). Also the option parsing
+// and the training run that `lookback sweep` shares.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+#include "commands.h"
+#include "safetensors.h"
+
+namespace lb::cli {
+
+// --- option parsing ----------------------------------------------------------
+
+bool take_option(const Args& args, size_t& i, const char* name, std::string& value) {
+    const std::string& a = args[i];
+    const std::string flag = name;
+    if (a == flag) {
+        if (i + 1 >= args.size()) throw UsageError(flag + " needs a value");
+        value = args[i + 1];
+        i += 2;
+        return true;
+    }
+    if (a.size() > flag.size() && a.compare(0, flag.size(), flag) == 0 && a[flag.size()] == '=') {
+        value = a.substr(flag.size() + 1);
+        i += 1;
+        return true;
+    }
+    return false;
+}
+
+long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi) {
+    bool digits = !text.empty() && text.size() <= 19;
+    for (char c : text) digits = digits && c >= '0' && c <= '9';
+    const long long v = digits ? std::stoll(text) : -1;
+    if (!digits || v < lo || v > hi)
+        throw UsageError(std::string(flag) + " must be an integer from " + std::to_string(lo) +
+                         " to " + std::to_string(hi) + ", not '" + text + "'");
+    return v;
+}
+
+std::string decoder_name(DecoderKind kind) {
+    return kind == DecoderKind::plain ? "plain" : "attention";
+}
+
+bool stdout_is_terminal() { return isatty(fileno(stdout)) != 0; }
+
+// --- the progress bar --------------------------------------------------------
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string clock_text(double seconds) {
+    const long s = long(std::lround(seconds));
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// One line, redrawn in place with '\r' at most ten times a second.
+class ProgressBar {
+public:
+    ProgressBar(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
+
+    void update(long examples, long total_examples, int epoch, int epochs, double seconds,
+                float loss) {
+        if (!enabled_ || (seconds - last_draw_ < 0.1 && examples < total_examples)) return;
+        last_draw_ = seconds;
+        const double fraction = double(examples) / double(total_examples);
+        const double rate = seconds > 0 ? examples / seconds : 0;
+        const int width = 24, filled = int(fraction * width);
+        std::string bar(size_t(filled), '#');
+        bar.append(size_t(width - filled), '.');
+        const std::string eta =
+            rate > 0 ? clock_text(double(total_examples - examples) / rate) : "?";
+        std::printf("\r%s[%s] %3.0f%%  epoch %d/%d  %6.0f ex/s  ETA %s  loss %.3f   ",
+                    label_.c_str(), bar.c_str(), 100 * fraction, std::min(epoch + 1, epochs),
+                    epochs, rate, eta.c_str(), loss);
+        std::fflush(stdout);
+    }
+
+    void finish() {
+        if (!enabled_) return;
+        std::printf("\r%*s\r", 100, "");  // clear the line for what follows
+        std::fflush(stdout);
+    }
+
+private:
+    bool enabled_;
+    std::string label_;
+    double last_draw_ = -1;
+};
+
+}  // namespace
+
+// --- one run -----------------------------------------------------------------
+
+RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) {
+    TrainerConfig config;
+    config.model = options.model;
+    config.seed = options.seed;
+    config.epochs = options.epochs;
+    config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
+    Trainer trainer(config, data);
+
+    const long total = long(options.epochs) * long(data.train.size());
+    ProgressBar bar(options.progress, options.label);
+    const Clock::time_point start = Clock::now();
+    while (!trainer.done()) {
+        trainer.step(4);
+        const auto& losses = trainer.loss_history();
+        bar.update(trainer.examples_seen(), total, trainer.epoch(), options.epochs,
+                   seconds_since(start), losses.empty() ? NAN : losses.back());
+    }
+    RunResult result;
+    result.train_seconds = seconds_since(start);
+    bar.finish();
+
+    const Clock::time_point eval_start = Clock::now();
+    const std::vector<Decoded> decoded = decode_examples(data.held_out, trainer.model(), false);
+    std::vector<std::string> predictions;
+    predictions.reserve(decoded.size());
+    for (const Decoded& d : decoded) predictions.push_back(d.output);
+    result.metrics = evaluate_predictions(data.held_out, predictions);
+    result.eval_seconds = seconds_since(eval_start);
+
+    result.model = trainer.model();
+    result.history = trainer.epoch_history();
+    result.parameters = parameter_count(options.model);
+    result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
+    return result;
+}
+
+nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
+    const Metrics& m = r.metrics;
+    const bool attention = options.model.decoder == DecoderKind::attention;
+    nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
+    for (int k = 0; k < length_bucket_count; ++k)
+        ranges.push_back({m.buckets.lowest_length(k), m.buckets.highest_length(k)});
+    for (int f = 0; f < format_count; ++f) formats.push_back(format_name(f));
+    for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
+    return {
+        {"model", decoder_name(options.model.decoder)},
+        {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
+        {"width", options.model.H},
+        {"epochs", options.epochs},
+        {"seed", options.seed},
+        {"data_seed", options.data_seed},
+        {"parameters", r.parameters},
+        {"train_seconds", r.train_seconds},
+        {"eval_seconds", r.eval_seconds},
+        {"examples_per_second", r.examples_per_second},
+        {"held_out_size", m.count},
+        {"exact", m.exact},
+        {"per_char", m.per_char},
+        {"per_position", m.per_position},
+        {"length_buckets", m.per_length_bucket},
+        {"length_bucket_ranges", ranges},
+        {"length_bucket_counts", m.bucket_count},
+        {"per_format", m.per_format},
+        {"per_format_exact", m.per_format_exact},
+        {"format_names", formats},
+        {"epoch_train_loss", losses},
+    };
+}
+
+// --- the command -------------------------------------------------------------
+
+namespace {
+
+const char* const train_usage =
+    "lookback train [--model plain|attention] [--scorer additive|dot|general] [--width N]\n"
+    "                      [--epochs N] [--seed N] [--data-seed N] [--save FILE] [--json FILE]\n"
+    "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
+    "  --scorer applies to --model attention only; --json - writes the JSON to stdout";
+
+void print_metrics(const RunOptions& o, const RunResult& r) {
+    const Metrics& m = r.metrics;
+    std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
+                decoder_name(o.model.decoder).c_str(),
+                o.model.decoder == DecoderKind::attention
+                    ? (" (" + std::string(scorer_name(o.model.scorer)) + " scorer)").c_str()
+                    : "",
+                o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
+    std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
+                r.examples_per_second, m.count);
+    std::printf("  exact match     %.4f\n  per character   %.4f\n\n", m.exact, m.per_char);
+    std::printf("  output position ");
+    for (int t = 0; t < output_length; ++t) std::printf("%7c", "yyyy-mm-dd"[t]);
+    std::printf("\n  accuracy        ");
+    for (double a : m.per_position) std::printf("%7.4f", a);
+    std::printf("\n\n  input length (quartile buckets)   strings   per-char\n");
+    for (int k = 0; k < length_bucket_count; ++k)
+        std::printf("  %2d..%-2d                            %7d   %.4f\n",
+                    m.buckets.lowest_length(k), m.buckets.highest_length(k),
+                    m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
+    std::printf("\n  format                    strings   per-char   exact\n");
+    for (int f = 0; f < format_count; ++f)
+        std::printf("  %-24s  %7d   %.4f     %.4f\n", format_name(f),
+                    m.examples_per_format[size_t(f)], m.per_format[size_t(f)],
+                    m.per_format_exact[size_t(f)]);
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    return bool(out.flush());
+}
+
+}  // namespace
+
+int train(const Args& args) {
+    RunOptions options;
+    std::string save_path, json_path;
+    bool scorer_given = false;
+    try {
+        for (size_t i = 0; i < args.size();) {
+            std::string v;
+            if (take_option(args, i, "--model", v)) {
+                if (v == "plain") options.model.decoder = DecoderKind::plain;
+                else if (v == "attention") options.model.decoder = DecoderKind::attention;
+                else throw UsageError("--model must be plain or attention, not '" + v + "'");
+            } else if (take_option(args, i, "--scorer", v)) {
+                const auto scorer = parse_scorer(v);
+                if (!scorer) throw UsageError("--scorer must be additive, dot or general, not '" + v + "'");
+                options.model.scorer = *scorer;
+                scorer_given = true;
+            } else if (take_option(args, i, "--width", v)) {
+                options.model.H = int(parse_integer("--width", v, 1, 1024));
+            } else if (take_option(args, i, "--epochs", v)) {
+                options.epochs = int(parse_integer("--epochs", v, 1, 10000));
+            } else if (take_option(args, i, "--seed", v)) {
+                options.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+            } else if (take_option(args, i, "--data-seed", v)) {
+                options.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+            } else if (take_option(args, i, "--save", v)) {
+                if (v.empty()) throw UsageError("--save needs a file name");
+                save_path = v;
+            } else if (take_option(args, i, "--json", v)) {
+                if (v.empty()) throw UsageError("--json needs a file name (or -)");
+                json_path = v;
+            } else {
+                throw UsageError("unknown option '" + args[i] + "'");
+            }
+        }
+        if (scorer_given && options.model.decoder == DecoderKind::plain)
+            throw UsageError("--scorer applies to --model attention only");
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), train_usage);
+    }
+
+    const bool json_to_stdout = json_path == "-";
+    options.progress = stdout_is_terminal() && !json_to_stdout;
+    const DateSplits data = make_date_splits(options.data_seed);
+    const RunResult result = train_and_evaluate(options, data);
+
+    if (!json_to_stdout) print_metrics(options, result);
+    if (!json_path.empty()) {
+        const std::string text = run_json(options, result).dump(2) + "\n";
+        if (json_to_stdout) std::fputs(text.c_str(), stdout);
+        else if (!write_text(json_path, text)) {
+            std::fprintf(stderr, "lookback: cannot write '%s'\n", json_path.c_str());
+            return 1;
+        }
+    }
+    if (!save_path.empty()) {
+        try {
+            save_model(save_path, result.model,
+                       {{"seed", std::to_string(options.seed)},
+                        {"data_seed", std::to_string(options.data_seed)},
+                        {"epochs", std::to_string(options.epochs)},
+                        {"exact", std::to_string(result.metrics.exact)},
+                        {"per_char", std::to_string(result.metrics.per_char)}});
+        } catch (const SafetensorsError& e) {
+            std::fprintf(stderr, "lookback: %s\n", e.what());
+            return 1;
+        }
+        if (!json_to_stdout) std::printf("\nweights saved to %s\n", save_path.c_str());
+    }
+    return 0;
+}
+
+}  // namespace lb::cli

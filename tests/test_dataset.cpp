@@ -1,0 +1,348 @@
+// The date dataset (shared/dataset.md): formats, true weekdays, splits,
+// vocabularies, refused user input and padded batches. The checks parse the
+// generated strings back by hand and compute weekdays with Zeller's congruence,
+// independently of the generator's own calendar code.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "dataset.h"
+
+using namespace lb;
+
+namespace {
+
+// Zeller's congruence for the Gregorian calendar, shifted so 0 = Monday.
+int zeller_weekday(int year, int month, int day) {
+    if (month < 3) month += 12, year -= 1;
+    const int K = year % 100, J = year / 100;
+    const int h = (day + 13 * (month + 1) / 5 + K + K / 4 + J / 4 + 5 * J) % 7;  // 0 = Saturday
+    return (h + 5) % 7;
+}
+
+const char* const months[12] = {"january", "february", "march", "april", "may", "june",
+                                "july", "august", "september", "october", "november",
+                                "december"};
+const char* const weekdays[7] = {"monday", "tuesday", "wednesday", "thursday",
+                                 "friday", "saturday", "sunday"};
+
+int month_index(const std::string& word, bool abbreviated) {
+    for (int i = 0; i < 12; ++i)
+        if (abbreviated ? word == std::string(months[i], 3) : word == months[i]) return i + 1;
+    return -1;
+}
+int weekday_index(const std::string& word, bool abbreviated) {
+    for (int i = 0; i < 7; ++i)
+        if (abbreviated ? word == std::string(weekdays[i], 3) : word == weekdays[i]) return i;
+    return -1;
+}
+
+// Parses a generated string in its format, checks its own pattern details,
+// and returns the date it writes (or fails a check).
+struct Date { int y = 0, m = 0, d = 0; };
+Date parse(const Example& ex) {
+    Date date;
+    char w1[16] = {}, w2[16] = {}, suffix[3] = {};
+    int n = 0, consumed = 0;
+    const char* s = ex.input.c_str();
+    switch (ex.format) {
+        case 0:
+            n = std::sscanf(s, "%d/%d/%d%n", &date.d, &date.m, &date.y, &consumed);
+            CHECK(n == 3);
+            CHECK(s[0] != '0');  // no zero padding
+            CHECK(std::strchr(s, '/')[1] != '0');
+            break;
+        case 1:
+            n = std::sscanf(s, "%15[a-z] %d %15[a-z] %d%n", w1, &date.d, w2, &date.y, &consumed);
+            CHECK(n == 4);
+            date.m = month_index(w2, false);
+            CHECK(weekday_index(w1, false) == zeller_weekday(date.y, date.m, date.d));
+            break;
+        case 2:
+            n = std::sscanf(s, "the %d of %15[a-z], %d%n", &date.d, w2, &date.y, &consumed);
+            CHECK(n == 3);
+            date.m = month_index(w2, false);
+            break;
+        case 3:
+            n = std::sscanf(s, "%3[a-z], %d %3[a-z] %d%n", w1, &date.d, w2, &date.y, &consumed);
+            CHECK(n == 4);
+            date.m = month_index(w2, true);
+            CHECK(weekday_index(w1, true) == zeller_weekday(date.y, date.m, date.d));
+            break;
+        case 4: {
+            n = std::sscanf(s, "%d%2[a-z] %15[a-z] %d%n", &date.d, suffix, w2, &date.y, &consumed);
+            CHECK(n == 4);
+            date.m = month_index(w2, false);
+            const int last = date.d % 10;
+            const bool teen = date.d >= 11 && date.d <= 13;
+            const char* want = teen ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th";
+            CHECK(std::string(suffix) == want);
+            break;
+        }
+        case 5:
+            n = std::sscanf(s, "%2d %2d %4d%n", &date.d, &date.m, &date.y, &consumed);
+            CHECK(n == 3);
+            CHECK(ex.input.size() == 10);  // "dd mm yyyy", both zero padded
+            break;
+        default: FAIL("format out of range: " << ex.format);
+    }
+    CHECK(size_t(consumed) == ex.input.size());  // nothing after the year: the year is last
+    CHECK(ex.input.substr(ex.input.size() - 4) == std::to_string(date.y));
+    return date;
+}
+
+std::string iso(const Date& d) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", d.y, d.m, d.d);
+    return buf;
+}
+
+bool real_date(const Date& d) {
+    static const int len[13] = {0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (d.y % 4 == 0 && d.y % 100 != 0) || d.y % 400 == 0;
+    if (d.m < 1 || d.m > 12 || d.d < 1) return false;
+    return d.d <= len[d.m] + (d.m == 2 && leap ? 1 : 0);
+}
+
+}  // namespace
+
+TEST_CASE("dataset: the examples of dataset.md, with true weekdays") {
+    CHECK(format_date(1994, 3, 19, 0).input == "19/3/1994");
+    CHECK(format_date(1977, 9, 19, 1).input == "monday 19 september 1977");
+    CHECK(format_date(2003, 8, 4, 2).input == "the 4 of august, 2003");
+    CHECK(format_date(1977, 9, 19, 3).input == "mon, 19 sep 1977");
+    CHECK(format_date(1977, 9, 19, 4).input == "19th september 1977");
+    CHECK(format_date(2003, 8, 4, 5).input == "04 08 2003");
+    CHECK(format_date(2003, 8, 4, 5).target == "2003-08-04");
+    CHECK(format_date(1994, 3, 19, 0).target == "1994-03-19");
+    // The longest string of the generator's range.
+    const Example longest = format_date(1953, 9, 30, 1);
+    CHECK(longest.input == "wednesday 30 september 1953");
+    CHECK(longest.input.size() == 27);
+    // Ordinals.
+    const int days[] = {1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 31};
+    const char* want[] = {"1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "31st"};
+    for (int i = 0; i < 11; ++i)
+        CHECK(format_date(2001, 1, days[i], 4).input == std::string(want[i]) + " january 2001");
+    CHECK_THROWS_AS(format_date(2001, 2, 29, 0), std::invalid_argument);  // not a leap year
+    CHECK_THROWS_AS(format_date(2000, 1, 1, 6), std::invalid_argument);
+    CHECK_NOTHROW(format_date(2000, 2, 29, 0));                             // a leap year
+}
+
+TEST_CASE("dataset: weekdays against Zeller's congruence and known dates") {
+    CHECK(weekday(1977, 9, 19) == 0);   // Monday (lesson-brief §4)
+    CHECK(weekday(1970, 1, 1) == 3);    // Thursday
+    CHECK(weekday(2000, 1, 1) == 5);    // Saturday
+    CHECK(weekday(1969, 7, 20) == 6);   // Sunday, the Moon landing
+    CHECK(weekday(1950, 1, 1) == 6);    // Sunday
+    CHECK(weekday(2049, 12, 31) == 4);  // Friday
+    CHECK(days_from_civil(1970, 1, 1) == 0);
+    CHECK(days_from_civil(2000, 3, 1) - days_from_civil(2000, 2, 28) == 2);  // Feb 29 exists
+    CHECK(days_from_civil(1900, 3, 1) - days_from_civil(1900, 2, 28) == 1);  // not in 1900
+    // Every day of the range: consecutive day numbers, weekday agrees with Zeller.
+    int64_t previous = days_from_civil(1949, 12, 31);
+    int mismatches = 0;
+    for (int y = first_year; y <= last_year; ++y)
+        for (int m = 1; m <= 12; ++m)
+            for (int d = 1; d <= days_in_month(y, m); ++d) {
+                const int64_t n = days_from_civil(y, m, d);
+                if (n != previous + 1 || weekday(y, m, d) != zeller_weekday(y, m, d)) ++mismatches;
+                previous = n;
+            }
+    CHECK(mismatches == 0);
+    CHECK(previous - days_from_civil(1950, 1, 1) + 1 == 36525);  // 100 years, 25 leap days
+}
+
+TEST_CASE("dataset: no string of the range is longer than 27 characters") {
+    size_t longest = 0;
+    for (int y = first_year; y <= last_year; ++y)
+        for (int m = 1; m <= 12; ++m)
+            for (int f : {1, 2})  // the two long formats; the others are at most 19
+                for (int d = 1; d <= days_in_month(y, m); ++d)
+                    longest = std::max(longest, format_date(y, m, d, f).input.size());
+    CHECK(longest == 27);
+    // The short formats' bounds, by hand: "30/12/2000" 10, "wed, 30 sep 2000" 16,
+    // "30th september 2000" 19, "30 12 2000" 10.
+    CHECK(format_date(2000, 9, 30, 4).input.size() == 19);
+    CHECK(format_date(2000, 9, 27, 3).input.size() == 16);
+}
+
+TEST_CASE("dataset: the splits") {
+    const DateSplits splits = make_date_splits(1);
+    REQUIRE(splits.train.size() == 6000);
+    REQUIRE(splits.held_out.size() == 1200);
+
+    std::set<std::string> train_inputs;
+    for (const auto* split : {&splits.train, &splits.held_out}) {
+        int per_format[format_count] = {};
+        for (const Example& ex : *split) {
+            REQUIRE(ex.format >= 0);
+            REQUIRE(ex.format < format_count);
+            ++per_format[ex.format];
+            CHECK(ex.input.size() <= size_t(max_input_length));
+            for (char c : ex.input) CHECK(input_token(c) > 0);
+            const Date date = parse(ex);
+            CHECK(real_date(date));
+            CHECK(ex.target == iso(date));
+            CHECK(date.y >= 1950);
+            CHECK(date.y <= 2049);
+        }
+        for (int f = 0; f < format_count; ++f) CHECK(per_format[f] * 6 == int(split->size()));
+    }
+    for (const Example& ex : splits.train) train_inputs.insert(ex.input);
+    CHECK(train_inputs.size() == splits.train.size());  // distinct within train
+    int shared = 0;
+    std::set<std::string> held;
+    for (const Example& ex : splits.held_out) {
+        shared += int(train_inputs.count(ex.input));
+        held.insert(ex.input);
+    }
+    CHECK(shared == 0);
+    CHECK(held.size() == splits.held_out.size());
+
+    // Uniform over 100 years: 7,200 dates, 720 per decade expected, standard
+    // deviation about 25; allow ±5 sd. Months: 600 expected each (sd ~ 23).
+    int per_decade[10] = {}, per_month[12] = {};
+    for (const auto* split : {&splits.train, &splits.held_out})
+        for (const Example& ex : *split) {
+            const int y = std::stoi(ex.target.substr(0, 4)), m = std::stoi(ex.target.substr(5, 2));
+            ++per_decade[(y - 1950) / 10];
+            ++per_month[m - 1];
+        }
+    for (int k = 0; k < 10; ++k) CHECK(std::abs(per_decade[k] - 720) < 125);
+    for (int k = 0; k < 12; ++k) CHECK(std::abs(per_month[k] - 600) < 115);
+}
+
+TEST_CASE("dataset: deterministic for a seed") {
+    const DateSplits a = make_date_splits(7, 600, 120), b = make_date_splits(7, 600, 120);
+    const DateSplits c = make_date_splits(8, 600, 120);
+    int same_as_b = 0, same_as_c = 0;
+    for (size_t i = 0; i < a.train.size(); ++i) {
+        same_as_b += a.train[i].input == b.train[i].input;
+        same_as_c += a.train[i].input == c.train[i].input;
+    }
+    CHECK(same_as_b == 600);
+    CHECK(same_as_c < 10);
+    // The held-out strings do not depend on the training size.
+    const DateSplits d = make_date_splits(7, 60, 120);
+    for (size_t i = 0; i < a.held_out.size(); ++i) CHECK(a.held_out[i].input == d.held_out[i].input);
+
+    // A pin of the default splits, so the native and WASM runs of this suite
+    // prove they draw the same strings: FNV-1a over every input and target.
+    // (The value was recorded from the native build; WASM must agree.)
+    const DateSplits full = make_date_splits(1);
+    uint64_t hash = 1469598103934665603ULL;
+    for (const auto* split : {&full.train, &full.held_out})
+        for (const Example& ex : *split)
+            for (char ch : ex.input + "|" + ex.target + "\n") hash = (hash ^ uint8_t(ch)) * 1099511628211ULL;
+    CHECK(hash == 3221812439414938734ULL);
+}
+
+TEST_CASE("dataset: vocabularies") {
+    std::set<int> tokens;
+    const std::string chars = "abcdefghijklmnopqrstuvwxyz0123456789 /,";
+    REQUIRE(chars.size() == 39);
+    for (char c : chars) {
+        const int t = input_token(c);
+        CHECK(t >= 1);
+        CHECK(t < input_vocab_size);
+        CHECK(input_char(t) == c);
+        tokens.insert(t);
+    }
+    CHECK(tokens.size() == 39);  // distinct, and 0 is left for padding
+    CHECK(input_token('A') == -1);
+    CHECK(input_token('.') == -1);
+    CHECK(input_char(pad_token) == '\0');
+    CHECK(input_char(40) == '\0');
+
+    tokens.clear();
+    for (char c : std::string("0123456789-")) {
+        const int t = output_token(c);
+        CHECK(t >= 2);
+        CHECK(t < output_vocab_size);
+        CHECK(output_char(t) == c);
+        tokens.insert(t);
+    }
+    CHECK(tokens.size() == 11);  // 0 pad and 1 start left over: 13 in all
+    CHECK(output_char(start_token) == '\0');
+    CHECK(decode_output({start_token, output_token('1'), output_token('-'), pad_token, output_token('9')}) == "1-");
+}
+
+TEST_CASE("dataset: a user's own input") {
+    std::string error;
+    SUBCASE("lowercased and trimmed") {
+        const auto t = encode_user_input("  Monday 19 SEPTEMBER 1977\t\n", error);
+        CHECK(error.empty());
+        REQUIRE(t.size() == 24);
+        CHECK(t[0] == input_token('m'));
+        CHECK(t[7] == input_token('1'));
+        CHECK(t[23] == input_token('7'));
+        CHECK(normalise_user_input("  Monday 19 SEPTEMBER 1977\t\n") == "monday 19 september 1977");
+    }
+    SUBCASE("empty") {
+        CHECK(encode_user_input("   \t ", error).empty());
+        CHECK(error.find("empty") != std::string::npos);
+    }
+    SUBCASE("a character outside the vocabulary: named, with its position") {
+        CHECK(encode_user_input("19.3.1994", error).empty());
+        CHECK(error.find("'.'") != std::string::npos);
+        CHECK(error.find("position 3") != std::string::npos);
+        // A two-byte UTF-8 character is shown whole and counted as one.
+        CHECK(encode_user_input("1 févr 2001", error).empty());
+        CHECK(error.find("'\xc3\xa9'") != std::string::npos);
+        CHECK(error.find("position 4") != std::string::npos);
+        CHECK(encode_user_input("19/3/1994\xff", error).empty());  // not UTF-8
+        CHECK(error.find("byte 0xff") != std::string::npos);
+        CHECK(error.find("position 10") != std::string::npos);
+        CHECK(encode_user_input("19\t3 1994", error).empty());
+        CHECK(error.find("tab") != std::string::npos);
+        CHECK(error.find("position 3") != std::string::npos);
+    }
+    SUBCASE("too long") {
+        CHECK(encode_user_input("wednesday 30 september 19533", error).empty());  // 28
+        CHECK(error.find("28") != std::string::npos);
+        CHECK(error.find("27") != std::string::npos);
+        CHECK(encode_user_input("wednesday 30 september 1953", error).size() == 27);
+        CHECK(encode_user_input("19/3/1994", error, 5).empty());
+        CHECK(error.find("at most 5") != std::string::npos);
+    }
+}
+
+TEST_CASE("dataset: a padded batch") {
+    const std::vector<Example> examples = {
+        {"19/3/1994", "1994-03-19", 0},
+        {"04 08 2003", "2003-08-04", 5},
+        {"1/1/2000", "2000-01-01", 0},
+    };
+    const Batch batch = make_batch(examples, {2, 1});
+    CHECK(batch.B == 2);
+    CHECK(batch.S == 10);  // the longer of 8 and 10
+    CHECK(batch.src_len == std::vector<int>{8, 10});
+    // "1/1/2000" then two pads
+    CHECK(batch.src(0, 0) == 28);  // '1' is token 27 + 1
+    CHECK(batch.src(0, 1) == 38);  // '/'
+    CHECK(batch.src(0, 7) == 27);  // '0'
+    CHECK(batch.src(0, 8) == pad_token);
+    CHECK(batch.src(0, 9) == pad_token);
+    CHECK(batch.src(1, 2) == 37);  // ' '
+    // decoder: start, then the target shifted right by one
+    CHECK(batch.dec_in(1, 0) == start_token);
+    CHECK(batch.dec_in(1, 1) == 2 + 2);     // '2'
+    CHECK(batch.dec_out(1, 0) == 2 + 2);    // '2'
+    CHECK(batch.dec_out(1, 4) == 12);       // '-'
+    CHECK(batch.dec_in(1, 5) == 12);
+    CHECK(batch.dec_out(1, 9) == 2 + 4);    // '4'
+    CHECK(batch.dec_in(1, 9) == 2 + 0);     // the '0' before it
+    CHECK(batch.src.shape()[1] == 10);
+    CHECK(batch.dec_in.shape()[1] == 10);
+    CHECK_THROWS_AS(make_batch(examples, {}), std::invalid_argument);
+    CHECK_THROWS_AS(make_batch(examples, {3}), std::invalid_argument);
+    CHECK_THROWS_AS(make_batch({{"19.3.1994", "1994-03-19", 0}}, {0}), std::invalid_argument);
+    CHECK_THROWS_AS(make_batch({{"19/3/1994", "1994-3-19", 0}}, {0}), std::invalid_argument);
+}

@@ -1,0 +1,310 @@
+// safetensors: bytes built by hand from the format's description, a round
+// trip, every refusal (with the words its message must contain), and a
+// model's weights file.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+
+#include "model.h"
+#include "rng.h"
+#include "safetensors.h"
+
+using namespace lb;
+
+namespace {
+
+// 8-byte little-endian length, the header text, then the data bytes.
+std::vector<uint8_t> file_bytes(const std::string& header, const std::vector<uint8_t>& data) {
+    std::vector<uint8_t> out;
+    uint64_t n = header.size();
+    for (int i = 0; i < 8; ++i) out.push_back(uint8_t(n >> (8 * i)));
+    out.insert(out.end(), header.begin(), header.end());
+    out.insert(out.end(), data.begin(), data.end());
+    return out;
+}
+
+std::string refusal(const std::vector<uint8_t>& bytes) {
+    try {
+        decode_safetensors(bytes.data(), bytes.size());
+    } catch (const SafetensorsError& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// Twelve bytes of data: 1.0f, -2.0f, 0.5f (IEEE 754 bits 3F800000, C0000000,
+// 3F000000), each little-endian.
+const std::vector<uint8_t> twelve_bytes = {0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0xc0,
+                                           0x00, 0x00, 0x00, 0x3f};
+
+std::string temp_path(const char* name) {
+    return (std::filesystem::temp_directory_path() / name).string();
+}
+
+}  // namespace
+
+TEST_CASE("safetensors: the writer's bytes, computed by hand from the format") {
+    SafetensorsContent content;
+    content.metadata["model"] = "plain";
+    content.tensors.push_back({"a", {2}, {1.0f, -2.0f}});
+    content.tensors.push_back({"b", {}, {0.5f}});  // a scalar: shape [], one value
+    const std::vector<uint8_t> bytes = encode_safetensors(content);
+
+    // Compact JSON with sorted keys; 'a' at bytes [0, 8) of the data, 'b' at [8, 12).
+    std::string header =
+        R"({"__metadata__":{"model":"plain"},)"
+        R"("a":{"data_offsets":[0,8],"dtype":"F32","shape":[2]},)"
+        R"("b":{"data_offsets":[8,12],"dtype":"F32","shape":[]}})";
+    REQUIRE(header.size() == 140);
+    header += "    ";  // padded with spaces to 144, a multiple of 8
+    const std::vector<uint8_t> expected = file_bytes(header, twelve_bytes);
+    CHECK(bytes.size() == 8 + 144 + 12);
+    CHECK(bytes[0] == 144);
+    for (int i = 1; i < 8; ++i) CHECK(bytes[size_t(i)] == 0);
+    CHECK(bytes == expected);
+}
+
+TEST_CASE("safetensors: reading a hand-written file") {
+    // Whitespace, keys in any order, tensors listed out of data order, no padding.
+    const std::string header =
+        "{ \"b\": {\"shape\": [1, 2], \"dtype\": \"F32\", \"data_offsets\": [4, 12]},\n"
+        "  \"__metadata__\": {\"width\": \"8\"},\n"
+        "  \"a\": {\"data_offsets\": [0, 4], \"dtype\": \"F32\", \"shape\": []} }";
+    const SafetensorsContent c = decode_safetensors(file_bytes(header, twelve_bytes).data(),
+                                                    8 + header.size() + 12);
+    REQUIRE(c.tensors.size() == 2);
+    CHECK(c.metadata.at("width") == "8");
+    const StoredTensor* a = c.find("a");
+    const StoredTensor* b = c.find("b");
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->shape.empty());
+    CHECK(a->data == std::vector<float>{1.0f});
+    CHECK(b->shape == std::vector<int64_t>{1, 2});
+    CHECK(b->data == std::vector<float>{-2.0f, 0.5f});
+    CHECK(c.find("c") == nullptr);
+}
+
+TEST_CASE("safetensors: round trip keeps every bit") {
+    Rng rng(5);
+    SafetensorsContent content;
+    content.metadata = {{"model", "attention"}, {"note", "ünïcode ok"}};
+    StoredTensor w{"layer.weight", {3, 5}, {}};
+    for (int i = 0; i < 15; ++i) w.data.push_back(rng.uniform(-3.0f, 3.0f));
+    w.data[0] = -0.0f;
+    w.data[1] = std::numeric_limits<float>::infinity();
+    w.data[2] = std::numeric_limits<float>::denorm_min();
+    w.data[3] = std::numeric_limits<float>::max();
+    content.tensors.push_back(w);
+    content.tensors.push_back({"empty", {0, 4}, {}});
+    content.tensors.push_back({"bias", {5}, {1, 2, 3, 4, 5}});
+
+    const std::string path = temp_path("lookback_roundtrip.safetensors");
+    write_safetensors_file(path, content);
+    const SafetensorsContent back = read_safetensors_file(path);
+    std::filesystem::remove(path);
+    CHECK(back.metadata == content.metadata);
+    REQUIRE(back.tensors.size() == 3);
+    for (const StoredTensor& t : content.tensors) {
+        const StoredTensor* r = back.find(t.name);
+        REQUIRE(r);
+        CHECK(r->shape == t.shape);
+        REQUIRE(r->data.size() == t.data.size());
+        CHECK(std::memcmp(r->data.data(), t.data.data(), 4 * t.data.size()) == 0);
+    }
+    CHECK(std::signbit(back.find("layer.weight")->data[0]));
+}
+
+TEST_CASE("safetensors: the writer refuses what it cannot write faithfully") {
+    SafetensorsContent c;
+    c.tensors.push_back({"a", {2, 2}, {1, 2, 3}});  // 3 values for 4
+    CHECK_THROWS_AS(encode_safetensors(c), std::invalid_argument);
+    c.tensors = {{"a", {1}, {1}}, {"a", {1}, {2}}};
+    CHECK_THROWS_AS(encode_safetensors(c), std::invalid_argument);
+    c.tensors = {{"__metadata__", {1}, {1}}};
+    CHECK_THROWS_AS(encode_safetensors(c), std::invalid_argument);
+}
+
+TEST_CASE("safetensors: refusals say what is wrong") {
+    const std::string good_a = R"("a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]})";
+    const std::string good_b = R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]})";
+    // The well-formed file the cases below break one way each.
+    REQUIRE(refusal(file_bytes("{" + good_a + "," + good_b + "}", twelve_bytes)) == "(accepted)");
+
+    SUBCASE("truncated before the header length ends") {
+        CHECK(contains(refusal({0x10, 0, 0}), "truncated"));
+        CHECK(contains(refusal({}), "truncated"));
+    }
+    SUBCASE("header length beyond the file") {
+        std::vector<uint8_t> bytes = file_bytes("{}", {});
+        bytes[0] = 200;
+        CHECK(contains(refusal(bytes), "beyond the end of the file"));
+        bytes[0] = 0, bytes[7] = 0x80;  // 2^63
+        CHECK(contains(refusal(bytes), "beyond the end of the file"));
+    }
+    SUBCASE("garbled JSON") {
+        CHECK(contains(refusal(file_bytes("{\"a\": {\"dtype\": ", {})), "not valid JSON"));
+        CHECK(contains(refusal(file_bytes("[1, 2]", {})), "not a JSON object"));
+        CHECK(contains(refusal(file_bytes("", {})), "not valid JSON"));
+    }
+    SUBCASE("unknown dtype") {
+        const std::string e = refusal(file_bytes(
+            R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", {0, 0, 0, 0}));
+        CHECK(contains(e, "'a'"));
+        CHECK(contains(e, "dtype 'F16'"));
+    }
+    SUBCASE("missing fields and bad values") {
+        CHECK(contains(refusal(file_bytes(R"({"a":{"dtype":"F32","shape":[1]}})", {})),
+                       "no \"data_offsets\""));
+        CHECK(contains(refusal(file_bytes(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]}})", {})),
+                       "\"shape\""));
+        CHECK(contains(refusal(file_bytes(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}})", {})),
+                       "ends before it begins"));
+        CHECK(contains(refusal(file_bytes(R"({"__metadata__":{"width":8}})", {})), "not a string"));
+    }
+    SUBCASE("offsets out of range: the data is cut short") {
+        std::vector<uint8_t> bytes = file_bytes("{" + good_a + "," + good_b + "}", twelve_bytes);
+        bytes.resize(bytes.size() - 4);  // a file truncated inside the data
+        const std::string e = refusal(bytes);
+        CHECK(contains(e, "'b'"));
+        CHECK(contains(e, "beyond the data"));
+        CHECK(contains(e, "8 bytes"));
+    }
+    SUBCASE("offsets overlapping") {
+        const std::string b = R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]})";
+        std::vector<uint8_t> data(twelve_bytes.begin(), twelve_bytes.begin() + 8);
+        CHECK(contains(refusal(file_bytes("{" + good_a + "," + b + "}", data)), "overlaps"));
+    }
+    SUBCASE("a gap between tensors, or bytes after the last") {
+        const std::string b = R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]})";
+        const std::string a = R"("a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]})";
+        CHECK(contains(refusal(file_bytes("{" + a + "," + b + "}", twelve_bytes)), "[4, 8) of the data unused"));
+        CHECK(contains(refusal(file_bytes("{" + good_a + "}", twelve_bytes)), "4 bytes after the last"));
+    }
+    SUBCASE("offsets not matching the shape") {
+        const std::string a = R"("a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]})";
+        const std::string e = refusal(file_bytes("{" + a + "," + good_b + "}", twelve_bytes));
+        CHECK(contains(e, "holds 8 bytes"));
+        CHECK(contains(e, "needs 12"));
+        // A shape whose size overflows must not be multiplied out.
+        const std::string huge =
+            R"("a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]})";
+        CHECK(contains(refusal(file_bytes("{" + huge + "," + good_b + "}", twelve_bytes)), "needs more"));
+    }
+    SUBCASE("a file that does not exist") {
+        try {
+            read_safetensors_file(temp_path("lookback_no_such_file.safetensors"));
+            FAIL("accepted a missing file");
+        } catch (const SafetensorsError& e) {
+            CHECK(contains(e.what(), "cannot open"));
+        }
+    }
+}
+
+TEST_CASE("safetensors: missing, misshapen and unexpected tensors") {
+    SafetensorsContent c;
+    c.tensors = {{"a", {2}, {1, 2}}, {"b", {1}, {3}}};
+    auto refusal_of = [&](const std::vector<ExpectedTensor>& expected, bool allow_extra) -> std::string {
+        try {
+            check_tensors(c, expected, allow_extra);
+        } catch (const SafetensorsError& e) {
+            return e.what();
+        }
+        return "(accepted)";
+    };
+    CHECK(refusal_of({{"a", {2}}, {"b", {1}}}, false) == "(accepted)");
+    CHECK(contains(refusal_of({{"a", {2}}, {"c", {1}}}, true), "missing tensor 'c'"));
+    const std::string shape = refusal_of({{"a", {1, 2}}}, true);
+    CHECK(contains(shape, "'a' has shape [2]"));
+    CHECK(contains(shape, "expects [1, 2]"));
+    CHECK(contains(refusal_of({{"a", {2}}}, false), "unexpected tensor 'b'"));
+    CHECK(refusal_of({{"a", {2}}}, true) == "(accepted)");
+}
+
+TEST_CASE("safetensors: a model's weights file") {
+    ModelConfig config;
+    config.decoder = DecoderKind::attention;
+    config.scorer = Scorer::additive;
+    config.H = 4;
+    Model model = make_model(config);
+    Rng rng(3);
+    for (const NamedTensor& t : named_tensors(model.params))
+        for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-1.0f, 1.0f);
+
+    const SafetensorsContent content = model_to_safetensors(model, {{"seed", "3"}});
+    CHECK(content.metadata.at("model") == "attention");
+    CHECK(content.metadata.at("scorer") == "additive");
+    CHECK(content.metadata.at("width") == "4");
+    CHECK(content.metadata.at("seed") == "3");
+    // PyTorch's nn.GRU layout: weight_ih_l0 is [3H, E] = [12, 32] for the encoder.
+    REQUIRE(content.find("encoder.gru.weight_ih_l0"));
+    CHECK(content.find("encoder.gru.weight_ih_l0")->shape == std::vector<int64_t>{12, 32});
+    long values = 0;
+    for (const StoredTensor& t : content.tensors) values += long(t.data.size());
+    CHECK(values == parameter_count(config));
+
+    SUBCASE("save, load: the same configuration and every weight") {
+        const std::string path = temp_path("lookback_model.safetensors");
+        save_model(path, model);
+        const Model back = load_model(path);
+        std::filesystem::remove(path);
+        CHECK(back.config.decoder == DecoderKind::attention);
+        CHECK(back.config.scorer == Scorer::additive);
+        CHECK(back.config.H == 4);
+        const auto a = named_tensors(model.params);
+        const auto b = named_tensors(back.params);
+        REQUIRE(a.size() == b.size());
+        for (size_t k = 0; k < a.size(); ++k) {
+            CHECK(a[k].name == b[k].name);
+            REQUIRE(a[k].size == b[k].size);
+            CHECK(std::memcmp(a[k].data, b[k].data, 4 * a[k].size) == 0);
+        }
+    }
+    SUBCASE("a refused load leaves the model as it was") {
+        Model target = make_model(config);  // all zeros
+        SafetensorsContent wrong = content;
+        wrong.tensors.back().shape = {99};  // still decodes, but not this model's shape
+        wrong.tensors.back().data.assign(99, 1.0f);
+        // First tensors would copy fine; the last one's shape is wrong.
+        try {
+            load_weights_into(target, wrong);
+            FAIL("accepted a wrong shape");
+        } catch (const SafetensorsError& e) {
+            CHECK(contains(e.what(), "has shape [99]"));
+        }
+        for (const NamedTensor& t : named_tensors(target.params))
+            for (size_t i = 0; i < t.size; ++i) REQUIRE(t.data[i] == 0.0f);
+
+        SafetensorsContent other = content;
+        other.metadata.insert_or_assign("width", std::string(1, '8'));
+        CHECK_THROWS_WITH_AS(load_weights_into(target, other),
+                             doctest::Contains("not this model's configuration"), SafetensorsError);
+        // Claimed width 8, tensors of width 4: the model it builds does not match.
+        CHECK_THROWS_WITH_AS(model_from_safetensors(other),
+                             doctest::Contains("but this model expects"), SafetensorsError);
+        other.metadata.insert_or_assign("width", std::string("1000000"));
+        CHECK_THROWS_WITH_AS(model_from_safetensors(other), doctest::Contains("from 1 to 1024"),
+                             SafetensorsError);
+        other.metadata.erase("width");
+        CHECK_THROWS_WITH_AS(model_from_safetensors(other), doctest::Contains("no \"width\""),
+                             SafetensorsError);
+        other.tensors.erase(other.tensors.begin());
+        other.metadata.insert_or_assign("width", std::string(1, '4'));
+        CHECK_THROWS_WITH_AS(model_from_safetensors(other),
+                             doctest::Contains("missing tensor 'encoder.embedding.weight'"),
+                             SafetensorsError);
+
+        load_weights_into(target, content);  // and a good one does load
+        CHECK(std::memcmp(named_tensors(target.params)[0].data, named_tensors(model.params)[0].data,
+                          4 * named_tensors(model.params)[0].size) == 0);
+    }
+}
