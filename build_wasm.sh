@@ -75,6 +75,20 @@ build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
     -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
   cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
 }
+# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs), trained by the native
+# `lookback` into build/assets/ and copied into the site; kept while newer than the tool.
+weights_seed=1
+build_weights() {
+  local tool=build/native/lookback
+  mkdir -p build/assets
+  for model in plain attention; do
+    local file=build/assets/$model-64.safetensors
+    [ -f "$file" ] && [ "$file" -nt "$tool" ] && continue
+    say "Training the shipped $model model (width 64, 12 epochs, seed $weights_seed)"
+    "$tool" train --model "$model" --width 64 --epochs 12 --seed "$weights_seed" --save "$file" >/dev/null \
+      || fail "training the shipped $model model failed"
+  done
+}
 assemble_site() {
   say "Assembling the site (build/site)"
   node web/build_page.mjs build/site || fail "assembling the site failed"
@@ -85,6 +99,7 @@ build_all() {
   install_npm
   fetch_imgui
   build_native
+  build_weights
   build_wasm build/wasm ON
   assemble_site
 }
@@ -131,6 +146,6 @@ case "$mode" in
   bench)
     build_all
     build_wasm build/wasm-scalar OFF
-    node web/bench.mjs "$@" ;;
+    node tests/bench/run.mjs "$@" ;;
   *) fail "unknown mode '$mode' (use: build, serve, test, bench)" ;;
 esac

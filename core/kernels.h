@@ -23,6 +23,12 @@ void matmul_nt(int M, int N, int K, const float* A, int lda, const float* B, int
 void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                float* C, int ldc, bool accumulate);
 
+// NEW (issue 4): dst[cols, rows] = src[rows, cols]ᵀ (row strides ld_src, ld_dst).
+// matmul_nt transposes its B on every call (about a quarter of the time of a
+// 64 × 192 × 64 product); when many products share one B — W_hh over the steps
+// of a batch — transpose it once and call matmul_nn on the copy instead.
+void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst);
+
 // Plain scalar twins: the reference the tests hold the fast kernels to.
 namespace ref {
 void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
@@ -31,9 +37,13 @@ void matmul_nt(int M, int N, int K, const float* A, int lda, const float* B, int
                float* C, int ldc, bool accumulate);
 void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                float* C, int ldc, bool accumulate);
+void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst);
 }  // namespace ref
 
 // Whether this build's fast kernels use SIMD (false for the scalar WASM build).
 bool simd_enabled();
+// Floats per vector in this build's fast kernels: 16 (AVX-512), 8 (AVX), 4 (SSE,
+// WASM SIMD128) or 1 (scalar).
+int simd_width();
 
 }  // namespace lb::kernels

@@ -33,4 +33,9 @@ void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int
         }
 }
 
+void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst) {
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) dst[c * ld_dst + r] = src[r * ld_src + c];
+}
+
 }  // namespace lb::kernels::ref

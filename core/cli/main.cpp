@@ -16,6 +16,10 @@ struct Command {
 
 const Command commands[] = {
     {"worked-example", lb::cli::worked_example, "the lesson's one-step attention table [--json]"},
+    {"train", lb::cli::train, "train one model from scratch, then its held-out metrics"},
+    {"sweep", lb::cli::sweep, "widths 8/16/32/64 x {plain, attention}: tables beside the source's"},
+    {"bench", lb::cli::bench, "training and inference speed, kernel GFLOP/s [--json]"},
+    {"predict", lb::cli::predict, "a trained model's output and attention for your own dates"},
 };
 
 void print_usage(FILE* out) {

@@ -1,0 +1,351 @@
+// `lookback bench [--json]`: how fast the core trains and decodes, on this
+// build's target (native, or the same source as WASM with and without SIMD
+// under node). First the kernels' GFLOP/s on the products the models make,
+// then, for each model × width, training examples/s, inference strings/s and
+// the achieved GFLOP/s by design.md's FLOP model. A program, not a test: each
+// figure is timed for a fixed budget of this process's CPU time, so runs are
+// short; compare ratios measured in one session (tests/bench/run.sh runs all
+// targets and the PyTorch reference).
+//
+// Legend: B batch rows, H width, S mean source length, M × N × K a product.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "dataset.h"
+#include "kernels.h"
+#include "model.h"
+#include "rng.h"
+#include "trainer.h"
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#include <malloc.h>
+#else
+#include <malloc.h>
+#include <ctime>
+#include <sys/resource.h>
+#endif
+
+namespace lb::cli {
+
+namespace {
+
+// The benchmark's clock: CPU seconds of this process, not wall-clock seconds,
+// because the machines it runs on are shared (a build or a browser test on the
+// other core would otherwise count as our time). Natively the kernel's process
+// CPU clock; under node, process.cpuUsage() (user + system, all of node's threads).
+#if defined(__EMSCRIPTEN__)
+EM_JS(double, node_cpu_seconds, (), {
+    if (typeof process !== 'undefined' && process.cpuUsage) {
+        var u = process.cpuUsage();  // (Emscripten 3.1.6's JS optimizer wants ES5: var)
+        return (u.user + u.system) / 1e6;
+    }
+    return performance.now() / 1000;
+});
+double cpu_seconds() { return node_cpu_seconds(); }
+#else
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+#endif
+
+// Seconds per call of f: after one warm-up call, three rounds of at least
+// budget / 3 seconds each; the fastest round counts (the least disturbed).
+template <class F>
+double seconds_per_call(F&& f, double budget) {
+    f();
+    double best = 1e30;
+    long reps = 1;
+    for (int round = 0; round < 3; ++round) {
+        for (;;) {
+            const double t0 = cpu_seconds();
+            for (long r = 0; r < reps; ++r) f();
+            const double elapsed = cpu_seconds() - t0;
+            if (elapsed >= budget / 3) {
+                best = std::min(best, elapsed / double(reps));
+                break;
+            }
+            reps *= 2;
+        }
+    }
+    return best;
+}
+
+const char* target_name() {
+#if defined(__EMSCRIPTEN__)
+    return kernels::simd_enabled() ? "wasm-simd" : "wasm-scalar";
+#else
+    return "native";
+#endif
+}
+
+// Memory the process holds, in MB: the WASM linear memory (what the page's
+// module would hold; it only grows, in steps of about 20%), natively the peak
+// resident set.
+double memory_megabytes() {
+#if defined(__EMSCRIPTEN__)
+    return double(__builtin_wasm_memory_size(0)) * 65536.0 / (1024.0 * 1024.0);
+#elif defined(__linux__)
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB on Linux
+#else
+    return 0.0;
+#endif
+}
+// The heap's high-water mark in MB: what malloc has taken from the system so
+// far (dlmalloc in WASM and glibc both report it as mallinfo's arena).
+double heap_megabytes() { return double(mallinfo().arena) / (1024.0 * 1024.0); }
+
+// --- kernels ------------------------------------------------------------------
+
+enum class Product { nn, nt, tn };
+
+struct KernelCase {
+    const char* what;  // where the models make this product
+    Product product;
+    int M, N, K;
+};
+
+// The products of one training batch at H = 64, B = 64, S ≈ 18 (model.h, gru.h,
+// attention.h), a width-8 one, one string at inference, and an odd shape.
+const KernelCase kernel_cases[] = {
+    {"GRU step h.W_hh^T (H=64)", Product::nt, 64, 192, 64},
+    {"  same, W_hh pre-transposed", Product::nn, 64, 192, 64},
+    {"GRU input proj x.W_ih^T, all steps", Product::nt, 64 * 18, 192, 32},
+    {"decoder input [y;c].W_ih^T", Product::nt, 64, 192, 16 + 64},
+    {"attention keys h.W_e^T", Product::nt, 64 * 18, 64, 64},
+    {"backward dh += dG.W_hh", Product::nn, 64, 64, 192},
+    {"weight grad dW_hh += dG^T.h", Product::tn, 192, 64, 64 * 18},
+    {"GRU step at H=8", Product::nt, 64, 24, 8},
+    {"GRU step at H=32", Product::nt, 64, 96, 32},
+    {"one string h.W_hh^T", Product::nt, 1, 192, 64},
+    {"odd 17x33x65", Product::nn, 17, 33, 65},
+};
+
+const char* product_name(Product p) {
+    return p == Product::nn ? "nn" : p == Product::nt ? "nt" : "tn";
+}
+
+double kernel_gflops(const KernelCase& c, double budget) {
+    // Stored shapes: A [M, K] (tn: [K, M]), B [K, N] (nt: [N, K]), C [M, N].
+    const int lda = c.product == Product::tn ? c.M : c.K;
+    const int ldb = c.product == Product::nt ? c.K : c.N;
+    Rng rng(1);
+    std::vector<float> A(size_t(c.M) * c.K), B(size_t(c.K) * c.N), C(size_t(c.M) * c.N, 0.0f);
+    for (float& x : A) x = rng.uniform(-1.0f, 1.0f);
+    for (float& x : B) x = rng.uniform(-1.0f, 1.0f);
+    const auto fn = c.product == Product::nn ? kernels::matmul_nn
+                  : c.product == Product::nt ? kernels::matmul_nt : kernels::matmul_tn;
+    const double seconds = seconds_per_call(
+        [&] { fn(c.M, c.N, c.K, A.data(), lda, B.data(), ldb, C.data(), c.N, false); }, budget);
+    return 2.0 * c.M * c.N * c.K / seconds / 1e9;
+}
+
+// --- models ---------------------------------------------------------------------
+
+struct ModelCase {
+    DecoderKind decoder;
+    Scorer scorer;
+    const char* name;  // as in the JSON: model, scorer
+    const char* scorer_name;
+};
+const ModelCase model_cases[] = {
+    {DecoderKind::plain, Scorer::dot, "plain", "none"},
+    {DecoderKind::attention, Scorer::dot, "attention", "dot"},
+    {DecoderKind::attention, Scorer::general, "attention", "general"},
+    {DecoderKind::attention, Scorer::additive, "attention", "additive"},
+};
+
+// design.md's performance model, in FLOPs (2 per multiply-add) per training
+// example at width H with mean source length S:
+//   encoder             S · 3H(E_in + H)                        E_in = 32
+//   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
+//   plain decoder      11 · 3H(E_out + H)       (the same without context and scores)
+//   training = forward + backward ≈ 3 × forward
+// It leaves out the output layer, softmax and gate math, so it is the work the
+// products do, and GFLOP/s by it is comparable with the kernels' figures.
+double flops_per_forward(DecoderKind decoder, double H, double S) {
+    const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
+    const double encoder_macs = S * 3 * H * (E_in + H);
+    const double decoder_macs = decoder == DecoderKind::attention
+                                    ? T_out * (3 * H * (E_out + 2 * H) + 2 * S * H + H * H)
+                                    : T_out * 3 * H * (E_out + H);
+    return 2 * (encoder_macs + decoder_macs);
+}
+double flops_per_training_example(DecoderKind decoder, double H, double S) {
+    return 3 * flops_per_forward(decoder, H, S);
+}
+
+struct ModelResult {
+    double train_examples_per_second, infer_strings_per_second, single_strings_per_second;
+    double gflops, memory_mb, heap_mb;
+};
+
+ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, double mean_length,
+                        double budget) {
+    TrainerConfig config;
+    config.model.decoder = m.decoder;
+    config.model.scorer = m.scorer;
+    config.model.H = H;
+    config.batch_size = 64;
+    config.epochs = 0;  // never done
+    config.evaluate_each_epoch = false;
+    Trainer trainer(config, data);
+    trainer.step(2);  // warm-up: buffers sized, caches filled
+
+    ModelResult r{};
+    const long examples_before = trainer.examples_seen();
+    const double t0 = cpu_seconds();
+    do trainer.step(1);
+    while (cpu_seconds() - t0 < budget);
+    const double train_seconds = cpu_seconds() - t0;
+    r.train_examples_per_second = double(trainer.examples_seen() - examples_before) / train_seconds;
+    r.gflops = r.train_examples_per_second * flops_per_training_example(m.decoder, H, mean_length) / 1e9;
+    r.memory_mb = memory_megabytes();
+    r.heap_mb = heap_megabytes();
+
+    // Greedy decoding of the held-out strings in batches of 64 (what evaluation does).
+    const std::vector<Example> strings(data.held_out.begin(), data.held_out.begin() + 256);
+    const double batch_seconds = seconds_per_call(
+        [&] { decode_examples(strings, trainer.model(), false, 64); }, budget / 2);
+    r.infer_strings_per_second = double(strings.size()) / batch_seconds;
+    // One string at a time (the page's "try your own date").
+    const std::vector<int> tokens = encode_input(data.held_out[0].input);
+    const double single_seconds =
+        seconds_per_call([&] { decode_tokens(tokens, trainer.model()); }, budget / 4);
+    r.single_strings_per_second = 1.0 / single_seconds;
+    return r;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+        parts.push_back(text.substr(start, comma - start));
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+}  // namespace
+
+int bench(const Args& args) {
+    const char* usage =
+        "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
+        "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
+    bool json = false, run_kernels = true, run_models = true;
+    double budget = 1.0;  // seconds per training figure (kernels and inference get less)
+    std::vector<int> widths = {8, 16, 32, 64};
+    std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
+    try {
+        for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
+            std::string value;
+            if (args[i] == "--json") json = true, ++i;
+            else if (args[i] == "--no-kernels") run_kernels = false, ++i;
+            else if (args[i] == "--no-models") run_models = false, ++i;
+            else if (take_option(args, i, "--seconds", value)) {
+                budget = std::stod(value);
+                if (!(budget > 0 && budget <= 600)) throw UsageError("--seconds must be in (0, 600]");
+            } else if (take_option(args, i, "--widths", value)) {
+                widths.clear();
+                for (const std::string& w : split_commas(value))
+                    widths.push_back(int(parse_integer("--widths", w, 1, 256)));
+            } else if (take_option(args, i, "--models", value)) {
+                model_names = split_commas(value);
+                for (const std::string& name : model_names)
+                    if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                        throw UsageError("unknown model '" + name + "' in --models");
+            } else
+                throw UsageError("unknown option '" + args[i] + "'");
+        }
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), usage);
+    } catch (const std::logic_error&) {  // std::stod: not a number, or out of range
+        return usage_error("--seconds needs a number", usage);
+    }
+
+    const char* target = target_name();
+    nlohmann::json out = {{"target", target}, {"simd_width", kernels::simd_width()},
+                          {"clock", "process CPU seconds"}};
+
+    // Kernels: the products' GFLOP/s; the best is this build's practical peak.
+    double peak = 0;
+    if (run_kernels) {
+        if (!json)
+            std::printf("%s, %d floats per vector\n\n%-36s %-3s %18s %9s\n", target,
+                        kernels::simd_width(), "product", "", "M x N x K", "GFLOP/s");
+        // One untimed pass first: V8 runs WASM in its baseline compiler until the
+        // optimised code is ready, and natively the caches warm up.
+        for (const KernelCase& c : kernel_cases) kernel_gflops(c, budget / 50);
+        nlohmann::json rows = nlohmann::json::array();
+        for (const KernelCase& c : kernel_cases) {
+            const double g = kernel_gflops(c, budget / 10);
+            peak = std::max(peak, g);
+            rows.push_back({{"product", product_name(c.product)}, {"M", c.M}, {"N", c.N},
+                            {"K", c.K}, {"what", c.what}, {"gflops", g}});
+            if (!json)
+                std::printf("%-36s %-3s %6d x %4d x %4d %9.1f\n", c.what, product_name(c.product),
+                            c.M, c.N, c.K, g);
+            std::fflush(stdout);
+        }
+        out["kernels"] = rows;
+        out["kernel_peak_gflops"] = peak;
+    }
+
+    nlohmann::json results = nlohmann::json::array();
+    if (run_models) {
+        const DateSplits data = make_date_splits(1);
+        double total_length = 0;
+        for (const Example& e : data.train) total_length += double(e.input.size());
+        const double mean_length = total_length / double(data.train.size());
+        if (!json)
+            std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by design.md's "
+                        "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s\n",
+                        mean_length, peak > 0 ? " (kernel peak above)" : "", "model", "scorer",
+                        "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
+                        "mem MB", "heap MB");
+        for (const std::string& name : model_names) {
+            const ModelCase* m = nullptr;
+            for (const ModelCase& c : model_cases)
+                if (name == (c.decoder == DecoderKind::plain ? "plain" : c.scorer_name)) m = &c;
+            for (int H : widths) {
+                const ModelResult r = bench_model(*m, H, data, mean_length, budget);
+                results.push_back({{"model", m->name},
+                                   {"scorer", m->scorer_name},
+                                   {"width", H},
+                                   {"target", target},
+                                   {"train_examples_per_second", r.train_examples_per_second},
+                                   {"infer_strings_per_second", r.infer_strings_per_second},
+                                   {"infer_single_string_per_second", r.single_strings_per_second},
+                                   {"gflops", r.gflops},
+                                   {"flops_per_training_example",
+                                    flops_per_training_example(m->decoder, H, mean_length)},
+                                   {"memory_mb", r.memory_mb},
+                                   {"heap_mb", r.heap_mb}});
+                if (!json)
+                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n", m->name,
+                                m->scorer_name, H,
+                                flops_per_training_example(m->decoder, H, mean_length) / 1e6,
+                                r.train_examples_per_second, r.infer_strings_per_second,
+                                r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);
+                std::fflush(stdout);
+            }
+        }
+        out["mean_source_length"] = mean_length;
+    }
+    out["results"] = results;
+    out["memory_mb"] = memory_megabytes();
+    out["heap_mb"] = heap_megabytes();
+    if (json) std::printf("%s\n", out.dump().c_str());
+    return 0;
+}
+
+}  // namespace lb::cli

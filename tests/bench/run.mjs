@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// tests/bench/run.mjs — the benchmark runner behind `./build_wasm.sh bench`.
+//
+// Runs `lookback bench --json` on the three targets built from the same source
+// (native, WASM with SIMD and WASM without, both under node), then the PyTorch
+// reference (tests/bench/pytorch_reference.py) in the same session, merges
+// everything into one JSON document and prints a table of the figures and the
+// issue's ratios (or, with --json, the merged JSON).
+//
+//   node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch]
+//        [--out build/bench/results.json]
+//   LOOKBACK_BENCH_BUILDS=native:build/native,wasm-simd:build/wasm,wasm-scalar:build/wasm-scalar
+//
+// Each target runs after the previous one finished (never two at once), and
+// every figure is CPU time of its own process, so other jobs on a shared
+// machine disturb the ratios as little as possible.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+// --- options -----------------------------------------------------------------
+const args = process.argv.slice(2);
+let json = false, seconds = '1', pytorch = true, out = join(root, 'build/bench/results.json');
+for (let i = 0; i < args.length; ++i) {
+  const a = args[i];
+  if (a === '--json') json = true;
+  else if (a === '--no-pytorch') pytorch = false;
+  else if (a === '--seconds' && i + 1 < args.length) seconds = args[++i];
+  else if (a === '--out' && i + 1 < args.length) out = resolve(args[++i]);
+  else {
+    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--out FILE]`);
+    process.exit(2);
+  }
+}
+const builds = (process.env.LOOKBACK_BENCH_BUILDS ||
+                'native:build/native,wasm-simd:build/wasm,wasm-scalar:build/wasm-scalar')
+  .split(',').map((entry) => { const [target, dir] = entry.split(':'); return { target, dir: resolve(root, dir) }; });
+
+const log = (message) => { if (!json) console.log(message); else console.error(message); };
+
+// --- run the targets ---------------------------------------------------------
+function runTarget({ target, dir }) {
+  const benchArgs = ['bench', '--json', '--seconds', seconds];
+  let command, commandArgs;
+  if (target === 'native') {
+    command = join(dir, 'lookback');
+    commandArgs = benchArgs;
+  } else {
+    command = process.execPath;  // node, as toolchain.md says: without fetch
+    commandArgs = ['--no-experimental-fetch', join(dir, 'lookback.js'), ...benchArgs];
+  }
+  const program = target === 'native' ? command : commandArgs[1];
+  if (!existsSync(program)) throw new Error(`${program} is missing: build it first (./build_wasm.sh bench does)`);
+  log(`==> ${target}: ${[command, ...commandArgs].join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (result.status !== 0) throw new Error(`${target} bench failed (exit ${result.status}):\n${result.stderr}`);
+  const parsed = JSON.parse(result.stdout.trim().split('\n').pop());
+  log(`    ${((Date.now() - started) / 1000).toFixed(0)} s, ${parsed.results.length} model figures`);
+  return parsed;
+}
+
+function runPytorch() {
+  const script = join(root, 'tests/bench/pytorch_reference.py');
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    log('==> PyTorch: not installed (Debian: apt-get install python3-torch); skipped');
+    return null;
+  }
+  const pySeconds = String(Math.max(5, 10 * Number(seconds)));
+  log(`==> PyTorch reference: ${python} ${script} --json --seconds ${pySeconds}`);
+  const result = spawnSync(python, [script, '--json', '--seconds', pySeconds], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`PyTorch reference failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+function machine() {
+  let lscpu = '';
+  try { lscpu = execFileSync('lscpu', { encoding: 'utf8' }); } catch { /* not Linux */ }
+  const field = (name) => (lscpu.match(new RegExp(`^${name}:\\s*(.+)$`, 'm')) || [])[1];
+  return {
+    cpu: field('Model name') || os.cpus()[0]?.model,
+    cpus: Number(field('CPU\\(s\\)')) || os.cpus().length,
+    l1d: field('L1d cache'), l2: field('L2 cache'),
+    avx512: /avx512f/.test(lscpu), node: process.version,
+    load_average: os.loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+// --- merge and compare ---------------------------------------------------------
+const find = (results, target, scorer, width) =>
+  results.find((r) => r.target === target && r.scorer === scorer && r.width === width);
+
+function ratios(results, reference) {
+  const r = {};
+  const nativeAdd = find(results, 'native', 'additive', 64);
+  const simdAdd = find(results, 'wasm-simd', 'additive', 64);
+  if (reference && nativeAdd) r.native_over_pytorch = nativeAdd.train_examples_per_second / reference.train_examples_per_second;
+  if (reference && simdAdd) r.wasm_simd_over_pytorch = simdAdd.train_examples_per_second / reference.train_examples_per_second;
+  if (simdAdd) r.wasm_simd_examples_per_second = simdAdd.train_examples_per_second;
+  if (simdAdd) r.wasm_heap_mb_width64 = simdAdd.memory_mb;
+  // SIMD over scalar WASM, training, for every model × width both ran.
+  const simdOverScalar = [];
+  for (const s of results.filter((x) => x.target === 'wasm-simd')) {
+    const scalar = find(results, 'wasm-scalar', s.scorer, s.width);
+    if (scalar) simdOverScalar.push({ model: s.model, scorer: s.scorer, width: s.width,
+                                      ratio: s.train_examples_per_second / scalar.train_examples_per_second });
+  }
+  if (simdOverScalar.length) {
+    r.wasm_simd_over_scalar = simdOverScalar;
+    const at64 = simdOverScalar.find((x) => x.scorer === 'additive' && x.width === 64);
+    if (at64) r.wasm_simd_over_scalar_additive_64 = at64.ratio;
+  }
+  return r;
+}
+
+const goals = [
+  ['native >= 10x PyTorch (attention, additive, H=64)', (r) => r.native_over_pytorch, 10, 'x'],
+  ['wasm-simd >= 2,700 examples/s', (r) => r.wasm_simd_examples_per_second, 2700, ' ex/s'],
+  ['wasm-simd >= 3x PyTorch', (r) => r.wasm_simd_over_pytorch, 3, 'x'],
+  ['wasm-simd >= 2.5x wasm-scalar (additive, H=64)', (r) => r.wasm_simd_over_scalar_additive_64, 2.5, 'x'],
+  ['WASM memory while training at H=64 <= 32 MB', (r) => r.wasm_heap_mb_width64, 32, ' MB', true],
+];
+
+function printTable(merged) {
+  const rows = merged.results;
+  console.log('\nmodel      scorer    width  target        train ex/s  infer str/s  GFLOP/s  mem MB');
+  for (const r of rows)
+    console.log(`${r.model.padEnd(10)} ${r.scorer.padEnd(9)} ${String(r.width).padStart(5)}  ` +
+                `${r.target.padEnd(12)} ${r.train_examples_per_second.toFixed(0).padStart(11)} ` +
+                `${r.infer_strings_per_second.toFixed(0).padStart(12)} ${r.gflops.toFixed(1).padStart(8)} ` +
+                `${(r.memory_mb ?? 0).toFixed(1).padStart(7)}`);
+  console.log('\nkernels (GFLOP/s):');
+  const targets = Object.keys(merged.kernels);
+  console.log(`${'product'.padEnd(36)} ${'M x N x K'.padStart(16)} ${targets.map((t) => t.padStart(12)).join('')}`);
+  const first = merged.kernels[targets[0]] || [];
+  first.forEach((k, i) => {
+    console.log(`${k.what.padEnd(36)} ${`${k.M} x ${k.N} x ${k.K}`.padStart(16)} ` +
+                targets.map((t) => (merged.kernels[t][i]?.gflops ?? NaN).toFixed(1).padStart(12)).join(''));
+  });
+  if (merged.reference)
+    console.log(`\nPyTorch ${merged.reference.torch_version}, 1 thread, additive attention, H=64: ` +
+                `${merged.reference.train_examples_per_second.toFixed(0)} training ex/s`);
+  console.log('\ngoals:');
+  for (const [name, get, target, unit, atMost] of goals) {
+    const value = get(merged.ratios);
+    if (value === undefined) { console.log(`  ${name}: not measured`); continue; }
+    const met = atMost ? value <= target : value >= target;
+    console.log(`  ${met ? 'met    ' : 'NOT met'} ${name}: ${value.toFixed(value < 100 ? 2 : 0)}${unit}`);
+  }
+}
+
+try {
+  const merged = { machine: machine(), seconds_per_figure: Number(seconds), results: [], kernels: {} };
+  for (const build of builds) {
+    const r = runTarget(build);
+    merged.results.push(...r.results);
+    merged.kernels[r.target] = r.kernels;
+    merged[`memory_${r.target}`] = { memory_mb: r.memory_mb, heap_mb: r.heap_mb };
+  }
+  merged.reference = pytorch ? runPytorch() : null;
+  merged.ratios = ratios(merged.results, merged.reference);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(merged, null, 1) + '\n');
+  if (json) console.log(JSON.stringify(merged));
+  else { printTable(merged); console.log(`\nwritten: ${out}`); }
+} catch (e) {
+  console.error(`run.mjs: ${e.message}`);
+  process.exit(1);
+}

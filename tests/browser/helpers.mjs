@@ -1,0 +1,146 @@
+// tests/browser/helpers.mjs — what the browser tests share: a server for a site folder, Debian's
+// Chromium through playwright-core, a watch on everything a page logs and requests, and helpers
+// that read the figures through window.lookback and click their widgets' real pixels.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const site = path.join(root, 'build/site');
+export const screenshots = path.join(root, 'build/screenshots');
+
+// Flags from shared/toolchain.md: software WebGL, and no calls home on a closed network.
+const chromiumFlags = [
+  '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-quic',
+];
+
+// Serves `folder` with web/serve.mjs on a free port. Returns { url, close }.
+export async function serve(folder = site) {
+  if (!fs.existsSync(path.join(folder, 'index.html')) && folder === site) {
+    throw new Error('build/site is missing: run ./build_wasm.sh first');
+  }
+  const server = spawn(process.execPath, [path.join(root, 'web/serve.mjs'), folder], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    server.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = text.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (found) resolve(found[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+  });
+  process.on('exit', () => server.kill());  // also when a test ends before its after() hook
+  return { url, close: () => server.kill() };
+}
+
+// The site plus the test pages of tests/browser/fixtures/ beside its index.html, in a temporary
+// folder: the fixtures are served only to tests.
+export function siteWithFixtures() {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-site-'));
+  fs.cpSync(site, folder, { recursive: true });
+  fs.cpSync(path.join(root, 'tests/browser/fixtures'), folder, { recursive: true });
+  return { folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
+}
+
+export function launch() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
+}
+
+// Opens `url` in a new page of `context` and records every console error, page error, failed
+// request and request to another origin (those are also refused).
+export async function openWatched(context, url) {
+  const page = await context.newPage();
+  const problems = [];
+  const origin = new URL(url).origin;
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.route('**/*', (route) => {
+    const requested = route.request().url();
+    if (requested.startsWith('data:') || new URL(requested).origin === origin) return route.continue();
+    problems.push(`request outside the page's origin: ${requested}`);
+    return route.abort();
+  });
+  await page.goto(url);
+  // The runtime is up when window.lookback exists; an error before that ends the wait at once.
+  await until('window.lookback', async () => {
+    if (problems.length) throw new Error(`the page failed before its figures started:\n${problems.join('\n')}`);
+    return page.evaluate(() => window.lookback !== undefined);
+  }, 15000);
+  return { page, problems };
+}
+
+export const frames = (page, name) => page.evaluate((n) => window.lookback.frames(n), name);
+export const state = (page, name) => page.evaluate((n) => window.lookback.state(n), name);
+export const rect = (page, name, widget) => page.evaluate(([n, w]) => window.lookback.rect(n, w), [name, widget]);
+
+// Waits until `predicate(page)` holds, polling; fails with `what` after `timeout` ms.
+export async function until(what, predicate, timeout = 5000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await predicate()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// Waits until a figure has drawn and then stopped (no new frame for `quiet` ms).
+export async function settled(page, name, quiet = 250) {
+  await until(`${name} to draw`, async () => (await frames(page, name)) > 0, 10000);
+  let last = -1;
+  await until(`${name} to settle`, async () => {
+    const now = await frames(page, name);
+    const done = now === last;
+    last = now;
+    if (!done) await new Promise((resolve) => setTimeout(resolve, quiet));
+    return done;
+  }, 10000);
+}
+
+// Clicks the centre of a widget of a figure, by the rectangle its C++ code recorded.
+export async function clickWidget(page, name, widget) {
+  const r = await rect(page, name, widget);
+  if (!r) throw new Error(`${name} recorded no rectangle for ${widget}`);
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  return r;
+}
+
+// How many of a canvas's pixels differ from its top-left pixel (the figure's background), and
+// how many distinct colours it has: a blank canvas has 0 and 1.
+export function canvasInk(page, name) {
+  return page.evaluate((n) => {
+    const canvas = document.querySelector(`canvas[data-figure="${n}"]`);
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+    const colours = new Set();
+    let differing = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const rgba = (pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3];
+      if (colours.size < 10000) colours.add(rgba);
+      if (pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2]) differing++;
+    }
+    return { differing, colours: colours.size, width: canvas.width, height: canvas.height };
+  }, name);
+}
+
+export function screenshotPath(file) {
+  fs.mkdirSync(screenshots, { recursive: true });
+  return path.join(screenshots, file);
+}

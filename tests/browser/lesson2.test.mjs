@@ -1,0 +1,229 @@
+// tests/browser/lesson2.test.mjs — the experiment's figures (web/lesson2.h) in headless Chromium:
+// live training makes the loss fall and Pause stops it while the page keeps its frame rate; an
+// output character clicked on the alignment map selects it, with bars that sum to 1 and a peak
+// that matches the matrix; a refused date keeps the last map; a header click ranks the results;
+// the shipped attention model scores ≥ 0.99 exact in the page, as it did natively; the sweep
+// fills in the page's rows; the saved files are real. LOOKBACK_SITE overrides build/site.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { clickWidget, launch, openWatched, rect, serve, state, until } from './helpers.mjs';
+
+let server, browser;
+before(async () => {
+  server = await serve(process.env.LOOKBACK_SITE || undefined);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openAt(figure, query = '', viewport = { width: 1000, height: 900 }) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const opened = await openWatched(context, server.url + query);
+  await opened.page.locator(`canvas[data-figure="${figure}"]`).scrollIntoViewIfNeeded();
+  return { context, ...opened };
+}
+
+// Animation frames per second over `ms`, counted by the page itself.
+const framesPerSecond = (page, ms) => page.evaluate((duration) => new Promise((resolve) => {
+  let frames = 0;
+  const start = performance.now();
+  const tick = (now) => {
+    frames++;
+    if (now - start < duration) requestAnimationFrame(tick);
+    else resolve((frames * 1000) / (now - start));
+  };
+  requestAnimationFrame(tick);
+}), ms);
+
+const shippedLoaded = (page) => until('the shipped models to load', async () => (await state(page, 'alignment')).weights.length === 10, 20000);
+
+test('live training: the loss falls, Pause stops it, and the page keeps ≥ 30 frames/s', async () => {
+  const { context, page, problems } = await openAt('training', '?tr.width=32&tr.seed=3');
+  const before = await state(page, 'training');
+  assert.equal(before.width, 32, 'the URL sets the width');
+  assert.equal(before.seed, 3, 'the URL sets the seed');
+  assert.equal(before.runs[1].steps, 0);
+  // The shipped models are evaluated at load; let that finish so only training runs below.
+  await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 30000);
+
+  await clickWidget(page, 'training', 'train');
+  await until('training to start', async () => (await state(page, 'training')).runs[1].steps >= 2, 20000);
+  const fps = await framesPerSecond(page, 3000);
+  const during = await state(page, 'training');
+  console.log(`# training in the page: ${fps.toFixed(1)} frames/s, ${during.examples_per_second.toFixed(0)} examples/s (both models), ` +
+              `budget ${during.budget_ms.toFixed(1)} ms, work ${during.work_ms.toFixed(1)} ms per frame`);
+  assert.ok(fps >= 30, `frames per second while training: ${fps.toFixed(1)}`);
+
+  await until('30 steps of each model', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 30), 60000);
+  await clickWidget(page, 'training', 'pause');
+  await until('the pause', async () => !(await state(page, 'training')).running, 5000);
+  const paused = await state(page, 'training');
+  for (const run of paused.runs) {
+    assert.ok(run.loss_recent < run.loss_first - 0.3, `${run.model}: loss ${run.loss_first.toFixed(3)} → ${run.loss_recent.toFixed(3)}`);
+  }
+  await page.waitForTimeout(700);
+  const later = await state(page, 'training');
+  assert.deepEqual(later.runs.map((r) => r.steps), paused.runs.map((r) => r.steps), 'no step after Pause');
+
+  await clickWidget(page, 'training', 'step');  // Step: one more batch each, then it pauses itself
+  await until('one step', async () => {
+    const s = await state(page, 'training');
+    return !s.running && s.runs.every((r, i) => r.steps === paused.runs[i].steps + 1);
+  }, 15000);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('alignment: a clicked output character is selected, its bars sum to 1, the peak matches the matrix', async () => {
+  const { context, page, problems } = await openAt('alignment');
+  await shippedLoaded(page);
+  let s = await state(page, 'alignment');
+  assert.equal(s.input, 'monday 19 september 1977');
+  assert.equal(s.output, '1977-09-19', 'the shipped attention model is right on the lesson\'s example');
+
+  await clickWidget(page, 'alignment', 'out-6');
+  await until('output 6 selected', async () => (await state(page, 'alignment')).selected_output === 6);
+  s = await state(page, 'alignment');
+  const sum = s.bars.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum - 1) < 1e-4, `bars sum to ${sum}`);
+  assert.deepEqual(s.bars, s.weights[6], 'the bars are row 6 of the matrix');
+  for (let t = 0; t < 10; t++) {
+    const row = s.weights[t];
+    const argmax = row.indexOf(Math.max(...row));
+    assert.equal(s.peaks[t].position, argmax, `peak of output ${t}`);
+    assert.equal(s.peaks[t].input, s.input[argmax]);
+  }
+
+  // A click on a cell of the heatmap selects that cell's row.
+  const map = await rect(page, 'alignment', 'map');
+  const cols = s.input.length;
+  await page.mouse.click(map.x + (3.5 * map.width) / cols, map.y + (8.5 * map.height) / 10);
+  await until('output 8 selected by its cell', async () => (await state(page, 'alignment')).selected_output === 8);
+  assert.match(page.url(), /al\.row=8/, 'the selected row is in the URL');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('alignment: a refused date says why and keeps the last map; a good one replaces it', async () => {
+  const { context, page, problems } = await openAt('alignment');
+  await shippedLoaded(page);
+  const before = await state(page, 'alignment');
+  const typeDate = async (text) => {
+    await clickWidget(page, 'alignment', 'date');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  await typeDate('19/3/1994!');
+  await until('the refusal', async () => (await state(page, 'alignment')).message !== '');
+  let s = await state(page, 'alignment');
+  assert.match(s.message, /'!'/, s.message);
+  assert.match(s.message, /position 10/, s.message);
+  assert.equal(s.input, before.input, 'the map is still the last good one');
+  assert.deepEqual(s.weights, before.weights);
+
+  await typeDate('The 4 of August, 2003');
+  await until('the new map', async () => (await state(page, 'alignment')).input === 'the 4 of august, 2003');
+  s = await state(page, 'alignment');
+  assert.equal(s.message, '');
+  assert.equal(s.output, '2003-08-04');
+  assert.equal(s.weights.length, 10);
+  assert.equal(s.weights[0].length, 'the 4 of august, 2003'.length);
+
+  // Occlusion of the day digit changes the day.
+  await page.locator('canvas[data-figure="probes"]').scrollIntoViewIfNeeded();
+  await clickWidget(page, 'probes', 'in-4');
+  await until('the masked decode', async () => (await state(page, 'probes')).masked === 4);
+  const p = await state(page, 'probes');
+  assert.notEqual(p.masked_output, p.output, 'blanking the day changes the output');
+  assert.equal(p.grad_norms.plain.length, 21);
+  assert.ok(p.grad_norms.plain[0] < p.grad_norms.plain[20], 'plain: the gradient fades towards the first character');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('results: a header click ranks every row by that column', async () => {
+  const { context, page, problems } = await openAt('results');
+  await until('rows from the page', async () => (await state(page, 'results')).rows.some((r) => r.origin === 'page'), 30000);
+  const sortedBy = (rows, key, descending) => rows.every((r, i) => {
+    if (i === 0 || r[key] === null || rows[i - 1][key] === null) return true;
+    return descending ? rows[i - 1][key] >= r[key] : rows[i - 1][key] <= r[key];
+  });
+  await clickWidget(page, 'results', 'header-per_char');
+  await until('ranked by per-char', async () => (await state(page, 'results')).sort === 'per_char');
+  let s = await state(page, 'results');
+  assert.equal(s.descending, true);
+  assert.ok(sortedBy(s.rows, 'per_char', true), 'per-char, highest first');
+  const values = s.rows.map((r) => r.per_char);
+  assert.equal(s.marks.per_char.highest, values.indexOf(Math.max(...values)));
+  assert.equal(s.marks.per_char.lowest, values.indexOf(Math.min(...values)));
+
+  await clickWidget(page, 'results', 'header-per_char');
+  await until('the order turned over', async () => (await state(page, 'results')).descending === false);
+  assert.ok(sortedBy((await state(page, 'results')).rows, 'per_char', false), 'per-char, lowest first');
+
+  await clickWidget(page, 'results', 'header-parameters');
+  await until('ranked by parameters', async () => (await state(page, 'results')).sort === 'parameters');
+  s = await state(page, 'results');
+  assert.ok(sortedBy(s.rows, 'parameters', true));
+  assert.equal(s.rows[0].parameters, 57437);
+
+  // The saved files are made in the page: a CSV of the rows and real safetensors.
+  const [csv] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-csv')]);
+  const text = (await streamText(await csv.createReadStream())).split('\n');
+  assert.equal(text[0], 'origin,run,model,width,exact,per_char,parameters,train_seconds');
+  assert.equal(text.filter((line) => line).length, s.rows.length + 1);
+  const [weights] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-attention')]);
+  const bytes = await streamBytes(await weights.createReadStream());
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + headerLength).toString());
+  assert.deepEqual(header['attention.v'].shape, [64]);
+  assert.equal(header.__metadata__.model, 'attention');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the shipped attention model gets ≥ 0.99 exact in the page, as it did natively', async () => {
+  const { context, page, problems } = await openAt('sweep');
+  await until('the shipped models to be evaluated', async () => {
+    const s = await state(page, 'sweep');
+    return s.shipped.attention && s.shipped.plain;
+  }, 30000);
+  const s = await state(page, 'sweep');
+  console.log(`# shipped models in the page: attention exact ${s.shipped.attention.exact.toFixed(4)} (natively ${s.shipped.attention.native_exact}), ` +
+              `plain exact ${s.shipped.plain.exact.toFixed(4)} per-char ${s.shipped.plain.per_char.toFixed(4)}`);
+  assert.ok(s.shipped.attention.exact >= 0.99, `attention exact ${s.shipped.attention.exact}`);
+  assert.ok(Math.abs(s.shipped.attention.exact - s.shipped.attention.native_exact) <= 2 / 1200, 'same as natively');
+  assert.ok(Math.abs(s.shipped.plain.exact - s.shipped.plain.native_exact) <= 2 / 1200, 'plain: same as natively');
+  assert.ok(s.cells.some((c) => c.origin === 'native'), 'the native sweep is shown');
+  const p = s.views.plain_per_position;
+  assert.ok(p[0] > 0.95 && p[9] < 0.3, `plain per position: year ${p[0]}, day ${p[9]}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the sweep fills in the page\'s rows, one run after another', async () => {
+  const { context, page, problems } = await openAt('sweep', '?sw.epochs=1');
+  assert.equal((await state(page, 'sweep')).epochs, 1, 'the URL sets the epochs');
+  await clickWidget(page, 'sweep', 'run-all');
+  const pageCells = async () => (await state(page, 'sweep')).cells.filter((c) => c.origin === 'page');
+  await until('the width-8 runs', async () => (await pageCells()).length >= 2, 40000);
+  await clickWidget(page, 'sweep', 'pause');
+  const cells = await pageCells();
+  assert.deepEqual(cells.slice(0, 2).map((c) => [c.model, c.width]), [['plain', 8], ['attention', 8]]);
+  for (const c of cells) assert.ok(c.per_char > 0.05 && c.per_char <= 1, `${c.model} ${c.width}: ${c.per_char}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+async function streamBytes(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+async function streamText(stream) {
+  return (await streamBytes(stream)).toString('utf8');
+}

@@ -1,0 +1,99 @@
+// tests/browser/page.test.mjs — the article page as a reader gets it from build/site: it loads
+// cleanly (no console error, no failed request, nothing from another origin), its math is
+// rendered HTML, every figure canvas draws, and the worked example shows the lesson's numbers,
+// computed by the core in the page.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { canvasInk, launch, openWatched, screenshotPath, serve, settled, state } from './helpers.mjs';
+
+let server, browser;
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('the page loads cleanly and every figure draws', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, server.url);
+  const names = await page.evaluate(() => window.lookback.figures());
+  const canvases = await page.evaluate(() => [...document.querySelectorAll('canvas[data-figure]')].map((c) => c.dataset.figure));
+  assert.deepEqual(names.sort(), canvases.sort(), 'every canvas has a running figure');
+  assert.ok(names.includes('worked-example'));
+  for (const name of names) {
+    await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+    await settled(page, name);
+    const ink = await canvasInk(page, name);
+    assert.ok(ink.differing > 500 && ink.colours > 8, `${name} drew something: ${JSON.stringify(ink)}`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath('page-top-dpr1.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an idle page draws nothing', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, server.url);
+  const names = await page.evaluate(() => window.lookback.figures());
+  for (const name of names) {  // every figure has drawn and settled once
+    await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+    await settled(page, name);
+  }
+  // Background work (evaluating the shipped models, at load) may redraw a figure when it
+  // finishes a stage: a frame or two, never a stream.
+  const count = () => page.evaluate((all) => all.map((n) => window.lookback.frames(n)), names);
+  const working = await page.evaluate((all) => all.some((n) => window.lookback.working(n)), names);
+  const before = await count();
+  await page.waitForTimeout(2000);
+  const drawn = (await count()).map((n, i) => n - before[i]);
+  const allowed = working ? 4 : 0;
+  assert.ok(drawn.every((n) => n <= allowed), `frames drawn while idle by ${names.join(', ')}: ${drawn}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('math is rendered at build time and nothing is left to typeset', async () => {
+  const context = await browser.newContext();
+  const { page, problems } = await openWatched(context, server.url);
+  const math = await page.evaluate(() => ({
+    katex: document.querySelectorAll('.katex').length,
+    raw: /\\\(|\\\[/.test(document.body.innerText),
+    errors: document.querySelectorAll('.katex-error').length,
+  }));
+  assert.ok(math.katex > 0, 'KaTeX spans are in the page');
+  assert.equal(math.raw, false, 'no unrendered \\( or \\[ in the text');
+  assert.equal(math.errors, 0);
+  await page.evaluate(() => document.fonts.ready);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the worked example shows the lesson\'s numbers, computed at run time', async () => {
+  const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 900, height: 800 } });
+  const { page, problems } = await openWatched(context, server.url);
+  await page.locator('canvas[data-figure="worked-example"]').scrollIntoViewIfNeeded();
+  await settled(page, 'worked-example');
+  const s = await state(page, 'worked-example');
+  const round = (values) => values.map((v) => Number(v.toFixed(3)));
+  assert.deepEqual(round(s.weights), [0.368, 0.183, 0.449]);
+  assert.deepEqual(round(s.context), [0.817, 0.632]);
+  assert.deepEqual(round(s.exps), [2.46, 1.221, 3.004]);
+  assert.equal(Number(s.denominator.toFixed(3)), 6.685);
+
+  // Readable without the canvas: a label, and a text alternative the figure keeps current.
+  const canvas = page.locator('canvas[data-figure="worked-example"]');
+  assert.ok((await canvas.getAttribute('aria-label')).length > 20);
+  const text = await page.locator('[data-figure-alt="worked-example"]').textContent();
+  for (const number of ['0.368', '0.183', '0.449', '6.685', '(0.817, 0.632)']) assert.ok(text.includes(number), `text alternative has ${number}`);
+
+  const box = await canvas.boundingBox();
+  const ink = await canvasInk(page, 'worked-example');
+  assert.equal(ink.width, Math.round(box.width * 2), 'backing store at devicePixelRatio 2');
+  await canvas.screenshot({ path: screenshotPath('worked-example-dpr2.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,255 @@
+// tests/browser/runtime.test.mjs — the figure runtime (issue 5) on its own test page,
+// tests/browser/fixtures/runtime.html: four figures far apart. Only figures on screen draw;
+// clicks, typing and taps reach the right figure; resizing re-lays out; the heatmap colours on
+// the GPU; a lost WebGL context comes back with the figure's state; an idle page draws nothing.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  canvasInk, clickWidget, frames, launch, openWatched, rect, screenshotPath, serve, settled,
+  siteWithFixtures, state, until,
+} from './helpers.mjs';
+
+const figures = ['fixture-heatmap', 'fixture-controls', 'fixture-animation', 'worked-example'];
+let copy, server, browser, pageUrl;
+before(async () => {
+  copy = siteWithFixtures();
+  server = await serve(copy.folder);
+  browser = await launch();
+  pageUrl = `${server.url}runtime.html`;
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+  copy?.remove();
+});
+
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, ...options });
+  const watched = await openWatched(context, pageUrl);
+  return { context, ...watched };
+}
+const scrollTo = (page, name) => page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+const allFrames = async (page) => Object.fromEntries(await Promise.all(figures.map(async (n) => [n, await frames(page, n)])));
+
+// The colour of a canvas pixel at CSS point (x, y) of the viewport.
+function pixelAt(page, name, x, y) {
+  return page.evaluate(([n, px, py]) => {
+    const canvas = document.querySelector(`canvas[data-figure="${n}"]`);
+    const box = canvas.getBoundingClientRect();
+    const scale = canvas.width / box.width;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    return [...context.getImageData(Math.floor((px - box.left) * scale), Math.floor((py - box.top) * scale), 1, 1).data];
+  }, [name, x, y]);
+}
+
+test('only figures on screen draw; scrolling wakes the others', async () => {
+  const { context, page, problems } = await open();
+  assert.deepEqual((await page.evaluate(() => window.lookback.figures())).sort(), [...figures].sort());
+  await settled(page, 'fixture-heatmap');
+  let counted = await allFrames(page);
+  assert.ok(counted['fixture-heatmap'] > 0);
+  assert.equal(counted['fixture-controls'], 0);
+  assert.equal(counted['fixture-animation'], 0);
+  assert.equal(counted['worked-example'], 0);
+
+  await page.evaluate(() => document.querySelector('canvas[data-figure="fixture-animation"]').scrollIntoView({ block: 'center' }));
+  await settled(page, 'fixture-animation');
+  counted = await allFrames(page);
+  assert.equal(counted['fixture-controls'], 0, 'scrolled past without being on screen');
+  assert.equal(counted['worked-example'], 0);
+  assert.ok((await canvasInk(page, 'fixture-animation')).differing > 100);
+
+  // Off screen again: the heatmap draws nothing even when asked to.
+  const heatmapFrames = await frames(page, 'fixture-heatmap');
+  await page.mouse.move(10, 10);
+  await page.waitForTimeout(200);
+  assert.equal(await frames(page, 'fixture-heatmap'), heatmapFrames);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a click on a button inside the second figure changes its state', async () => {
+  const { context, page, problems } = await open();
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  assert.equal((await state(page, 'fixture-controls')).count, 0);
+  await clickWidget(page, 'fixture-controls', 'add');
+  await until('count 1', async () => (await state(page, 'fixture-controls')).count === 1);
+  await clickWidget(page, 'fixture-controls', 'add');
+  await until('count 2', async () => (await state(page, 'fixture-controls')).count === 2);
+  assert.equal((await state(page, 'fixture-heatmap')).clicks, 0, 'no other figure saw the clicks');
+  const text = await page.locator('[data-figure-alt="fixture-controls"]').textContent();
+  assert.match(text, /count = 2/, 'the text alternative follows the state');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('typing into an ImGui text field', async () => {
+  const { context, page, problems } = await open();
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  await clickWidget(page, 'fixture-controls', 'name');
+  const cursor = () => page.evaluate(() => document.querySelector('canvas[data-figure="fixture-controls"]').style.cursor);
+  await until('the text cursor over a text field', async () => (await cursor()) === 'text');
+  await page.keyboard.type('Bahdanau 2014');
+  await until('the text to arrive', async () => (await state(page, 'fixture-controls')).text === 'Bahdanau 2014');
+  await page.keyboard.press('Backspace');
+  await until('backspace', async () => (await state(page, 'fixture-controls')).text === 'Bahdanau 201');
+  // The page keeps its keys once the canvas loses focus.
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('x');
+  await page.waitForTimeout(200);
+  assert.equal((await state(page, 'fixture-controls')).text, 'Bahdanau 201');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a tap acts as a click', async () => {
+  const { context, page, problems } = await open({ hasTouch: true, isMobile: true, viewport: { width: 420, height: 800 } });
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  const r = await rect(page, 'fixture-controls', 'add');
+  await page.touchscreen.tap(r.x + r.width / 2, r.y + r.height / 2);
+  await until('count 1 after a tap', async () => (await state(page, 'fixture-controls')).count === 1);
+  await page.waitForTimeout(200);
+  assert.equal((await state(page, 'fixture-controls')).count, 1, 'one tap, one click');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the heatmap colours cells on the GPU and answers clicks', async () => {
+  const { context, page, problems } = await open();
+  await settled(page, 'fixture-heatmap');
+  const r = await rect(page, 'fixture-heatmap', 'sequential');
+  const cell = (row, col) => [r.x + (col + 0.5) * r.width / 10, r.y + (row + 0.5) * r.height / 6];
+  const near = (got, want) => want.every((v, i) => Math.abs(got[i] - v) <= 6);
+  const low = await pixelAt(page, 'fixture-heatmap', ...cell(0, 0));
+  const high = await pixelAt(page, 'fixture-heatmap', ...cell(0, 9));
+  const missing = await pixelAt(page, 'fixture-heatmap', ...cell(5, 9));
+  assert.ok(near(low, [68, 1, 84]), `value 0 is viridis's dark purple: ${low}`);
+  assert.ok(near(high, [253, 231, 37]), `value 1 is viridis's yellow: ${high}`);
+  assert.ok(near(missing, [209, 209, 209]), `NaN is grey: ${missing}`);
+  await page.mouse.click(...cell(2, 7));
+  await until('a clicked cell', async () => (await state(page, 'fixture-heatmap')).clicks === 1);
+  assert.deepEqual(await state(page, 'fixture-heatmap'), { clicks: 1, row: 2, col: 7 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('resizing the window re-lays out each figure', async () => {
+  const { context, page, problems } = await open();
+  await settled(page, 'fixture-heatmap');
+  const wide = await rect(page, 'fixture-heatmap', 'sequential');
+  await page.setViewportSize({ width: 560, height: 700 });
+  await until('a narrower heatmap', async () => (await rect(page, 'fixture-heatmap', 'sequential')).width < wide.width - 100);
+  await settled(page, 'fixture-heatmap');
+  const narrow = await rect(page, 'fixture-heatmap', 'sequential');
+  const box = await page.locator('canvas[data-figure="fixture-heatmap"]').boundingBox();
+  const ink = await canvasInk(page, 'fixture-heatmap');
+  assert.equal(ink.width, Math.round(box.width), 'the backing store follows the CSS box');
+  assert.ok(narrow.x + 2 * narrow.width < box.x + box.width + 20, 'both heatmaps fit the narrower canvas');
+  await page.screenshot({ path: screenshotPath('runtime-narrow-dpr1.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an animating figure keeps drawing; a still one stops', async () => {
+  const { context, page, problems } = await open();
+  await scrollTo(page, 'fixture-animation');
+  await settled(page, 'fixture-animation');
+  await clickWidget(page, 'fixture-animation', 'animate');
+  await until('animation on', async () => (await state(page, 'fixture-animation')).animate);
+  const start = await frames(page, 'fixture-animation');
+  await page.waitForTimeout(500);
+  assert.ok((await frames(page, 'fixture-animation')) - start > 10, 'about one frame per display refresh');
+  await clickWidget(page, 'fixture-animation', 'animate');
+  await until('animation off', async () => !(await state(page, 'fixture-animation')).animate);
+  await settled(page, 'fixture-animation');
+  const stopped = await frames(page, 'fixture-animation');
+  await page.waitForTimeout(500);
+  assert.equal(await frames(page, 'fixture-animation'), stopped);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a lost WebGL context comes back with the figure\'s state', async () => {
+  const { context, page, problems } = await open();
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  await clickWidget(page, 'fixture-controls', 'add');
+  await until('count 1', async () => (await state(page, 'fixture-controls')).count === 1);
+  await settled(page, 'fixture-controls');
+  const before = await frames(page, 'fixture-controls');
+  await page.evaluate(() => {
+    const gl = document.querySelector('canvas[data-figure="fixture-controls"]').getContext('webgl2');
+    window.loseContext = gl.getExtension('WEBGL_lose_context');
+    window.loseContext.loseContext();
+  });
+  await page.waitForTimeout(200);
+  await page.evaluate(() => window.loseContext.restoreContext());
+  await until('a frame after the restore', async () => (await frames(page, 'fixture-controls')) > before);
+  await settled(page, 'fixture-controls');
+  assert.equal((await state(page, 'fixture-controls')).count, 1);
+  const ink = await canvasInk(page, 'fixture-controls');
+  assert.ok(ink.differing > 100 && ink.colours > 8, `drawn again: ${JSON.stringify(ink)}`);
+  await clickWidget(page, 'fixture-controls', 'add');
+  await until('count 2 after the restore', async () => (await state(page, 'fixture-controls')).count === 2);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('idle for two seconds: no figure draws a frame', async () => {
+  const { context, page, problems } = await open();
+  for (const name of figures) {  // every figure has drawn; the last one stays on screen
+    await scrollTo(page, name);
+    await settled(page, name);
+  }
+  const before = await allFrames(page);
+  await page.waitForTimeout(2000);
+  assert.deepEqual(await allFrames(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('screenshots at devicePixelRatio 1 and 2', async () => {
+  for (const ratio of [1, 2]) {
+    const { context, page, problems } = await open({ deviceScaleFactor: ratio, viewport: { width: 800, height: 600 } });
+    for (const name of ['fixture-heatmap', 'fixture-controls']) {
+      await scrollTo(page, name);
+      await settled(page, name);
+      const box = await page.locator(`canvas[data-figure="${name}"]`).boundingBox();
+      assert.equal((await canvasInk(page, name)).width, Math.round(box.width * ratio));
+      await page.locator(`canvas[data-figure="${name}"]`).screenshot({ path: screenshotPath(`${name}-dpr${ratio}.png`) });
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('a new devicePixelRatio (zoom, another screen) rasterises the figure again', async () => {
+  const { context, page, problems } = await open({ viewport: { width: 800, height: 600 } });
+  await settled(page, 'fixture-heatmap');
+  const before = await canvasInk(page, 'fixture-heatmap');
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 800, height: 600, deviceScaleFactor: 2, mobile: false });
+  await until('a backing store twice as large', async () => (await canvasInk(page, 'fixture-heatmap')).width === 2 * before.width);
+  await settled(page, 'fixture-heatmap');
+  await page.locator('canvas[data-figure="fixture-heatmap"]').screenshot({ path: screenshotPath('fixture-heatmap-dpr1-to-2.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the wheel scrolls the page over a figure with nothing to scroll', async () => {
+  const { context, page, problems } = await open();
+  await settled(page, 'fixture-heatmap');
+  const r = await rect(page, 'fixture-heatmap', 'sequential');
+  await page.mouse.move(r.x + 20, r.y + 20);
+  await page.mouse.wheel(0, 300);
+  await until('the page to scroll', async () => (await page.evaluate(() => window.scrollY)) > 100);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

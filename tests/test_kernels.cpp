@@ -1,0 +1,159 @@
+// The fast kernels against their plain twins (kernels.h): the products the
+// models use and odd sizes, leading dimensions wider than the rows, accumulate
+// on and off. The same cases run natively (AVX/AVX-512) and as WASM (SIMD128 or
+// the scalar build), so every code path of each target is held to the reference.
+//
+// Tolerance, per element: both versions add the same K products (plus C when
+// accumulating) in different orders, the fast one natively with fused
+// multiply-adds. Any order of floating-point summation of n terms lands within
+// γ_n · Σ|term| of the exact sum (Higham, Accuracy and Stability of Numerical
+// Algorithms, §3.1: γ_n = n·u / (1 − n·u), u = 2⁻²⁴), so the two differ by at
+// most 2·γ_{K+1} · (|C| + Σ_k |a_ik|·|b_kj|). That bound is computed from the
+// operands, so it is exact for any values drawn, and it is tight enough to
+// catch a dropped or doubled term (an error of the size of one product).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernels.h"
+#include "rng.h"
+
+namespace kernels = lb::kernels;
+
+namespace {
+
+enum class Product { nn, nt, tn };
+const char* product_name(Product p) { return p == Product::nn ? "nn" : p == Product::nt ? "nt" : "tn"; }
+
+using MatmulFn = void (*)(int, int, int, const float*, int, const float*, int, float*, int, bool);
+MatmulFn fast_fn(Product p) {
+    return p == Product::nn ? kernels::matmul_nn : p == Product::nt ? kernels::matmul_nt : kernels::matmul_tn;
+}
+MatmulFn ref_fn(Product p) {
+    return p == Product::nn ? kernels::ref::matmul_nn
+         : p == Product::nt ? kernels::ref::matmul_nt : kernels::ref::matmul_tn;
+}
+
+std::vector<float> random_values(lb::Rng& rng, size_t n) {
+    std::vector<float> v(n);
+    for (float& x : v) x = rng.uniform(-1.0f, 1.0f);
+    return v;
+}
+
+// The stored A(i, k) and B(k, j) of a product, whatever its layout.
+float a_at(Product p, const std::vector<float>& A, int lda, int i, int k) {
+    return p == Product::tn ? A[size_t(k) * lda + i] : A[size_t(i) * lda + k];
+}
+float b_at(Product p, const std::vector<float>& B, int ldb, int k, int j) {
+    return p == Product::nt ? B[size_t(j) * ldb + k] : B[size_t(k) * ldb + j];
+}
+
+// Runs fast and reference kernels on one shape; returns the number of elements
+// outside the tolerance (and checks that padding between rows is untouched).
+int compare_product(Product p, int M, int N, int K, int pad, bool accumulate, lb::Rng& rng) {
+    // Stored shapes: A is [M, K] (tn: [K, M]), B is [K, N] (nt: [N, K]), C is [M, N].
+    const int a_rows = p == Product::tn ? K : M, a_cols = p == Product::tn ? M : K;
+    const int b_rows = p == Product::nt ? N : K, b_cols = p == Product::nt ? K : N;
+    const int lda = a_cols + pad, ldb = b_cols + pad, ldc = N + pad;
+    const std::vector<float> A = random_values(rng, size_t(a_rows) * lda + 1);
+    const std::vector<float> B = random_values(rng, size_t(b_rows) * ldb + 1);
+    const std::vector<float> C0 = random_values(rng, size_t(M) * ldc + 1);
+    std::vector<float> fast = C0, ref = C0;
+    fast_fn(p)(M, N, K, A.data(), lda, B.data(), ldb, fast.data(), ldc, accumulate);
+    ref_fn(p)(M, N, K, A.data(), lda, B.data(), ldb, ref.data(), ldc, accumulate);
+
+    const double u = std::ldexp(1.0, -24), n = K + 1;
+    const double gamma = n * u / (1 - n * u);
+    int bad = 0;
+    for (int i = 0; i < M; ++i) {
+        for (int j = 0; j < N; ++j) {
+            double magnitude = accumulate ? std::fabs(C0[size_t(i) * ldc + j]) : 0.0;
+            for (int k = 0; k < K; ++k)
+                magnitude += std::fabs(a_at(p, A, lda, i, k) * b_at(p, B, ldb, k, j));
+            const double tolerance = 2 * gamma * magnitude;
+            const double diff = std::fabs(double(fast[size_t(i) * ldc + j]) - ref[size_t(i) * ldc + j]);
+            if (!(diff <= tolerance)) ++bad;  // also catches NaN
+        }
+        for (int j = N; j < ldc && size_t(i) * ldc + j < fast.size(); ++j)
+            if (fast[size_t(i) * ldc + j] != C0[size_t(i) * ldc + j]) ++bad;  // wrote past the row
+    }
+    if (fast.back() != C0.back()) ++bad;  // wrote past the matrix
+    return bad;
+}
+
+void check_product(Product p, int M, int N, int K, int pad, bool accumulate, lb::Rng& rng) {
+    const int bad = compare_product(p, M, N, K, pad, accumulate, rng);
+    INFO(product_name(p), " M=", M, " N=", N, " K=", K, " pad=", pad, " accumulate=", accumulate);
+    CHECK(bad == 0);
+}
+
+const Product all_products[] = {Product::nn, Product::nt, Product::tn};
+
+}  // namespace
+
+TEST_CASE("kernels: fast matmul equals the reference on the models' shapes") {
+    lb::Rng rng(41);
+    // B = 64 rows (1 for one string); K, N among the widths: E = 16/32, H = 8..64,
+    // 3H = 24..192, E + H; B·S rows for the whole-run input projection.
+    const int shapes[][3] = {{64, 192, 64}, {64, 96, 32},  {64, 48, 16},   {64, 24, 8},
+                             {64, 64, 192}, {64, 192, 96}, {1, 192, 64},   {1, 24, 8},
+                             {1152, 96, 32}, {192, 64, 64}, {64, 13, 64},  {1, 64, 1280}};
+    for (Product p : all_products)
+        for (const auto& s : shapes)
+            for (bool accumulate : {false, true}) check_product(p, s[0], s[1], s[2], 0, accumulate, rng);
+}
+
+TEST_CASE("kernels: fast matmul equals the reference on odd sizes and strides") {
+    lb::Rng rng(7);
+    const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 33, 47, 48, 49, 65, 96, 97, 129};
+    const int n_sizes = sizeof(sizes) / sizeof(sizes[0]);
+    for (Product p : all_products)
+        for (int trial = 0; trial < 80; ++trial) {
+            const int M = sizes[rng.below(n_sizes)], N = sizes[rng.below(n_sizes)],
+                      K = sizes[rng.below(n_sizes)];
+            const int pad = int(rng.below(3)) * 3;  // leading dimension = row, row + 3, row + 6
+            check_product(p, M, N, K, pad, rng.below(2) == 1, rng);
+        }
+}
+
+TEST_CASE("kernels: every row count at every column edge") {
+    // Rows 1..17 cover each partial register tile (up to 8 rows) and the nt
+    // switch between dot products and a transposed B; columns 1..35 cover every
+    // vector width's remainder.
+    lb::Rng rng(3);
+    for (Product p : all_products)
+        for (int M = 1; M <= 17; ++M)
+            for (int N = 1; N <= 35; N += 2) check_product(p, M, N, 1 + (M * N) % 23, 1, (M + N) % 2 == 0, rng);
+}
+
+TEST_CASE("kernels: empty products") {
+    lb::Rng rng(5);
+    for (Product p : all_products) {
+        check_product(p, 5, 7, 0, 2, true, rng);   // K = 0 keeps C
+        check_product(p, 5, 7, 0, 2, false, rng);  // ... or zeroes it
+        check_product(p, 0, 7, 3, 0, true, rng);
+        check_product(p, 5, 0, 3, 0, true, rng);
+    }
+}
+
+TEST_CASE("kernels: transpose equals the reference") {
+    lb::Rng rng(11);
+    for (int rows : {1, 3, 4, 8, 17, 192})
+        for (int cols : {1, 2, 4, 5, 16, 64, 67}) {
+            const int ld_src = cols + 2, ld_dst = rows + 1;
+            const std::vector<float> src = random_values(rng, size_t(rows) * ld_src);
+            std::vector<float> fast(size_t(cols) * ld_dst, -7.0f), ref = fast;
+            kernels::transpose(rows, cols, src.data(), ld_src, fast.data(), ld_dst);
+            kernels::ref::transpose(rows, cols, src.data(), ld_src, ref.data(), ld_dst);
+            INFO("rows=", rows, " cols=", cols);
+            CHECK(fast == ref);
+        }
+}
+
+TEST_CASE("kernels: the build reports its SIMD width") {
+    const int w = kernels::simd_width();
+    CHECK((w == 1 || w == 4 || w == 8 || w == 16));
+    CHECK(kernels::simd_enabled() == (w > 1));
+}

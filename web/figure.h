@@ -1,0 +1,50 @@
+// web/figure.h — what a figure of the article is, for the figure runtime (web/runtime.cpp).
+//
+// Every <canvas data-figure="NAME"> in the page is one figure: its own WebGL2 context, its own
+// ImGui context, input from that canvas only. A figure is registered by name from main()
+// (web/main.cpp) with the functions below; its state lives in a struct the app owns and its
+// drawing is one `ShowXxx(State&)` function, called by the runtime inside a window that fills
+// the canvas. Coordinates inside a figure are CSS pixels (the runtime scales to device pixels).
+//
+// The runtime draws a figure only when it is on screen and something changed (input, a resize,
+// a request below); an untouched figure costs nothing.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::web {
+
+struct FigureSpec {
+    std::string name;                                // matches <canvas data-figure="name">
+    std::function<void()> show;                      // the ImGui calls that draw the figure
+    std::function<nlohmann::json()> state;           // its state, for window.lookback.state(name)
+    std::function<std::string()> text_alternative;   // HTML for the element beside the canvas,
+                                                     // [data-figure-alt="name"]; kept current
+    // Optional bounded work per animation frame (a few training steps), run even while the
+    // figure is off screen; return true to be called again on the next frame. Work draws
+    // nothing by itself: call request_redraw(name) when what a figure shows has changed, or
+    // keep_awake() from `show` while it should follow the work frame by frame. The runtime
+    // calls work again after any frame of this figure (its input may have started some).
+    std::function<bool()> work;
+};
+
+// Adds a figure. Call from main(), before the page attaches canvases. Names are unique.
+void register_figure(FigureSpec spec);
+
+// --- only inside a figure's `show` -------------------------------------------------------
+// Remembers the last ImGui item's rectangle under `widget` for window.lookback.rect(name,
+// widget): browser tests click real pixels with it. Call right after the widget.
+void record_rect(std::string_view widget);
+// Draws another frame after this one: call every frame while something moves on its own.
+void keep_awake();
+
+// --- anywhere ------------------------------------------------------------------------------
+// Asks for a redraw of the named figure (its state changed from outside its own input).
+void request_redraw(std::string_view name);
+// Escapes text for the HTML of a text alternative.
+std::string html_escape(std::string_view text);
+
+}  // namespace lb::web
