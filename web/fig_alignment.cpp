@@ -230,7 +230,7 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
     record_rect("random");
     ImGui::SameLine();
     if (st.example >= 0) ImGui::TextDisabled("held-out string %d of %d", st.example + 1, n);
-    else ImGui::TextDisabled("typed");
+    else ImGui::TextDisabled(st.shown_input == format_date(1977, 9, 19, 1).input ? "the lesson's example" : "your date");
 
     const float avail = ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
@@ -367,7 +367,7 @@ void ShowGuards() {
 }
 
 void ShowAlignment(Lab& lab, AlignmentState& st) {
-    lab.ensure_working();
+    if (lab.busy()) lab.wake();
     ShowPicker(lab, st);
     refresh_alignment(lab, st);
     if (st.weights.empty()) {

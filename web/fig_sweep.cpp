@@ -80,7 +80,6 @@ void ShowControls(Lab& lab) {
     }
     ImGui::ProgressBar(float(done / total), {-1, 0}, text.c_str());
     record_rect("progress");
-    if (lab.sweep_running) keep_awake();
 }
 
 void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
@@ -171,7 +170,7 @@ void ShowViews(Lab& lab) {
 }
 
 void ShowSweep(Lab& lab) {
-    lab.ensure_working();
+    if (lab.busy()) lab.wake();
     const std::vector<ResultRow> rows = lab.results();
     ShowControls(lab);
     ShowTable(lab, rows);

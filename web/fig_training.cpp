@@ -4,8 +4,8 @@
 // step, the held-out exact match and per-character accuracy after every epoch, and a progress
 // bar with the examples per second and the time left. Settings live in the URL (tr.*).
 //
-// The figure's `work` hook is the Lab's (lesson2.h): a measured slice of every frame trains
-// whichever run is behind, so the page keeps drawing while it learns.
+// The Lab (lesson2.h) trains in a measured slice of every animation frame, whichever run is
+// behind, so the page keeps drawing while it learns; it redraws this figure as it goes.
 //
 // [SECTION] Settings and the URL
 // [SECTION] Drawing
@@ -100,10 +100,10 @@ void ShowSettings(Lab& lab) {
 
 void ShowButtons(Lab& lab) {
     const bool finished = lab.live[0]->done() && lab.live[1]->done();
-    ImGui::BeginDisabled((lab.live_running && lab.live_stop_at_step < 0) || finished);
+    ImGui::BeginDisabled((lab.live_running && lab.live_stop_at_step[0] < 0) || finished);
     if (ImGui::Button(lab.live[0]->steps() > 0 ? "Resume" : "Train")) {
         lab.live_running = true;
-        lab.live_stop_at_step = -1;
+        lab.live_stop_at_step = {-1, -1};
         lab.wake();
     }
     record_rect("train");
@@ -116,7 +116,7 @@ void ShowButtons(Lab& lab) {
     ImGui::SameLine();
     ImGui::BeginDisabled(lab.live_running || finished);
     if (ImGui::Button("Step")) {  // one more batch for each model; the Lab pauses after it
-        lab.live_stop_at_step = std::max(lab.live[0]->steps(), lab.live[1]->steps()) + 1;
+        lab.live_stop_at_step = {lab.live[0]->steps() + 1, lab.live[1]->steps() + 1};
         lab.live_running = true;
         lab.wake();
     }
@@ -193,7 +193,6 @@ void ShowTraining(Lab& lab) {
     }
     if (lab.live_running && lab.busy_frames > 10)
         ImGui::TextDisabled("%.0f frames/s, %.1f ms of each frame spent training", 1000 / lab.frame_ms_average, lab.work_ms_average);
-    if (lab.live_running) keep_awake();
     write_url(lab);
 }
 
@@ -242,6 +241,9 @@ nlohmann::json state_json(Lab& lab) {
         {"budget_ms", lab.budget_ms},
         {"frame_ms", lab.frame_ms_average},
         {"work_ms", lab.work_ms_average},
+        {"shipped_rows_decoded", {lab.shipped_eval[0].row, lab.shipped_eval[1].row}},
+        {"shipped_error", lab.shipped_error},
+        {"busy", lab.busy()},
     };
 }
 
@@ -279,7 +281,6 @@ FigureSpec training_figure(Lab& lab) {
         .show = [&lab] { ShowTraining(lab); },
         .state = [&lab] { return state_json(lab); },
         .text_alternative = [&lab] { return text_alternative(lab); },
-        .work = [&lab] { return lab.work(); },
     };
 }
 

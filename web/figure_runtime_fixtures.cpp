@@ -1,7 +1,7 @@
 // web/figure_runtime_fixtures.cpp — figures that exercise the runtime itself, used only by the
 // browser tests' page tests/browser/fixtures/runtime.html (the article never names them):
 //   fixture-heatmap    the two colour maps, hover and click on cells
-//   fixture-controls   a button and a text field (clicks and typing reach the right figure)
+//   fixture-controls   a button, a text field and a slider (clicks, typing, drags, touch)
 //   fixture-animation  a figure that keeps itself awake while a checkbox is on
 #include <cmath>
 #include <string>
@@ -52,6 +52,9 @@ void ShowFixtureControls(RuntimeFixtureState& state) {
     ImGui::SetNextItemWidth(260);
     ImGui::InputText("name", state.text, sizeof state.text);
     record_rect("name");
+    ImGui::SetNextItemWidth(260);
+    ImGui::SliderFloat("amount", &state.amount, 0.0f, 1.0f, "%.2f");
+    record_rect("amount");
 }
 
 void ShowFixtureAnimation(RuntimeFixtureState& state) {
@@ -83,7 +86,7 @@ std::vector<FigureSpec> runtime_fixture_figures(RuntimeFixtureState& state) {
         {
             .name = "fixture-controls",
             .show = [&state] { ShowFixtureControls(state); },
-            .state = [&state] { return nlohmann::json{{"count", state.count}, {"text", std::string(state.text)}}; },
+            .state = [&state] { return nlohmann::json{{"count", state.count}, {"text", std::string(state.text)}, {"amount", state.amount}}; },
             .text_alternative = [&state] { return "<p>count = " + std::to_string(state.count) + ", name = " + html_escape(state.text) + "</p>"; },
         },
         {

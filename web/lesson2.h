@@ -9,8 +9,11 @@
 //
 // Training never blocks a frame: a SlicedRun trains a batch of 64 in chunks of rows whose
 // gradients add up to the batch's own, and the Lab spends a measured time budget per animation
-// frame on whichever runs are active (web/lesson2_lab.cpp). Only the "training" figure has a
-// `work` hook; the other figures wake it with Lab::wake().
+// frame on whichever runs are active (web/lesson2_lab.cpp). The Lab keeps its own
+// requestAnimationFrame loop rather than a figure's `work` hook, because a hook redraws its
+// figure on every frame: under software WebGL each redraw of a canvas costs the GPU process
+// more than the training does, so the Lab redraws the moving figures ten times a second and
+// the page keeps its frame rate.
 //
 // Legend: B batch rows (64), S source length, T output length (10), H width.
 #pragma once
@@ -118,7 +121,7 @@ struct Lab {
     // The training figure's pair: [0] plain, [1] attention. Null until first built.
     std::array<std::unique_ptr<SlicedRun>, 2> live;
     bool live_running = false;
-    long live_stop_at_step = -1;   // Step: train until this many steps, then pause
+    std::array<long, 2> live_stop_at_step = {-1, -1};  // Step: each run's last step, then pause
     double live_wall_ms = 0;       // wall clock while running (frame intervals), for rates
 
     // The width sweep run in the page: index w * 2 + (attention ? 1 : 0).
@@ -142,6 +145,8 @@ struct Lab {
     // Frame budget: milliseconds of training per animation frame, adapted to keep frames short.
     double budget_ms = 10;
     double last_work_start = 0;
+    double last_progress_redraw = 0;
+    bool frame_requested = false;
     double frame_ms_average = 16.7;  // interval between work calls while busy
     double work_ms_average = 0;
     long busy_frames = 0;
@@ -157,9 +162,8 @@ struct Lab {
     std::vector<ResultRow> results() const;  // source, native, page: every row we have
     std::string results_csv() const;
 
-    bool work();                   // the training figure's work hook
-    void wake();                   // asks for work on the next frame
-    void ensure_working();         // wake() if there is work and none has run yet
+    bool work();                   // one frame's work; true while there is more
+    void wake();                   // runs work() on the next animation frame (once)
     void start_loading();          // fetches the shipped weights and sweep.json (once)
     bool busy() const;
 };

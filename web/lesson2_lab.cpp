@@ -8,6 +8,7 @@
 // [SECTION] Loading assets/ (fetch, from the page's own origin)
 // [SECTION] Results as rows and CSV
 #include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
 
 #include <algorithm>
 #include <cmath>
@@ -316,10 +317,19 @@ void Lab::bump() {
     for (const char* name : dependent_figures) request_redraw(name);
 }
 
-void Lab::wake() { request_redraw("training"); }
+namespace {
+EM_BOOL lab_frame(double, void*) {
+    Lab& l = lab();
+    l.frame_requested = false;
+    if (l.work()) l.wake();
+    return EM_FALSE;
+}
+}  // namespace
 
-void Lab::ensure_working() {
-    if (busy() && last_work_start == 0) wake();
+void Lab::wake() {
+    if (frame_requested) return;
+    frame_requested = true;
+    emscripten_request_animation_frame(lab_frame, nullptr);
 }
 
 static TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed) {
@@ -334,7 +344,7 @@ static TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, 
 
 void Lab::build_live() {
     live_running = false;
-    live_stop_at_step = -1;
+    live_stop_at_step = {-1, -1};
     live_wall_ms = 0;
     for (int k = 0; k < 2; ++k)
         live[k] = std::make_unique<SlicedRun>(
@@ -380,13 +390,15 @@ bool Lab::work() {
     const double deadline = start + budget_ms;
     bool changed = false;
 
+    bool worked = false;  // at least one chunk per frame, whatever the estimate says
     for (SlicedEval& e : shipped_eval) {
         if (!e.model || e.metrics) continue;
-        while (now_ms() < deadline || e.row == 0) {
+        while (now_ms() < deadline || !worked) {
             const int remaining = int(data.held_out.size()) - e.row;
             int rows = rows_that_fit(deadline - now_ms(), e.ms_per_row, least_eval_rows, std::min(remaining, 256));
-            if (rows == 0) rows = e.row == 0 ? std::min(least_eval_rows, remaining) : 0;
+            if (rows == 0 && !worked) rows = std::min(least_eval_rows, remaining);
             if (rows == 0) break;
+            worked = true;
             const double t0 = now_ms();
             decode_rows(*e.model, data.held_out, e.row, rows, e.predictions);
             measure(e.ms_per_row, now_ms() - t0, rows);
@@ -404,14 +416,16 @@ bool Lab::work() {
     SlicedRun* next = nullptr;
     long stop = -1;
     if (live_running) {
-        for (auto& run : live)
-            if (run && !run->done() && (live_stop_at_step < 0 || run->steps() < live_stop_at_step ||
-                                        run->evaluating()))
-                if (!next || run->fraction_done() < next->fraction_done()) next = run.get();
-        stop = live_stop_at_step;
+        for (size_t k = 0; k < 2; ++k) {
+            SlicedRun* run = live[k].get();
+            const long until = live_stop_at_step[k];
+            if (run && !run->done() && (until < 0 || run->steps() < until || run->evaluating()) &&
+                (!next || run->fraction_done() < next->fraction_done()))
+                next = run, stop = until;
+        }
         if (!next) {  // both finished, or the Step is done
             live_running = false;
-            live_stop_at_step = -1;
+            live_stop_at_step = {-1, -1};
             changed = true;
         }
     }
@@ -438,14 +452,22 @@ bool Lab::work() {
     }
     if (next) {
         const int epochs_before = next->epoch();
-        next->work_until(deadline, true, stop);  // at least one chunk: progress on every frame
+        next->work_until(deadline, !worked, stop);  // at least one chunk: progress on every frame
         if (next->epoch() != epochs_before) changed = true;
     }
 
     const double spent = now_ms() - start;
     work_ms_average = busy_frames == 0 ? spent : 0.95 * work_ms_average + 0.05 * spent;
     ++busy_frames;
-    if (changed) bump();
+    // Results changed: every figure redraws. Progress only: the moving figures, ten times a second.
+    if (changed) {
+        bump();
+        last_progress_redraw = now_ms();
+    } else if (now_ms() - last_progress_redraw > 100) {
+        if (live_running) request_redraw("training");
+        if (sweep_running) request_redraw("sweep");
+        last_progress_redraw = now_ms();
+    }
     return busy();
 }
 

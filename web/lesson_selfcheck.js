@@ -78,7 +78,9 @@
         if (!form.dataset.counted) count('computations', result.correct);
         form.dataset.counted = 'yes';
         form.dataset.result = result.correct ? 'right' : 'wrong';
-        verdict.textContent = `${result.correct ? 'Right.' : 'Not quite.'} ${result.working}`;
+        const word = document.createElement('strong');
+        word.textContent = result.correct ? 'Right.' : 'Not quite.';
+        verdict.replaceChildren(word, ` The working: ${result.working}`);
         verdict.className = `verdict ${result.correct ? 'is-right' : 'is-wrong'}`;
       });
       form.querySelector('.fresh').addEventListener('click', () => {

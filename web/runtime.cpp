@@ -190,7 +190,9 @@ void apply_input(Host& h) {
         h.input.pop_front();
         switch (e.kind) {
             case InputEvent::move: io.MousePos = {e.x, e.y}; break;
-            case InputEvent::button: io.MouseDown[e.code] = e.down; break;
+            case InputEvent::button:
+                if (e.code >= 0 && e.code < IM_ARRAYSIZE(io.MouseDown)) io.MouseDown[e.code] = e.down;
+                break;
             case InputEvent::wheel: io.MouseWheelH += e.x; io.MouseWheel += e.y; break;
             case InputEvent::key:
                 if (e.code >= 0 && e.code < 512) io.KeysDown[e.code] = e.down;
@@ -271,6 +273,12 @@ const EmscriptenTouchPoint* tracked_touch(const Host& h, const EmscriptenTouchEv
     return nullptr;
 }
 void draw_figure(Host& h, double now_ms);
+// Whether a widget holds the mouse. A press on a window's empty space also sets ActiveId (to
+// the window's move id, even when it cannot move): that one does not count.
+bool widget_active(const Host& h) {
+    const ImGuiContext& g = *h.imgui;
+    return g.ActiveId != 0 && !(g.ActiveIdWindow && g.ActiveId == g.ActiveIdWindow->MoveId);
+}
 EM_BOOL on_touch_start(int, const EmscriptenTouchEvent* e, void* user) {
     Host& h = host_of(user);
     if (h.touch_id >= 0 || e->numTouches != 1) return EM_FALSE;
@@ -286,7 +294,7 @@ EM_BOOL on_touch_move(int, const EmscriptenTouchEvent* e, void* user) {
     Host& h = host_of(user);
     const EmscriptenTouchPoint* t = tracked_touch(h, e);
     if (!t) return EM_FALSE;
-    if (h.imgui->ActiveId != 0) {
+    if (widget_active(h)) {
         push_move(h, float(t->targetX), float(t->targetY));
         return EM_TRUE;  // no scrolling while a widget is being dragged
     }
@@ -406,6 +414,15 @@ const char* css_cursor(ImGuiMouseCursor cursor) {
     }
 }
 
+// Sends the figure's text alternative to the page when it changed.
+void sync_text_alternative(Host& h) {
+    if (!h.spec.text_alternative) return;
+    if (std::string text = h.spec.text_alternative(); text != h.text_alternative) {
+        h.text_alternative = std::move(text);
+        js_set_text_alternative(h.index, h.text_alternative.c_str());
+    }
+}
+
 void draw_figure(Host& h, double now_ms) {
     emscripten_webgl_make_context_current(h.gl);
     ImGui::SetCurrentContext(h.imgui);
@@ -443,12 +460,7 @@ void draw_figure(Host& h, double now_ms) {
         h.cursor = cursor;
         js_set_cursor(h.index, css_cursor(cursor));
     }
-    if (h.spec.text_alternative) {
-        if (std::string text = h.spec.text_alternative(); text != h.text_alternative) {
-            h.text_alternative = std::move(text);
-            js_set_text_alternative(h.index, h.text_alternative.c_str());
-        }
-    }
+    sync_text_alternative(h);
 }
 
 EM_BOOL on_animation_frame(double now_ms, void*) {
@@ -506,6 +518,9 @@ void request_redraw(std::string_view name) {
         if (h->spec.work) h->working = true;
         wake(*h);
         if (h->working) request_frame();
+        // Off screen it does not draw, but its text stays current for readers who do not look
+        // (once `show` has run: a figure may compute what its text reads while drawing).
+        if (!drawable(*h) && h->frames_drawn > 0) sync_text_alternative(*h);
     }
 }
 
@@ -596,6 +611,8 @@ EMSCRIPTEN_KEEPALIVE int lb_attach(const char* name, const char* selector) {
     if (!create_gl(h)) return -1;
     hosts.push_back(std::move(host));
     listen(h);
+    h.working = bool(h.spec.work);  // work runs from the first frame, on screen or not
+    if (h.working) request_frame();
     return h.index;
 }
 

@@ -151,7 +151,8 @@ test('the scorer switch recomputes the table, and the parameter counts follow H'
   s = await state(page, figure);
   assertClose(s.weights, step('general', s.s, s.encoder_states, s.params).weights, 1e-9, 'general weights');
 
-  // Type a width into the H field.
+  // Type a width into the H field (once the editor for W has pushed it down).
+  await settled(page, figure);
   await clickWidget(page, figure, 'H');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('128');
@@ -172,7 +173,10 @@ test('the URL reproduces the view, and a bad URL gets a message and the defaults
   await page.mouse.move(r.x + 60, r.y + 30, { steps: 6 });
   await page.mouse.up();
   await clickWidget(page, figure, 'next');
+  await until('step 2', async () => (await stepOf(page)) === 2);
   await clickWidget(page, figure, 'next');
+  await until('step 3', async () => (await stepOf(page)) === 3);
+  await settled(page, figure);  // the step's text may re-flow what lies below it
   await clickWidget(page, figure, 'scorer-general');
   await until('the URL to be written', async () => {
     const url = new URL(page.url());

@@ -67,3 +67,18 @@ for (const width of [1280, 390]) {
     });
   }
 }
+
+test('the figures follow a change of theme while the page is open', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  const { page, problems } = await openWatched(context, server.url);
+  const canvas = page.locator('canvas[data-figure="worked-example"]');
+  await canvas.scrollIntoViewIfNeeded();
+  await settled(page, 'worked-example');
+  const light = await canvasBackground(page, 'worked-example');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await settled(page, 'worked-example');
+  const dark = await canvasBackground(page, 'worked-example');
+  assert.ok(light[0] > 200 && dark[0] < 60, `light ${light} then dark ${dark}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -18,10 +18,12 @@ after(async () => {
   server?.close();
 });
 
-async function openAt(figure, query = '', viewport = { width: 1000, height: 900 }) {
+// Opens the page scrolled to `figure`, once that figure has drawn `widget`.
+async function openAt(figure, widget, query = '', viewport = { width: 1000, height: 900 }) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
   const opened = await openWatched(context, server.url + query);
   await opened.page.locator(`canvas[data-figure="${figure}"]`).scrollIntoViewIfNeeded();
+  await until(`${figure} to draw ${widget}`, async () => (await rect(opened.page, figure, widget)) !== null, 20000);
   return { context, ...opened };
 }
 
@@ -37,10 +39,14 @@ const framesPerSecond = (page, ms) => page.evaluate((duration) => new Promise((r
   requestAnimationFrame(tick);
 }), ms);
 
-const shippedLoaded = (page) => until('the shipped models to load', async () => (await state(page, 'alignment')).weights.length === 10, 20000);
+// The shipped models are in, and the alignment figure has drawn its map (and recorded its widgets).
+async function shippedLoaded(page) {
+  await until('the shipped models to load', async () => (await state(page, 'alignment')).weights.length === 10, 30000);
+  await until('the map to be drawn', async () => (await rect(page, 'alignment', 'out-0')) !== null, 10000);
+}
 
 test('live training: the loss falls, Pause stops it, and the page keeps ≥ 30 frames/s', async () => {
-  const { context, page, problems } = await openAt('training', '?tr.width=32&tr.seed=3');
+  const { context, page, problems } = await openAt('training', 'train', '?tr.width=32&tr.seed=3');
   const before = await state(page, 'training');
   assert.equal(before.width, 32, 'the URL sets the width');
   assert.equal(before.seed, 3, 'the URL sets the seed');
@@ -77,7 +83,7 @@ test('live training: the loss falls, Pause stops it, and the page keeps ≥ 30 f
 });
 
 test('alignment: a clicked output character is selected, its bars sum to 1, the peak matches the matrix', async () => {
-  const { context, page, problems } = await openAt('alignment');
+  const { context, page, problems } = await openAt('alignment', 'date');
   await shippedLoaded(page);
   let s = await state(page, 'alignment');
   assert.equal(s.input, 'monday 19 september 1977');
@@ -101,13 +107,13 @@ test('alignment: a clicked output character is selected, its bars sum to 1, the 
   const cols = s.input.length;
   await page.mouse.click(map.x + (3.5 * map.width) / cols, map.y + (8.5 * map.height) / 10);
   await until('output 8 selected by its cell', async () => (await state(page, 'alignment')).selected_output === 8);
-  assert.match(page.url(), /al\.row=8/, 'the selected row is in the URL');
+  await until('the selected row in the URL', async () => /al\.row=8/.test(page.url()), 5000);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('alignment: a refused date says why and keeps the last map; a good one replaces it', async () => {
-  const { context, page, problems } = await openAt('alignment');
+  const { context, page, problems } = await openAt('alignment', 'date');
   await shippedLoaded(page);
   const before = await state(page, 'alignment');
   const typeDate = async (text) => {
@@ -118,7 +124,7 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
     await page.keyboard.press('Enter');
   };
   await typeDate('19/3/1994!');
-  await until('the refusal', async () => (await state(page, 'alignment')).message !== '');
+  await until('the refusal', async () => (await state(page, 'alignment')).message !== '', 20000);
   let s = await state(page, 'alignment');
   assert.match(s.message, /'!'/, s.message);
   assert.match(s.message, /position 10/, s.message);
@@ -126,7 +132,7 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
   assert.deepEqual(s.weights, before.weights);
 
   await typeDate('The 4 of August, 2003');
-  await until('the new map', async () => (await state(page, 'alignment')).input === 'the 4 of august, 2003');
+  await until('the new map', async () => (await state(page, 'alignment')).input === 'the 4 of august, 2003', 20000);
   s = await state(page, 'alignment');
   assert.equal(s.message, '');
   assert.equal(s.output, '2003-08-04');
@@ -135,6 +141,7 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
 
   // Occlusion of the day digit changes the day.
   await page.locator('canvas[data-figure="probes"]').scrollIntoViewIfNeeded();
+  await until('the probes figure to draw the new string', async () => (await rect(page, 'probes', 'in-20')) !== null, 10000);
   await clickWidget(page, 'probes', 'in-4');
   await until('the masked decode', async () => (await state(page, 'probes')).masked === 4);
   const p = await state(page, 'probes');
@@ -146,7 +153,7 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
 });
 
 test('results: a header click ranks every row by that column', async () => {
-  const { context, page, problems } = await openAt('results');
+  const { context, page, problems } = await openAt('results', 'save-csv');
   await until('rows from the page', async () => (await state(page, 'results')).rows.some((r) => r.origin === 'page'), 30000);
   const sortedBy = (rows, key, descending) => rows.every((r, i) => {
     if (i === 0 || r[key] === null || rows[i - 1][key] === null) return true;
@@ -187,7 +194,7 @@ test('results: a header click ranks every row by that column', async () => {
 });
 
 test('the shipped attention model gets ≥ 0.99 exact in the page, as it did natively', async () => {
-  const { context, page, problems } = await openAt('sweep');
+  const { context, page, problems } = await openAt('sweep', 'run-all');
   await until('the shipped models to be evaluated', async () => {
     const s = await state(page, 'sweep');
     return s.shipped.attention && s.shipped.plain;
@@ -206,7 +213,7 @@ test('the shipped attention model gets ≥ 0.99 exact in the page, as it did nat
 });
 
 test('the sweep fills in the page\'s rows, one run after another', async () => {
-  const { context, page, problems } = await openAt('sweep', '?sw.epochs=1');
+  const { context, page, problems } = await openAt('sweep', 'run-all', '?sw.epochs=1');
   assert.equal((await state(page, 'sweep')).epochs, 1, 'the URL sets the epochs');
   await clickWidget(page, 'sweep', 'run-all');
   const pageCells = async () => (await state(page, 'sweep')).cells.filter((c) => c.origin === 'page');

@@ -1,7 +1,7 @@
 // tests/browser/page.test.mjs — the article page as a reader gets it from build/site: it loads
-// cleanly (no console error, no failed request, nothing from another origin), its math is
-// rendered HTML, every figure canvas draws, and the worked example shows the lesson's numbers,
-// computed by the core in the page.
+// cleanly (no console error, no failed request, nothing from another origin), every figure
+// canvas draws and is labelled, the idle page stops drawing, its math is rendered HTML, and the
+// worked example shows the lesson's numbers, computed by the core in the page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { canvasInk, launch, openWatched, screenshotPath, serve, settled, state } from './helpers.mjs';
@@ -16,42 +16,36 @@ after(async () => {
   server?.close();
 });
 
-test('the page loads cleanly and every figure draws', async () => {
+test('the page loads cleanly, every figure draws, then the idle page draws nothing', async () => {
   const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   const { page, problems } = await openWatched(context, server.url);
   const names = await page.evaluate(() => window.lookback.figures());
   const canvases = await page.evaluate(() => [...document.querySelectorAll('canvas[data-figure]')].map((c) => c.dataset.figure));
   assert.deepEqual(names.sort(), canvases.sort(), 'every canvas has a running figure');
   assert.ok(names.includes('worked-example'));
+  // Readable without sight: every canvas is labelled and has a text alternative beside it.
+  const unreadable = await page.evaluate(() => [...document.querySelectorAll('canvas[data-figure]')]
+    .filter((c) => !(c.getAttribute('aria-label') || '').trim() || !document.querySelector(`[data-figure-alt="${c.dataset.figure}"]`))
+    .map((c) => c.dataset.figure));
+  assert.deepEqual(unreadable, [], 'canvases without an aria-label or a [data-figure-alt] element');
   for (const name of names) {
     await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
     await settled(page, name);
     const ink = await canvasInk(page, name);
     assert.ok(ink.differing > 500 && ink.colours > 8, `${name} drew something: ${JSON.stringify(ink)}`);
   }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: screenshotPath('page-top-dpr1.png') });
-  assert.deepEqual(problems, []);
-  await context.close();
-});
 
-test('an idle page draws nothing', async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-  const { page, problems } = await openWatched(context, server.url);
-  const names = await page.evaluate(() => window.lookback.figures());
-  for (const name of names) {  // every figure has drawn and settled once
-    await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
-    await settled(page, name);
-  }
-  // Background work (evaluating the shipped models, at load) may redraw a figure when it
-  // finishes a stage: a frame or two, never a stream.
+  // Then idle: nothing moves, so nothing draws. Background work (evaluating the shipped models
+  // at load) may redraw a figure when it finishes a stage: a frame or two, never a stream.
   const count = () => page.evaluate((all) => all.map((n) => window.lookback.frames(n)), names);
   const working = await page.evaluate((all) => all.some((n) => window.lookback.working(n)), names);
   const before = await count();
   await page.waitForTimeout(2000);
   const drawn = (await count()).map((n, i) => n - before[i]);
-  const allowed = working ? 4 : 0;
-  assert.ok(drawn.every((n) => n <= allowed), `frames drawn while idle by ${names.join(', ')}: ${drawn}`);
+  assert.ok(drawn.every((n) => n <= (working ? 4 : 0)), `frames drawn while idle by ${names.join(', ')}: ${drawn}`);
+
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath('page-top-dpr1.png') });
   assert.deepEqual(problems, []);
   await context.close();
 });
