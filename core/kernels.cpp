@@ -13,7 +13,6 @@
 // (rows × vectors); i, j, k indices into M, N, K.
 #include "kernels.h"
 
-#include <cmath>
 #include <vector>
 
 #include "simd.h"
@@ -145,6 +144,7 @@ void register_blocked_product(int M, int N, int K, const float* A, int lda, cons
         j = column_panels<f32x4, 1, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
     if constexpr (widest > 1)
         column_panels<float, 3, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
 
 // Row i of C = A·Bᵀ by dot products along K, four rows of B at a time: for a
 // few rows of A this beats transposing B (which costs as much as one row).

@@ -9,7 +9,6 @@
 //
 // Only core/kernels*.cpp include this header; the model calls kernels.h.
 #pragma once
-#include <cstdint>
 #include <cstring>
 
 namespace lb::simd {
@@ -29,19 +28,16 @@ inline constexpr int widest = 1;
 typedef float f32x4 __attribute__((vector_size(16)));
 typedef float f32x8 __attribute__((vector_size(32)));
 typedef float f32x16 __attribute__((vector_size(64)));
-typedef std::int32_t i32x4 __attribute__((vector_size(16)));
-typedef std::int32_t i32x8 __attribute__((vector_size(32)));
-typedef std::int32_t i32x16 __attribute__((vector_size(64)));
 
 // Lane count of a vector type (1 for plain float).
 template <class V> inline constexpr int lanes = sizeof(V) / sizeof(float);
 
 // The widest vector type of this build, and the one of a given width.
 template <int W> struct vector_of;
-template <> struct vector_of<1> { using type = float; using ints = std::int32_t; };
-template <> struct vector_of<4> { using type = f32x4; using ints = i32x4; };
-template <> struct vector_of<8> { using type = f32x8; using ints = i32x8; };
-template <> struct vector_of<16> { using type = f32x16; using ints = i32x16; };
+template <> struct vector_of<1> { using type = float; };
+template <> struct vector_of<4> { using type = f32x4; };
+template <> struct vector_of<8> { using type = f32x8; };
+template <> struct vector_of<16> { using type = f32x16; };
 using vec = vector_of<widest>::type;
 
 // Unaligned load/store: memcpy compiles to one vector move on every target.
@@ -58,14 +54,6 @@ template <class V> inline V splat(float x) {
     else return V{} + x;
 }
 
-// Same bits, other type (float lanes <-> int32 lanes).
-template <class To, class From> inline To bitcast(From v) {
-    static_assert(sizeof(To) == sizeof(From));
-    To t;
-    std::memcpy(&t, &v, sizeof(To));
-    return t;
-}
-
 // Sum of the lanes: add the two halves until one vector of 4 is left. Halves
 // by shuffles, not memcpy, so the argument can stay in a register.
 inline float reduce_add(float v) { return v; }
@@ -77,16 +65,6 @@ inline float reduce_add(f32x8 v) {
 inline float reduce_add(f32x16 v) {
     return reduce_add(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
                       __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15));
-}
-
-// Lane-wise min / max (comparisons give masks of all ones, which select).
-template <class V> inline V min(V a, V b) {
-    if constexpr (lanes<V> == 1) return a < b ? a : b;
-    else return a < b ? a : b;
-}
-template <class V> inline V max(V a, V b) {
-    if constexpr (lanes<V> == 1) return a > b ? a : b;
-    else return a > b ? a : b;
 }
 
 }  // namespace lb::simd

@@ -31,14 +31,16 @@ const decodeEntities = (text) => text.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (e
 function renderMath(html, file) {
   const lineAt = (offset) => html.slice(0, offset).split('\n').length;
   const skipped = /<(script|style|pre|code)\b[\s\S]*?<\/\1\s*>/gi;
-  const math = /\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g;
+  // Punctuation right after inline math is kept with it, so a line never starts with a comma.
+  const math = /\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)([,.;:!?)]*)/g;
   let result = '';
   let from = 0;
   const renderText = (text, offset) => {
-    const rendered = text.replace(math, (match, display, inline, at) => {
+    const rendered = text.replace(math, (match, display, inline, punctuation, at) => {
       const tex = decodeEntities(display ?? inline);
       try {
-        return katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined });
+        const html = katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined });
+        return punctuation ? `<span class="math-nowrap">${html}${punctuation}</span>` : html;
       } catch (error) {
         fail(`${file}:${lineAt(offset + at)}: KaTeX: ${error.message}\n  in: ${tex}`);
       }

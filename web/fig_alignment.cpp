@@ -333,7 +333,7 @@ void ShowBars(AlignmentState& st, float width) {
     const Peak peak = peak_of(st, t);
     float sum = 0;
     for (int j = 0; j < S; ++j) sum += st.weights[size_t(t * S + j)];
-    ImGui::Text("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
+    ImGui::TextWrapped("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
                 st.output[size_t(t)], sum, peak.position, quoted(st.shown_input[size_t(peak.position)]).c_str(), peak.weight);
     const float line = ImGui::GetTextLineHeight(), height = 90;
     ImGui::InvisibleButton("bars", {width, height + line + 4});
@@ -366,7 +366,7 @@ void ShowGuards() {
     ImGui::PopStyleColor();
 }
 
-void ShowAlignment(Lab& lab, AlignmentState& st) {
+void ShowAlignmentContent(Lab& lab, AlignmentState& st) {
     if (lab.busy()) lab.wake();
     ShowPicker(lab, st);
     refresh_alignment(lab, st);
@@ -389,6 +389,12 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     ShowBars(st, narrow ? width : map_w);
     ShowGuards();
     write_url(st);
+}
+
+void ShowAlignment(Lab& lab, AlignmentState& st) {
+    figure_begin();
+    ShowAlignmentContent(lab, st);
+    figure_end("alignment");
 }
 
 //-----------------------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
     ImGui::TextWrapped("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
 }
 
-void ShowProbes(Lab& lab, AlignmentState& st) {
+void ShowProbesContent(Lab& lab, AlignmentState& st) {
     if (lab.busy()) lab.wake();
     refresh_alignment(lab, st);
     if (st.weights.empty()) {
@@ -171,6 +171,12 @@ void ShowProbes(Lab& lab, AlignmentState& st) {
     ShowOcclusion(st, width);
     ImGui::Spacing();
     ShowGradientPath(st, width);
+}
+
+void ShowProbes(Lab& lab, AlignmentState& st) {
+    figure_begin();
+    ShowProbesContent(lab, st);
+    figure_end("probes");
 }
 
 nlohmann::json state_json(Lab& lab, AlignmentState& st) {

@@ -27,7 +27,7 @@ struct Column {
 const Column columns[] = {
     {"origin", "measured by", false, false}, {"run", "run", false, true},   {"model", "model", false, false},
     {"width", "width", true, false},         {"exact", "exact", true, false}, {"per_char", "per-char", true, false},
-    {"parameters", "parameters", true, false}, {"seconds", "train s", true, true},
+    {"parameters", "parameters", true, true}, {"seconds", "train s", true, true},
 };
 constexpr int column_count = int(std::size(columns));
 
@@ -41,11 +41,12 @@ double number(const ResultRow& r, int c) {
         default: return NAN;
     }
 }
-std::string text(const ResultRow& r, int c) {
+std::string text(const ResultRow& r, int c, bool narrow = false) {
     switch (c) {
-        case 0: return r.origin == Origin::source ? "source (TF)" : r.origin == Origin::native ? "native sweep" : "this page";
+        case 0: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
+                       : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case 1: return r.label;
-        case 2: return r.model == DecoderKind::plain ? "plain" : "attention";
+        case 2: return r.model == DecoderKind::plain ? "plain" : narrow ? "attn." : "attention";
         case 3: return std::to_string(r.width);
         case 4: return fixed(r.exact, 4);
         case 5: return fixed(r.per_char, 4);
@@ -106,47 +107,55 @@ void save_weights(Lab& lab, DecoderKind kind) {
     download_bytes(name, "application/octet-stream", bytes.data(), bytes.size());
 }
 
-void ShowDownloads(Lab& lab) {
+void ShowDownloads(Lab& lab, bool narrow) {
     std::string where;
     const bool have = lab.current_model(DecoderKind::attention, &where) && lab.current_model(DecoderKind::plain);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Save:");
+    ImGui::SameLine();
     ImGui::BeginDisabled(!have);
-    if (ImGui::Button("Save attention weights")) save_weights(lab, DecoderKind::attention);
+    if (ImGui::Button("attention weights")) save_weights(lab, DecoderKind::attention);
     record_rect("save-attention");
     ImGui::SameLine();
-    if (ImGui::Button("Save plain weights")) save_weights(lab, DecoderKind::plain);
+    if (ImGui::Button("plain weights")) save_weights(lab, DecoderKind::plain);
     record_rect("save-plain");
     ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("Save the table (CSV)")) {
+    if (!narrow) ImGui::SameLine();
+    if (ImGui::Button("the table (CSV)")) {
         const std::string csv = lab.results_csv();
         download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
     }
     record_rect("save-csv");
-    if (have) ImGui::TextDisabled("Weights: the %s models, as safetensors (they open in PyTorch or numpy).", where.c_str());
+    if (have) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Weights: %s, as safetensors (they open in PyTorch or numpy).",
+                           where == "shipped" ? "the shipped models" : "the models trained in this page");
+        ImGui::PopStyleColor();
+    }
 }
 
-void ShowResults(Lab& lab, ResultsState& st) {
+void ShowResultsContent(Lab& lab, ResultsState& st) {
     const LessonColors& col = lesson_colors();
     st.rows = lab.results();
     rank(st.rows, st.sort_column, st.descending);
-    ShowDownloads(lab);
     const bool narrow = ImGui::GetContentRegionAvail().x < 600;
+    ShowDownloads(lab, narrow);
     std::vector<int> shown;
     for (int c = 0; c < column_count; ++c)
         if (!narrow || !columns[c].wide_only) shown.push_back(c);
 
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingStretchProp;
-    const float height = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
+    const float height = 16 * ImGui::GetFrameHeight();  // about 15 rows; the rest scroll
     if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, c == 1 ? 2.2f : c == 0 ? 1.4f : 1.0f);
+    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, c == 1 ? 2.2f : c == 0 ? (narrow ? 0.8f : 1.4f) : 1.0f);
     // Our own header row: a click ranks by that column (a second click turns the order over).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
-        std::string title = columns[c].title;
+        std::string title = narrow && c == 0 ? "by" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
@@ -171,7 +180,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
         for (int i = 0; i < int(shown.size()); ++i) {
             const int c = shown[size_t(i)];
             ImGui::TableSetColumnIndex(i);
-            const std::string t = text(row, c);
+            const std::string t = text(row, c, narrow);
             if (columns[c].numeric && c != 3) {
                 const double v = number(row, c);
                 const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -181,8 +190,11 @@ void ShowResults(Lab& lab, ResultsState& st) {
                                        c == 4 || c == 5 ? with_alpha(row.model == DecoderKind::plain ? plain_color() : attention_color(), 60)
                                                         : col.bar_track);
             }
-            const bool highest = columns[c].numeric && marks[size_t(c)].first == r && marks[size_t(c)].first != marks[size_t(c)].second;
-            const bool lowest = columns[c].numeric && marks[size_t(c)].second == r && marks[size_t(c)].first != marks[size_t(c)].second;
+            // Every row that ties the column's highest or lowest value is marked (none if all are equal).
+            const auto [hi, lo] = marks[size_t(c)];
+            const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
+            const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
+            const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
             if (c == 2) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(row.model == DecoderKind::plain ? plain_color() : attention_color()), "%s", t.c_str());
             else if (c == 0 || c == 1) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s", t.c_str());
             else ImGui::TextUnformatted(t.c_str());
@@ -193,8 +205,15 @@ void ShowResults(Lab& lab, ResultsState& st) {
         }
     }
     ImGui::EndTable();
-    ImGui::TextDisabled("\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");
+    ImGui::TextDisabled("%s", narrow ? "\u25b2 highest, \u25bc lowest. Click a header to rank."
+                                     : "\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");
     write_url(st);
+}
+
+void ShowResults(Lab& lab, ResultsState& st) {
+    figure_begin();
+    ShowResultsContent(lab, st);
+    figure_end("results");
 }
 
 nlohmann::json row_json(const ResultRow& r) {

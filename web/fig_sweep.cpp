@@ -87,14 +87,15 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     const bool narrow = ImGui::GetContentRegionAvail().x < 560;
     if (!ImGui::BeginTable("sweep-table", 6, flags)) return;
-    ImGui::TableSetupColumn("width", ImGuiTableColumnFlags_WidthFixed, narrow ? 34.0f : 48.0f);
-    ImGui::TableSetupColumn("measured by", ImGuiTableColumnFlags_WidthStretch, 2.2f);
+    ImGui::TableSetupColumn(narrow ? "H" : "width", ImGuiTableColumnFlags_WidthFixed, narrow ? 22.0f : 48.0f);
+    ImGui::TableSetupColumn(narrow ? "by" : "measured by", ImGuiTableColumnFlags_WidthStretch, narrow ? 1.2f : 1.7f);
     ImGui::TableSetupColumn(narrow ? "plain\nexact" : "plain exact", 0, 1.0f);
     ImGui::TableSetupColumn(narrow ? "attn.\nexact" : "attention exact", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "plain\nper-char" : "plain per-char", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "attn.\nper-char" : "attention per-char", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain per-char", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention per-char", 0, 1.0f);
     ImGui::TableHeadersRow();
-    const char* origin_short[] = {"source (TF)", "native sweep", "this page"};
+    const char* origin_short[] = {"TF", "native", "page"};
+    const int digits = narrow ? 3 : 4;
     for (int w = 0; w < 4; ++w) {
         const int width = sweep_widths[size_t(w)];
         for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
@@ -112,7 +113,7 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
                 const int run_index = w * 2 + (c % 2);
                 const SlicedRun* run = lab.sweep[size_t(run_index)].get();
                 if (!std::isnan(values[c])) {
-                    ImGui::Text("%s", fixed(values[c], 4).c_str());
+                    ImGui::Text("%s", fixed(values[c], digits).c_str());
                 } else if (origin == Origin::page && run && !run->done()) {
                     ImGui::TextDisabled("%d%%", int(run->fraction_done() * 100));
                 } else {
@@ -123,8 +124,10 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
         }
     }
     ImGui::EndTable();
-    ImGui::TextDisabled("%s", ("Native sweep: " + lab.native_note + ". This page: additive attention, seed 1, " +
-                               std::to_string(lab.sweep_epochs) + " epochs each.").c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
+    ImGui::TextWrapped("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
+                              ". This page: additive attention, seed 1, " + std::to_string(lab.sweep_epochs) + " epochs each.").c_str());
+    ImGui::PopStyleColor();
 }
 
 void ShowViews(Lab& lab) {
@@ -169,12 +172,18 @@ void ShowViews(Lab& lab) {
                        fixed(hi - lo, 3).c_str());
 }
 
-void ShowSweep(Lab& lab) {
+void ShowSweepContent(Lab& lab) {
     if (lab.busy()) lab.wake();
     const std::vector<ResultRow> rows = lab.results();
     ShowControls(lab);
     ShowTable(lab, rows);
     ShowViews(lab);
+}
+
+void ShowSweep(Lab& lab) {
+    figure_begin();
+    ShowSweepContent(lab);
+    figure_end("sweep");
 }
 
 nlohmann::json state_json(Lab& lab) {

@@ -141,12 +141,12 @@ std::string progress_text(const Lab& lab, double fraction) {
     return text;
 }
 
-void ShowTraining(Lab& lab) {
+void ShowTrainingContent(Lab& lab) {
     if (!lab.live[0]) lab.build_live();
     const LessonColors& col = lesson_colors();
     ShowSettings(lab);
     ShowButtons(lab);
-    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();  // a phone: a line of its own
     const double fraction = (lab.live[0]->fraction_done() + lab.live[1]->fraction_done()) / 2;
     ImGui::ProgressBar(float(fraction), {-1, 0}, progress_text(lab, fraction).c_str());
     record_rect("progress");
@@ -162,7 +162,7 @@ void ShowTraining(Lab& lab) {
     const int steps = int(std::max(plain.steps(), attention.steps()));
     const int steps_total = int(plain.config().epochs * ((lab.data.train.size() + 63) / 64));
     LinePlot("loss", {width, narrow ? 150.0f : 170.0f}, losses, std::max(steps, std::min(steps_total, 50)), 0, top,
-             "training loss (cross-entropy per character), every batch", "step");
+             narrow ? "training loss, every batch" : "training loss (cross-entropy per character), every batch", "step");
     record_rect("loss-plot");
 
     std::vector<float> exact[2], per_char[2];
@@ -191,9 +191,18 @@ void ShowTraining(Lab& lab) {
         ImGui::TextWrapped("%s", line.c_str());
         ImGui::PopStyleColor();
     }
+    // Always one line here, so the figure keeps its height.
     if (lab.live_running && lab.busy_frames > 10)
         ImGui::TextDisabled("%.0f frames/s, %.1f ms of each frame spent training", 1000 / lab.frame_ms_average, lab.work_ms_average);
+    else
+        ImGui::TextDisabled("Training takes a slice of each frame, so the page keeps moving while it runs.");
     write_url(lab);
+}
+
+void ShowTraining(Lab& lab) {
+    figure_begin();
+    ShowTrainingContent(lab);
+    figure_end("training");
 }
 
 //-----------------------------------------------------------------------------------------------

@@ -8,6 +8,22 @@
 //
 // The runtime draws a figure only when it is on screen and something changed (input, a resize,
 // a request below); an untouched figure costs nothing.
+//
+//     struct Counter { int clicks = 0; };                  // state: owned by the App in main.cpp
+//     void ShowCounter(Counter& c) {
+//         if (ImGui::Button("Add one")) c.clicks++;
+//         record_rect("add");                              // tests click it by this name
+//     }
+//     FigureSpec counter_figure(Counter& c) {
+//         return {.name = "counter",                       // <canvas data-figure="counter">
+//                 .show = [&c] { ShowCounter(c); },
+//                 .state = [&c] { return nlohmann::json{{"clicks", c.clicks}}; },
+//                 .text_alternative = [&c] { return "<p>" + std::to_string(c.clicks) + " clicks</p>"; }};
+//     }
+//     register_figure(counter_figure(app.counter));       // in main()
+//
+// The page side: <canvas data-figure="counter" aria-label="…"> with a CSS height, and an
+// element [data-figure-alt="counter"] beside it for the text alternative.
 #pragma once
 #include <functional>
 #include <string>
@@ -23,6 +39,9 @@ struct FigureSpec {
     std::function<nlohmann::json()> state;           // its state, for window.lookback.state(name)
     std::function<std::string()> text_alternative;   // HTML for the element beside the canvas,
                                                      // [data-figure-alt="name"]; kept current
+    // True: the canvas's CSS height follows what `show` drew (its width decides the layout,
+    // the height follows). False: the page's CSS sets the height.
+    bool fit_height = false;
     // Optional bounded work per animation frame (a few training steps), run even while the
     // figure is off screen; return true to be called again on the next frame. Work draws
     // nothing by itself: call request_redraw(name) when what a figure shows has changed, or

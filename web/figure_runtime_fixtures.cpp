@@ -1,7 +1,8 @@
 // web/figure_runtime_fixtures.cpp — figures that exercise the runtime itself, used only by the
 // browser tests' page tests/browser/fixtures/runtime.html (the article never names them):
 //   fixture-heatmap    the two colour maps, hover and click on cells
-//   fixture-controls   a button, a text field and a slider (clicks, typing, drags, touch)
+//   fixture-controls   a button, a text field and a slider (clicks, typing, drags, touch);
+//                      its canvas fits its height to them
 //   fixture-animation  a figure that keeps itself awake while a checkbox is on
 #include <cmath>
 #include <string>
@@ -86,6 +87,7 @@ std::vector<FigureSpec> runtime_fixture_figures(RuntimeFixtureState& state) {
         {
             .name = "fixture-controls",
             .show = [&state] { ShowFixtureControls(state); },
+            .fit_height = true,
             .state = [&state] { return nlohmann::json{{"count", state.count}, {"text", std::string(state.text)}, {"amount", state.amount}}; },
             .text_alternative = [&state] { return "<p>count = " + std::to_string(state.count) + ", name = " + html_escape(state.text) + "</p>"; },
         },

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lesson2.h"
+#include "lesson_theme.h"
 #include "safetensors.h"
 
 namespace lb::web {
@@ -308,6 +309,7 @@ Lab& lab() {
 
 std::vector<FigureSpec> lesson2_figures(Lesson2& state) {
     Lab& l = lab();
+    for (const char* name : dependent_figures) redraw_on_theme_change(name);
     return {training_figure(l), sweep_figure(l), alignment_figure(l, state.alignment), probes_figure(l, state.alignment),
             results_figure(l, state.results)};
 }
@@ -596,7 +598,7 @@ std::vector<ResultRow> Lab::results() const {
     for (int k = 0; k < 2; ++k)
         if (shipped_eval[size_t(k)].metrics) {
             ModelConfig c = shipped[size_t(k)]->config;
-            rows.push_back({Origin::page, "shipped weights, evaluated here", c.decoder, c.H,
+            rows.push_back({Origin::page, "shipped, evaluated here", c.decoder, c.H,
                             shipped_eval[size_t(k)].metrics->exact, shipped_eval[size_t(k)].metrics->per_char,
                             parameter_count(c), NAN});
         }

@@ -3,8 +3,9 @@
 // Finds every <canvas data-figure="NAME">, gives it to the wasm module, and tells the module
 // what only the page knows: the canvas's CSS box, devicePixelRatio and backing store
 // (ResizeObserver), whether it is on screen (IntersectionObserver) and whether the tab is
-// visible. Does what the figures ask of the page: the CSS cursor, focus, the text alternative
-// in [data-figure-alt="NAME"]. Exposes window.lookback, a read-only test surface.
+// visible. Does what the figures ask of the page: the CSS cursor, focus, a height that fits
+// the content, the text alternative in [data-figure-alt="NAME"]. Exposes window.lookback, a
+// read-only test surface.
 'use strict';
 (() => {
   const canvases = [...document.querySelectorAll('canvas[data-figure]')];
@@ -20,6 +21,7 @@
       if (element) element.innerHTML = html;
     },
     focus(index) { byIndex[index].focus({ preventScroll: true }); },
+    setHeight(index, css) { byIndex[index].style.height = `${css}px`; },
     origin(index) {
       const box = byIndex[index].getBoundingClientRect();
       return [box.left, box.top];

@@ -92,6 +92,9 @@ EM_JS(void, js_set_text_alternative, (int figure, const char* html), {
     Module.lookbackHost.setTextAlternative(figure, UTF8ToString(html));
 });
 EM_JS(void, js_focus, (int figure), { Module.lookbackHost.focus(figure); });
+EM_JS(void, js_set_height, (int figure, float css_height), {
+    Module.lookbackHost.setHeight(figure, css_height);
+});
 EM_JS(void, js_canvas_origin, (int figure, float* xy), {
     const origin = Module.lookbackHost.origin(figure);
     HEAPF32[xy >> 2] = origin[0];
@@ -448,6 +451,11 @@ void draw_figure(Host& h, double now_ms) {
     drawing = &h;
     h.spec.show();
     drawing = nullptr;
+    if (h.spec.fit_height) {  // the canvas becomes as tall as what was drawn; a resize follows
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float content = std::ceil(ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y);
+        if (std::fabs(content - h.css_height) >= 1.0f) js_set_height(h.index, content);
+    }
     ImGui::End();
     ImGui::Render();
     // Cleared with the style's window colour: a figure that restyles itself fills the canvas.

@@ -119,7 +119,7 @@ struct KernelCase {
 // attention.h), a width-8 one, one string at inference, and an odd shape.
 const KernelCase kernel_cases[] = {
     {"GRU step h.W_hh^T (H=64)", Product::nt, 64, 192, 64},
-    {"  same, W_hh pre-transposed", Product::nn, 64, 192, 64},
+    {"GRU step, W_hh pre-transposed", Product::nn, 64, 192, 64},
     {"GRU input proj x.W_ih^T, all steps", Product::nt, 64 * 18, 192, 32},
     {"decoder input [y;c].W_ih^T", Product::nt, 64, 192, 16 + 64},
     {"attention keys h.W_e^T", Product::nt, 64 * 18, 64, 64},

@@ -184,6 +184,19 @@ test('resizing the window re-lays out each figure', async () => {
   await context.close();
 });
 
+test('a figure that fits its height makes its canvas as tall as what it drew', async () => {
+  const { context, page, problems } = await open();
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  const box = await page.locator('canvas[data-figure="fixture-controls"]').boundingBox();
+  const last = await rect(page, 'fixture-controls', 'amount');
+  const below = box.y + box.height - (last.y + last.height);
+  assert.ok(below >= 8 && below <= 14, `window padding below the last widget: ${below}px`);
+  assert.notEqual(Math.round(box.height), 128, 'not the 8rem of the page\'s CSS');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('an animating figure keeps drawing; a still one stops', async () => {
   const { context, page, problems } = await open();
   await scrollTo(page, 'fixture-animation');
