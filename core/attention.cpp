@@ -7,7 +7,6 @@
 
 #include <cstring>
 #include "kernels.h"
-#include "layers.h"
 
 namespace lb {
 
@@ -91,17 +90,17 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
             const float* k = keys + size_t(b) * S * H;
             for (int j = 0; j < L; ++j)
                 for (int i = 0; i < H; ++i) u[j * H + i] = k[j * H + i] + q[i];
-            tanh_array(u, u, L * H);
+            kernels::tanh_array(u, u, L * H);
             const float* v = p.v.data();
-            for (int j = 0; j < L; ++j) alpha[j] = dot(v, u + j * H, H);
+            for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(v, u + j * H, H);
         } else {
-            for (int j = 0; j < L; ++j) alpha[j] = dot(s, keys + (size_t(b) * S + j) * H, H);
+            for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(s, keys + (size_t(b) * S + j) * H, H);
         }
         // α_j = exp(e_j − max) / Σ_i exp(e_i − max); 0 on padding
         float max = alpha[0];
         for (int j = 1; j < L; ++j) max = alpha[j] > max ? alpha[j] : max;
         for (int j = 0; j < L; ++j) alpha[j] -= max;
-        exp_array(alpha, alpha, L);
+        kernels::exp_array(alpha, alpha, L);
         float sum = 0;
         for (int j = 0; j < L; ++j) sum += alpha[j];
         const float inv = 1.0f / sum;
@@ -137,7 +136,7 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
             const float* h = enc + (size_t(b) * S + j) * H;
             float* dh = denc + (size_t(b) * S + j) * H;
             const float a = alpha[j];
-            const float da = dot(dc, h, H);
+            const float da = kernels::dot(dc, h, H);
             for (int i = 0; i < H; ++i) dh[i] += a * dc[i];
             de[j] = da;
             weighted += a * da;

@@ -6,7 +6,6 @@
 
 #include <cstring>
 #include "kernels.h"
-#include "layers.h"
 
 namespace lb {
 
@@ -88,14 +87,14 @@ void gru_step_forward(float* h, GruCache& c, const float* h_prev, int ld_prev,
         float* hn = c.hn.data() + bt * H;
         // r, z = σ(xproj + hproj) over the first 2H gate rows
         for (int i = 0; i < 2 * H; ++i) gates[i] = xp[i] + hq[i];
-        sigmoid_array(gates, gates, 2 * H);
+        kernels::sigmoid_array(gates, gates, 2 * H);
         // n = tanh(xproj_n + r ⊙ hproj_n)
         float* n = gates + 2 * H;
         for (int i = 0; i < H; ++i) {
             hn[i] = hq[2 * H + i];
             n[i] = xp[2 * H + i] + gates[i] * hn[i];
         }
-        tanh_array(n, n, H);
+        kernels::tanh_array(n, n, H);
         // h' = (1 − z) ⊙ n + z ⊙ h
         const float* z = gates + H;
         for (int i = 0; i < H; ++i) out[i] = n[i] + z[i] * (hp[i] - n[i]);

@@ -235,7 +235,66 @@ const float* transposed_into_workspace(int N, int K, const float* B, int ldb) {
     return workspace.data();
 }
 
+// e^x lane-wise: x = k·ln2 + r with k = round(x / ln2), |r| ≤ ln2/2;
+// e^x = 2^k · e^r, e^r by its Taylor series to degree 7 (float rounding
+// dominates the truncation error). x is clamped to [−87, 88] so that
+// k ∈ [−126, 127] and 2^k is a normal float made from its exponent bits.
+template <class V>
+V exp_lanes(V x) {
+    using I = ivec_of<V>;
+    x = clamp(x, -87.0f, 88.0f);
+    // k = round(x / ln2): add ±0.5 (the sign of x), truncate
+    const V scaled = x * 1.44269504f;
+    const V half = bitcast<V>(bitcast<I>(splat<V>(0.5f)) | (bitcast<I>(scaled) & int(0x80000000u)));
+    const I ki = truncate_to_int(scaled + half);
+    const V k = to_float<V>(ki);
+    const V r = (x - k * 0.693145752f) - k * 1.42860677e-6f;  // ln2 in two parts
+    V p = splat<V>(1.0f / 5040.0f);
+    p = p * r + 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
+    return p * bitcast<V>((ki + 127) << 23);
+}
+
+// y = f(x) over n floats: whole vectors, then the tail through a zero-padded one.
+template <class F>
+void elementwise(float* y, const float* x, int n, F f) {
+    int i = 0;
+    for (; i + widest <= n; i += widest) store<vec>(y + i, f(load<vec>(x + i)));
+    if (i < n) {
+        float tail[widest] = {};
+        std::memcpy(tail, x + i, sizeof(float) * size_t(n - i));
+        store<vec>(tail, f(load<vec>(tail)));
+        std::memcpy(y + i, tail, sizeof(float) * size_t(n - i));
+    }
+}
+
 }  // namespace
+
+void exp_array(float* y, const float* x, int n) {
+    elementwise(y, x, n, [](vec v) { return exp_lanes(v); });
+}
+
+void sigmoid_array(float* y, const float* x, int n) {
+    elementwise(y, x, n, [](vec v) { return 1.0f / (1.0f + exp_lanes(-v)); });
+}
+
+void tanh_array(float* y, const float* x, int n) {
+    elementwise(y, x, n, [](vec v) { return 1.0f - 2.0f / (exp_lanes(2.0f * v) + 1.0f); });
+}
+
+float dot(const float* a, const float* b, int n) {
+    vec sum = splat<vec>(0.0f);
+    int i = 0;
+    for (; i + widest <= n; i += widest) sum += load<vec>(a + i) * load<vec>(b + i);
+    float total = reduce_add(sum);
+    for (; i < n; ++i) total += a[i] * b[i];
+    return total;
+}
 
 void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                float* C, int ldc, bool accumulate) {

@@ -1,6 +1,6 @@
 // core/kernels.h — the hot loops of Lookback, written once.
 //
-// Every product in the models goes through these functions. Each has a plain
+// Every product and activation of the models goes through these functions. Each has a plain
 // scalar twin in namespace `ref` that the tests compare against; the fast
 // versions use portable SIMD (vector extensions) so the same source compiles
 // to SSE/AVX natively and to SIMD128 in WebAssembly.
@@ -29,6 +29,18 @@ void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int
 // of a batch — transpose it once and call matmul_nn on the copy instead.
 void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst);
 
+// y[i] = e^{x[i]}, σ(x[i]) or tanh(x[i]) for i < n; y may be x. Compilers
+// will not vectorise a libm call, so these are written out: x = k·ln2 + r,
+// |r| ≤ ln2/2, e^x = 2^k · (Taylor series of e^r to degree 7), inputs clamped
+// to [−87, 88]; σ(x) = 1 / (1 + e^{−x}); tanh(x) = 1 − 2 / (e^{2x} + 1).
+// Error against the exact functions (tested): exp relative 4e-7, σ and tanh
+// absolute 2e-7.
+void exp_array(float* y, const float* x, int n);
+void sigmoid_array(float* y, const float* x, int n);
+void tanh_array(float* y, const float* x, int n);
+// Σ_i a[i]·b[i] over n floats (in vector-wide partial sums).
+float dot(const float* a, const float* b, int n);
+
 // Plain scalar twins: the reference the tests hold the fast kernels to.
 namespace ref {
 void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
@@ -38,6 +50,10 @@ void matmul_nt(int M, int N, int K, const float* A, int lda, const float* B, int
 void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                float* C, int ldc, bool accumulate);
 void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst);
+void exp_array(float* y, const float* x, int n);  // std::exp of x clamped to [−87, 88]
+void sigmoid_array(float* y, const float* x, int n);
+void tanh_array(float* y, const float* x, int n);
+float dot(const float* a, const float* b, int n);
 }  // namespace ref
 
 // Whether this build's fast kernels use SIMD (false for the scalar WASM build).

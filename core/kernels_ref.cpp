@@ -1,6 +1,9 @@
 // core/kernels_ref.cpp — plain scalar reference kernels (see kernels.h).
 #include "kernels.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace lb::kernels::ref {
 
 void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
@@ -36,6 +39,24 @@ void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int
 void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst) {
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) dst[c * ld_dst + r] = src[r * ld_src + c];
+}
+
+void exp_array(float* y, const float* x, int n) {
+    for (int i = 0; i < n; ++i) y[i] = std::exp(std::clamp(x[i], -87.0f, 88.0f));
+}
+
+void sigmoid_array(float* y, const float* x, int n) {
+    for (int i = 0; i < n; ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+}
+
+void tanh_array(float* y, const float* x, int n) {
+    for (int i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+}
+
+float dot(const float* a, const float* b, int n) {
+    float sum = 0;
+    for (int i = 0; i < n; ++i) sum += a[i] * b[i];
+    return sum;
 }
 
 }  // namespace lb::kernels::ref

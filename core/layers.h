@@ -1,5 +1,5 @@
 // core/layers.h — the small layers of the seq2seq models: embedding, dense,
-// softmax cross-entropy, and the elementwise activations everything shares.
+// softmax cross-entropy (the activations are in kernels.h).
 //
 // Style (llm.c): each layer is a pair of free functions, forward and backward.
 // Arguments in a fixed order: outputs, caches, inputs, weights, sizes. A `d`
@@ -14,22 +14,6 @@
 #include <cstdint>
 
 namespace lb {
-
-// --- activations ------------------------------------------------------------
-// y[i] = e^{x[i]}, σ(x[i]) or tanh(x[i]) for i < n; y may be x. Written with
-// vector extensions (8 floats at a time: AVX natively, two SIMD128 vectors in
-// WASM, plain floats in the scalar build) because compilers will not
-// vectorise a libm call or an exp built from bit tricks on their own.
-// exp: x = k·ln2 + r, |r| ≤ ln2/2, e^x = 2^k · (Taylor series of e^r to degree
-// 7); relative error below 2e-7 (float rounding) on [−87, 88], inputs outside
-// are clamped. σ(x) = 1 / (1 + e^{−x}); tanh(x) = 1 − 2 / (e^{2x} + 1),
-// absolute error a few 1e-8.
-void exp_array(float* y, const float* x, int n);
-void sigmoid_array(float* y, const float* x, int n);
-void tanh_array(float* y, const float* x, int n);
-// Σ_i a[i]·b[i] over n floats, in 8 partial sums (a float reduction is not
-// vectorised by compilers unless allowed to reorder it; we allow it here).
-float dot(const float* a, const float* b, int n);
 
 // --- embedding --------------------------------------------------------------
 // out[n, :] = weight[ids[n], :]

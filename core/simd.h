@@ -54,6 +54,49 @@ template <class V> inline V splat(float x) {
     else return V{} + x;
 }
 
+// The integer vector with the lanes of V (int32_t for plain float), for bit tricks.
+typedef int i32x4 __attribute__((vector_size(16)));
+typedef int i32x8 __attribute__((vector_size(32)));
+typedef int i32x16 __attribute__((vector_size(64)));
+template <class V> struct int_vector_of;
+template <> struct int_vector_of<float> { using type = int; };
+template <> struct int_vector_of<f32x4> { using type = i32x4; };
+template <> struct int_vector_of<f32x8> { using type = i32x8; };
+template <> struct int_vector_of<f32x16> { using type = i32x16; };
+template <class V> using ivec_of = typename int_vector_of<V>::type;
+
+// The same bits seen as another type of the same size.
+template <class To, class From> inline To bitcast(From x) {
+    static_assert(sizeof(To) == sizeof(From));
+    To y;
+    std::memcpy(&y, &x, sizeof(To));
+    return y;
+}
+
+// Lane-wise conversions float → int (truncating toward zero) and int → float.
+template <class V> inline ivec_of<V> truncate_to_int(V x) {
+    if constexpr (lanes<V> == 1) return int(x);
+    else return __builtin_convertvector(x, ivec_of<V>);
+}
+template <class V> inline V to_float(ivec_of<V> k) {
+    if constexpr (lanes<V> == 1) return float(k);
+    else return __builtin_convertvector(k, V);
+}
+
+// Lane-wise min(max(x, lo), hi). Vectors use bit selects on the comparison
+// masks: a vector `?:` is not portable between gcc and clang.
+template <class V> inline V clamp(V x, float lo, float hi) {
+    if constexpr (lanes<V> == 1) {
+        return x < lo ? lo : x > hi ? hi : x;
+    } else {
+        using I = ivec_of<V>;
+        const I below = x < lo, above = x > hi;
+        I bits = (below & bitcast<I>(splat<V>(lo))) | (~below & bitcast<I>(x));
+        bits = (above & bitcast<I>(splat<V>(hi))) | (~above & bits);
+        return bitcast<V>(bits);
+    }
+}
+
 // Sum of the lanes: add the two halves until one vector of 4 is left. Halves
 // by shuffles, not memcpy, so the argument can stay in a register.
 inline float reduce_add(float v) { return v; }

@@ -13,6 +13,7 @@
 // catch a dropped or doubled term (an error of the size of one product).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -156,4 +157,105 @@ TEST_CASE("kernels: the build reports its SIMD width") {
     const int w = kernels::simd_width();
     CHECK((w == 1 || w == 4 || w == 8 || w == 16));
     CHECK(kernels::simd_enabled() == (w > 1));
+}
+
+// --- activations and dot ---------------------------------------------------------
+// Stated accuracy of the fast activations (kernels.h): exp within 4e-7 relative
+// of the exact e^x (x clamped to [−87, 88]), σ and tanh within 2e-7 absolute —
+// checked against double-precision libm. Against the float reference twins the
+// bound widens by the twin's own rounding (half an ulp, 2⁻²⁴ relative).
+
+namespace {
+
+// A dense sweep: ±0; every 1/256 over [−20, 20]; 64 points per binade from 2⁻³⁰
+// to 2⁷, both signs (tiny arguments and the saturating range); the exp clamp's
+// edges; huge values.
+std::vector<float> activation_inputs() {
+    std::vector<float> x = {0.0f, -0.0f, 87.0f, -87.0f, 88.0f, -88.0f, 89.0f, -89.0f,
+                            1e30f, -1e30f, 3.0e38f, -3.0e38f};
+    for (int i = -20 * 256; i <= 20 * 256; ++i) x.push_back(float(i) / 256.0f);
+    for (int e = -30; e < 7; ++e)
+        for (int m = 0; m < 64; ++m) {
+            const float v = std::ldexp(1.0f + float(m) / 64.0f, e);
+            x.push_back(v);
+            x.push_back(-v);
+        }
+    return x;
+}
+
+double exact_exp(double x) { return std::exp(std::min(std::max(x, -87.0), 88.0)); }
+double exact_sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+}  // namespace
+
+TEST_CASE("kernels: exp, sigmoid, tanh within their stated error of the exact functions") {
+    const std::vector<float> x = activation_inputs();
+    const int n = int(x.size());
+    std::vector<float> e(x.size()), s(x.size()), t(x.size());
+    kernels::exp_array(e.data(), x.data(), n);
+    kernels::sigmoid_array(s.data(), x.data(), n);
+    kernels::tanh_array(t.data(), x.data(), n);
+    int bad = 0;
+    double first_bad = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double xi = x[i];
+        const bool ok = std::fabs(e[i] - exact_exp(xi)) <= 4e-7 * exact_exp(xi) &&
+                        std::fabs(s[i] - exact_sigmoid(xi)) <= 2e-7 &&
+                        std::fabs(t[i] - std::tanh(xi)) <= 2e-7;
+        if (!ok && bad++ == 0) first_bad = xi;
+    }
+    INFO("first failure at x = ", first_bad);
+    CHECK(bad == 0);
+    // the fixed points, exactly
+    CHECK(e[0] == 1.0f);
+    CHECK(e[1] == 1.0f);
+    CHECK(s[0] == 0.5f);
+    CHECK(std::fabs(t[0]) == 0.0f);
+    CHECK(std::fabs(t[1]) == 0.0f);
+}
+
+TEST_CASE("kernels: fast activations equal the reference twins, every length, in place") {
+    const std::vector<float> all = activation_inputs();
+    const double ulp = std::ldexp(1.0, -24);
+    using Fn = void (*)(float*, const float*, int);
+    struct Case { const char* name; Fn fast, ref; bool relative; double tolerance; };
+    const Case cases[] = {{"exp", kernels::exp_array, kernels::ref::exp_array, true, 4e-7 + ulp},
+                          {"sigmoid", kernels::sigmoid_array, kernels::ref::sigmoid_array, false, 2e-7 + ulp},
+                          {"tanh", kernels::tanh_array, kernels::ref::tanh_array, false, 2e-7 + ulp}};
+    for (const Case& c : cases) {
+        // lengths 0..40 cover every vector width's tail; then the whole sweep at once
+        for (int n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 40, int(all.size())}) {
+            const int offset = int(all.size()) / 3;  // from mid-range inputs, not only ±0
+            const std::vector<float> x(all.begin() + (n == int(all.size()) ? 0 : offset),
+                                       all.begin() + (n == int(all.size()) ? 0 : offset) + n);
+            std::vector<float> fast = x, ref(x.size() + 1, -7.0f);
+            c.fast(fast.data(), fast.data(), n);  // in place: y == x
+            c.ref(ref.data(), x.data(), n);
+            int bad = 0;
+            for (int i = 0; i < n; ++i) {
+                const double tol = c.relative ? c.tolerance * std::fabs(ref[size_t(i)]) : c.tolerance;
+                if (!(std::fabs(double(fast[size_t(i)]) - ref[size_t(i)]) <= tol)) ++bad;
+            }
+            INFO(c.name, " n=", n);
+            CHECK(bad == 0);
+            CHECK(ref.back() == -7.0f);
+        }
+    }
+}
+
+TEST_CASE("kernels: fast dot equals the reference") {
+    // Same bound as the products: 2·γ_n · Σ|a_i·b_i|.
+    lb::Rng rng(13);
+    for (int n : {0, 1, 3, 4, 7, 8, 11, 16, 17, 31, 64, 65, 100, 1280}) {
+        const std::vector<float> a = random_values(rng, size_t(n)), b = random_values(rng, size_t(n));
+        double magnitude = 0;
+        for (int i = 0; i < n; ++i) magnitude += std::fabs(a[size_t(i)] * b[size_t(i)]);
+        const double u = std::ldexp(1.0, -24), gamma = n * u / (1 - n * u);
+        const double diff = std::fabs(double(kernels::dot(a.data(), b.data(), n)) -
+                                      kernels::ref::dot(a.data(), b.data(), n));
+        INFO("n=", n);
+        CHECK(diff <= 2 * gamma * magnitude);
+    }
+    const float a[11] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    CHECK(kernels::dot(a, a, 11) == 506.0f);
 }

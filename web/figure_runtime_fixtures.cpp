@@ -87,9 +87,9 @@ std::vector<FigureSpec> runtime_fixture_figures(RuntimeFixtureState& state) {
         {
             .name = "fixture-controls",
             .show = [&state] { ShowFixtureControls(state); },
-            .fit_height = true,
             .state = [&state] { return nlohmann::json{{"count", state.count}, {"text", std::string(state.text)}, {"amount", state.amount}}; },
             .text_alternative = [&state] { return "<p>count = " + std::to_string(state.count) + ", name = " + html_escape(state.text) + "</p>"; },
+            .fit_height = true,
         },
         {
             .name = "fixture-animation",
