@@ -113,9 +113,9 @@ run_suite() {  # $1 = name, $2 = log file, rest = command; counts parsed from th
   local rc=0
   "$@" 2>&1 | tee "$log" || rc=$?
   local p f
-  if grep -q '^\[doctest\] test cases:' "$log"; then
-    p=$(sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' "$log" | tail -1)
-    f=$(sed -n 's/^\[doctest\] test cases:.*| *\([0-9]*\) failed.*/\1/p' "$log" | tail -1)
+  if grep -q '\[doctest\] test cases:' "$log"; then  # ctest -V prefixes lines with "1: "
+    p=$(sed -n 's/.*\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed.*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/.*\[doctest\] test cases:.*| *\([0-9]*\) failed.*/\1/p' "$log" | tail -1)
   else
     p=$(sed -n 's/^# pass \([0-9]*\)/\1/p' "$log" | tail -1)
     f=$(sed -n 's/^# fail \([0-9]*\)/\1/p' "$log" | tail -1)
