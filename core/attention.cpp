@@ -56,6 +56,8 @@ void attention_reserve(AttentionCache& c, Scorer scorer, int B, int S, int T, in
         grow(c.query, BT * H);
         grow(c.dquery, BT * H);
         grow(c.tanh, BT * S * H);
+        grow(c.W_d_t, size_t(H) * H);
+        grow(c.dv, size_t(H));
     }
 }
 
@@ -64,8 +66,10 @@ void attention_keys_forward(AttentionCache& c, const float* enc, const Attention
     // general: k_j = W h_j ; additive: k_j = W_e h_j   (rows: keys = enc · Wᵀ)
     if (scorer == Scorer::general)
         kernels::matmul_nt(B * S, H, H, enc, H, p.W.data(), H, c.keys.data(), H, false);
-    else if (scorer == Scorer::additive)
+    else if (scorer == Scorer::additive) {
         kernels::matmul_nt(B * S, H, H, enc, H, p.W_e.data(), H, c.keys.data(), H, false);
+        kernels::transpose(H, H, p.W_d.data(), H, c.W_d_t.data(), H);
+    }
 }
 
 void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const float* s_prev,
@@ -75,8 +79,8 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
     const bool additive = scorer == Scorer::additive;
     // additive: q_t = W_d s_{t−1}   (rows: query[:, t] = s_prev · W_dᵀ)
     if (additive)
-        kernels::matmul_nt(B, H, H, s_prev, ld_prev, p.W_d.data(), H, c.query.data() + size_t(t) * H,
-                           T * H, false);
+        kernels::matmul_nn(B, H, H, s_prev, ld_prev, c.W_d_t.data(), H,
+                           c.query.data() + size_t(t) * H, T * H, false);
     const float* keys = keys_of(c, enc, scorer);
     for (int b = 0; b < B; ++b) {
         const int L = src_len[b];
@@ -146,16 +150,19 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
         for (int j = L; j < S; ++j) de[j] = 0.0f;
 
         if (additive) {
-            // e_j = vᵀ u_j, u_j = tanh(k_j + q)  →  dk_j += de_j v ⊙ (1 − u_j²), dq = Σ_j of that
+            // e_j = vᵀ u_j, u_j = tanh(k_j + q)  →  dv += de_j u_j,
+            // dk_j += de_j v ⊙ (1 − u_j²), dq = Σ_j of that (one pass over the tanh cache)
             float* __restrict dq = c.dquery.data() + (size_t(b) * T + t) * H;
             std::memset(dq, 0, sizeof(float) * H);
             const float* __restrict v = p.v.data();
+            float* __restrict dv = c.dv.data();
             for (int j = 0; j < L; ++j) {
                 const float* __restrict u = c.tanh.data() + ((size_t(b) * T + t) * S + j) * H;
                 float* __restrict dk = c.dkeys.data() + (size_t(b) * S + j) * H;
                 const float e = de[j];
                 for (int i = 0; i < H; ++i) {
                     const float g = e * v[i] * (1.0f - u[i] * u[i]);
+                    dv[i] += e * u[i];
                     dk[i] += g;
                     dq[i] += g;
                 }
@@ -192,15 +199,14 @@ void attention_keys_backward(float* denc, AttentionParams& dp, const AttentionCa
     if (scorer == Scorer::additive) {
         // q = s_prev · W_dᵀ  →  dW_d += dqᵀ · s_prev
         kernels::matmul_tn(H, H, B * T, c.dquery.data(), H, s_prevs, H, dp.W_d.data(), H, true);
-        // e_tj = vᵀ u_tj  →  dv += Σ_tj de_tj u_tj, one [1, B·T·S]·[B·T·S, H] product.
-        // On padding de = 0 and u holds some earlier tanh, finite, so it adds nothing.
-        kernels::matmul_nn(1, H, B * T * S, c.dscores.data(), B * T * S, c.tanh.data(), H,
-                           dp.v.data(), H, true);
+        // e_tj = vᵀ u_tj  →  dv += Σ_tj de_tj u_tj, summed by the steps
+        for (int i = 0; i < H; ++i) dp.v[size_t(i)] += c.dv[size_t(i)];
     }
 }
 
 void attention_zero_grads(AttentionCache& c, Scorer scorer, int B, int S, int, int H) {
     if (scorer != Scorer::dot) std::memset(c.dkeys.data(), 0, sizeof(float) * size_t(B) * S * H);
+    if (scorer == Scorer::additive) std::memset(c.dv.data(), 0, sizeof(float) * size_t(H));
 }
 
 }  // namespace lb

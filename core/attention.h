@@ -39,10 +39,13 @@ struct AttentionCache {
     xt::xtensor<float, 1> dscores; // [B, T, S]    backward: gradient of the scores e_tj
     xt::xtensor<float, 1> dkeys;   // [B, S, H]    backward: gradient of keys
     xt::xtensor<float, 1> dquery;  // [B, T, H]    backward (additive): gradient of q_t
+    xt::xtensor<float, 1> W_d_t;   // [H, H]       additive: W_dᵀ, for the per-step q_t
+    xt::xtensor<float, 1> dv;      // [H]          backward (additive): gradient of v
 };
 void attention_reserve(AttentionCache& cache, Scorer scorer, int B, int S, int T, int H);
 
-// Once per batch: keys from the encoder states enc [B, S, H].
+// Once per batch: keys from the encoder states enc [B, S, H] (and, additive,
+// W_dᵀ for the steps; p must not change until the batch's last step).
 void attention_keys_forward(AttentionCache& cache, const float* enc, const AttentionParams& p,
                             Scorer scorer, int B, int S, int H);
 // Step t: context ctx [B, H] (row stride ld_ctx) and cache.alpha[:, t] from
@@ -61,11 +64,11 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
                              Scorer scorer, int t, int B, int S, int T, int H);
 // After all steps: the keys' gradients into denc and dp (whole-batch
 // products); additive also dW_d += dqueryᵀ·s_prevs (s_prevs [B, T, H], the
-// states each step scored against) and dv += dscoresᵀ·tanh.
+// states each step scored against) and dv += cache.dv (summed by the steps).
 void attention_keys_backward(float* denc, AttentionParams& dp, const AttentionCache& cache,
                              const float* enc, const float* s_prevs, const AttentionParams& p,
                              Scorer scorer, int B, int S, int T, int H);
-// Zeroes cache.dkeys before a backward pass.
+// Zeroes cache.dkeys and cache.dv before a backward pass.
 void attention_zero_grads(AttentionCache& cache, Scorer scorer, int B, int S, int T, int H);
 
 }  // namespace lb

@@ -46,6 +46,7 @@ struct GruCache {
     xt::xtensor<float, 1> gates;   // [B, T, 3H] r, z, n after σ / tanh
     xt::xtensor<float, 1> hn;      // [B, T, H]  W_hn h_{t−1} + b_hn (the part r gates)
     xt::xtensor<float, 1> hproj;   // [B, 3H]    step workspace: h_{t−1}·W_hhᵀ + b_hh
+    xt::xtensor<float, 1> weight_hh_t; // [H, 3H] W_hhᵀ (gru_begin_steps)
     xt::xtensor<float, 1> dh;      // [B, T, H]  backward: total gradient reaching h_t
     xt::xtensor<float, 1> dxproj;  // [B, T, 3H] backward: gradient of xproj
     xt::xtensor<float, 1> dhproj;  // [B, T, 3H] backward: gradient of h_{t−1}·W_hhᵀ + b_hh
@@ -54,7 +55,11 @@ struct GruCache {
 void gru_reserve(GruCache& cache, int B, int T, int H);
 
 // --- one step (the attention decoder drives these) --------------------------
-// Step t: reads cache.xproj[:, t] and h_prev [B, H] (row stride ld_prev), writes
+// Once per run, before its steps: W_hhᵀ into cache.weight_hh_t, so that each
+// step's product reads it as is instead of transposing W_hh again (p must not
+// change until the run's last step).
+void gru_begin_steps(GruCache& cache, const GruParams& p, int H);
+// Step t (after gru_begin_steps): reads cache.xproj[:, t] and h_prev [B, H] (row stride ld_prev), writes
 // h[:, t] (h is [B, T, H]) and the step's caches. lengths == nullptr: all rows run.
 void gru_step_forward(float* h, GruCache& cache, const float* h_prev, int ld_prev,
                       const int* lengths, const GruParams& p, int t, int B, int T, int H);

@@ -9,6 +9,9 @@
 // products are cheaper than the transpose. Columns that do not fill a widest
 // vector fall through to narrower vectors and finally to plain floats.
 //
+// Activations (exp, σ, tanh) and dot run one widest vector at a time over the
+// array, the tail through a zero-padded vector.
+//
 // Legend: M, N, K matrix sizes; W lanes per vector; MR × NR the register tile
 // (rows × vectors); i, j, k indices into M, N, K.
 #include "kernels.h"

@@ -23,10 +23,11 @@ void matmul_nt(int M, int N, int K, const float* A, int lda, const float* B, int
 void matmul_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                float* C, int ldc, bool accumulate);
 
-// NEW (issue 4): dst[cols, rows] = src[rows, cols]ᵀ (row strides ld_src, ld_dst).
+// dst[cols, rows] = src[rows, cols]ᵀ (row strides ld_src, ld_dst).
 // matmul_nt transposes its B on every call (about a quarter of the time of a
-// 64 × 192 × 64 product); when many products share one B — W_hh over the steps
-// of a batch — transpose it once and call matmul_nn on the copy instead.
+// 64 × 192 × 64 product); where many products share one B — W_hh, W_d and the
+// decoder's context weights over the steps of a batch — the model transposes it
+// once per batch and calls matmul_nn on the copy instead.
 void transpose(int rows, int cols, const float* src, int ld_src, float* dst, int ld_dst);
 
 // y[i] = e^{x[i]}, σ(x[i]) or tanh(x[i]) for i < n; y may be x. Compilers

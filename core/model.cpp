@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include "kernels.h"
 #include "layers.h"
 
@@ -57,6 +58,16 @@ void encode(Activations& a, const int32_t* src, const int* src_len, const Model&
         attention_keys_forward(a.att, a.enc_h.data(), p.attention, model.config.scorer, B, S, H);
 }
 
+// Once per batch, before the decoder steps: the weights they multiply by,
+// transposed, so that each step's product needs no transpose of its own.
+void begin_decoder(Activations& a, const Model& model) {
+    const int H = model.config.H, D = decoder_input_width(model.config);
+    gru_begin_steps(a.dec_gru, model.params.dec_gru, H);
+    if (has_attention(model.config))
+        kernels::transpose(3 * H, H, model.params.dec_gru.weight_ih.data() + E_out, D,
+                           a.dec_wctx_t.data(), 3 * H);
+}
+
 // xproj[:, t] = b_ih + y_t · W_ih[:, :16]ᵀ for steps [t0, t0 + steps) (the
 // embedding part of the decoder GRU's input projection; one product for all
 // steps when teacher-forced).
@@ -89,7 +100,7 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
         attention_step_forward(ctx, T * D, a.att, s_prev, ld_prev, a.enc_h.data(), src_len,
                                p.attention, model.config.scorer, t, B, S, T, H);
         // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ
-        kernels::matmul_nt(B, G, H, ctx, T * D, p.dec_gru.weight_ih.data() + E_out, D,
+        kernels::matmul_nn(B, G, H, ctx, T * D, a.dec_wctx_t.data(), G,
                            a.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
     }
     gru_step_forward(a.dec_h.data(), a.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
@@ -188,6 +199,7 @@ void reserve_activations(Activations& a, const ModelConfig& config, int B, int S
     grow(a.dec_x, Bc * T * D);
     grow(a.dec_h, Bc * T * H);
     gru_reserve(a.dec_gru, a.B_cap, T, config.H);
+    if (has_attention(config)) grow(a.dec_wctx_t, H * 3 * H);
     if (has_attention(config)) attention_reserve(a.att, config.scorer, a.B_cap, a.S_cap, T, config.H);
     grow(a.logits, Bc * T * V);
     grow(a.probs, Bc * T * V);
@@ -209,6 +221,7 @@ float model_forward(Activations& a, const Batch& batch, const Model& model) {
     // y_t = Embedding_out[dec_in_t] (teacher forcing), into the first 16 columns of dec_x
     embedding_forward(a.dec_x.data(), batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, D);
     project_embeddings(a, model, 0, T);
+    begin_decoder(a, model);
     for (int t = 0; t < T; ++t) decoder_step(a, src_len, model, t);
     // logits_t = W_out s_t + b_out ; loss = mean CE
     dense_forward(a.logits.data(), a.dec_h.data(), p.out_weight.data(), p.out_bias.data(), B * T, H,
@@ -281,6 +294,7 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
     const int H = model.config.H, D = decoder_input_width(model.config);
     reserve_activations(a, model.config, B, S);
     encode(a, src, src_len, model);
+    begin_decoder(a, model);
     int32_t* tokens = a.tokens.data();
     for (int t = 0; t < T; ++t) {
         // y_t = Embedding_out[previous output] (the start token at t = 0)
@@ -340,9 +354,11 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
 Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     if (tokens.empty()) throw std::invalid_argument("decode_tokens: no input tokens");
     const int L = int(tokens.size());
-    std::vector<int32_t> src(tokens.begin(), tokens.end());
-    Activations a;
-    greedy_decode_batch(a, src.data(), &L, 1, L, model);
+    static_assert(std::is_same_v<int, int32_t>, "token ids are passed to the model as they are");
+    // Buffers reused from call to call (they grow to the longest string seen):
+    // the page decodes a string per keystroke and the alignment figure dozens.
+    thread_local Activations a;
+    greedy_decode_batch(a, tokens.data(), &L, 1, L, model);
     Decoded d;
     for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(t)]);
     if (has_attention(model.config)) {

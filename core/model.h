@@ -110,6 +110,7 @@ struct Activations {
     xt::xtensor<float, 1> dec_x;   // [B, T, 16 (+H)]    [y_t ; c_t] decoder GRU input
     xt::xtensor<float, 1> dec_h;   // [B, T, H]          decoder states s_1..s_T
     GruCache dec_gru;              //                    over T steps
+    xt::xtensor<float, 1> dec_wctx_t; // [H, 3H]         attention: W_ih[:, 16:]ᵀ (c_t's columns)
     AttentionCache att;            //                    alpha [B, T, S] is the alignment map
     xt::xtensor<float, 1> logits;  // [B, T, 13]
     xt::xtensor<float, 1> probs;   // [B, T, 13]         softmax(logits)

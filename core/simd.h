@@ -83,18 +83,12 @@ template <class V> inline V to_float(ivec_of<V> k) {
     else return __builtin_convertvector(k, V);
 }
 
-// Lane-wise min(max(x, lo), hi). Vectors use bit selects on the comparison
-// masks: a vector `?:` is not portable between gcc and clang.
+// Lane-wise min(max(x, lo), hi): vector `?:` (GNU C++, clang and gcc alike)
+// compiles to one max and one min.
 template <class V> inline V clamp(V x, float lo, float hi) {
-    if constexpr (lanes<V> == 1) {
-        return x < lo ? lo : x > hi ? hi : x;
-    } else {
-        using I = ivec_of<V>;
-        const I below = x < lo, above = x > hi;
-        I bits = (below & bitcast<I>(splat<V>(lo))) | (~below & bitcast<I>(x));
-        bits = (above & bitcast<I>(splat<V>(hi))) | (~above & bits);
-        return bitcast<V>(bits);
-    }
+    const V l = splat<V>(lo), h = splat<V>(hi);
+    x = x < l ? l : x;
+    return x > h ? h : x;
 }
 
 // Sum of the lanes: add the two halves until one vector of 4 is left. Halves

@@ -195,7 +195,7 @@ void ShowTrainingContent(Lab& lab) {
     if (lab.live_running && lab.busy_frames > 10)
         ImGui::TextDisabled("%.0f frames/s, %.1f ms of each frame spent training", 1000 / lab.frame_ms_average, lab.work_ms_average);
     else
-        ImGui::TextDisabled("Training takes a slice of each frame, so the page keeps moving while it runs.");
+        ImGui::TextDisabled("Training runs in a slice of each frame.");
     write_url(lab);
 }
 

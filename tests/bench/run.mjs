@@ -3,12 +3,17 @@
 //
 // Runs `lookback bench --json` on the three targets built from the same source
 // (native, WASM with SIMD and WASM without, both under node), then the PyTorch
-// reference (tests/bench/pytorch_reference.py) in the same session, merges
+// reference (tests/bench/pytorch_reference.py) and the TensorFlow.js reference
+// (tests/bench/tfjs_reference.mjs: wasm backend with SIMD, one thread; with
+// --tfjs-cpu also its plain JavaScript backend) in the same session, merges
 // everything into one JSON document and prints a table of the figures and the
 // issue's ratios (or, with --json, the merged JSON).
 //
-//   node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch]
-//        [--out build/bench/results.json]
+//   node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs]
+//        [--tfjs-cpu] [--out build/bench/results.json]
+//
+// TensorFlow.js is installed on first use into build/bench-node (git-ignored),
+// never into the project's package.json.
 //   LOOKBACK_BENCH_BUILDS=native:build/native,wasm-simd:build/wasm,wasm-scalar:build/wasm-scalar
 //
 // Each target runs after the previous one finished (never two at once), and
@@ -24,15 +29,17 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // --- options -----------------------------------------------------------------
 const args = process.argv.slice(2);
-let json = false, seconds = '1', pytorch = true, out = join(root, 'build/bench/results.json');
+let json = false, seconds = '1', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
 for (let i = 0; i < args.length; ++i) {
   const a = args[i];
   if (a === '--json') json = true;
   else if (a === '--no-pytorch') pytorch = false;
+  else if (a === '--no-tfjs') tfjs = false;
+  else if (a === '--tfjs-cpu') tfjsCpu = true;
   else if (a === '--seconds' && i + 1 < args.length) seconds = args[++i];
   else if (a === '--out' && i + 1 < args.length) out = resolve(args[++i]);
   else {
-    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--out FILE]`);
+    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
     process.exit(2);
   }
 }
@@ -78,6 +85,37 @@ function runPytorch() {
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
 
+// TensorFlow.js 4.22 in a folder of its own (build/bench-node, git-ignored): the
+// umbrella package for its gradient registrations, core and the wasm backend.
+const tfjsDir = join(root, 'build/bench-node');
+const tfjsPackages = ['@tensorflow/tfjs@4.22.0', '@tensorflow/tfjs-core@4.22.0', '@tensorflow/tfjs-backend-wasm@4.22.0'];
+function installTfjs() {
+  const installed = ['tfjs', 'tfjs-core', 'tfjs-backend-wasm'].every((p) =>
+    existsSync(join(tfjsDir, 'node_modules/@tensorflow', p, 'package.json')));
+  if (installed) return true;
+  log(`==> TensorFlow.js: npm install --prefix ${tfjsDir} ${tfjsPackages.join(' ')}`);
+  mkdirSync(tfjsDir, { recursive: true });
+  const npm = spawnSync('npm', ['install', '--prefix', tfjsDir, '--no-save', '--no-audit', '--no-fund', ...tfjsPackages],
+                        { encoding: 'utf8' });
+  if (npm.status !== 0) {
+    log(`==> TensorFlow.js: npm install failed (exit ${npm.status}); skipped\n${npm.stderr}`);
+    return false;
+  }
+  return true;
+}
+
+function runTfjs(backend) {
+  const script = join(root, 'tests/bench/tfjs_reference.mjs');
+  const jsSeconds = String(Math.max(5, 10 * Number(seconds)));
+  log(`==> TensorFlow.js reference (${backend}): node ${script} --backend ${backend} --json --seconds ${jsSeconds}`);
+  const result = spawnSync(process.execPath, [script, '--backend', backend, '--json', '--seconds', jsSeconds],
+                           { encoding: 'utf8', env: { ...process.env, LOOKBACK_TFJS_DIR: tfjsDir } });
+  if (result.status !== 0) throw new Error(`TensorFlow.js reference (${backend}) failed:\n${result.stderr}`);
+  const parsed = JSON.parse(result.stdout.trim().split('\n').pop());
+  log(`    ${parsed.target}: ${parsed.train_examples_per_second.toFixed(0)} training ex/s`);
+  return parsed;
+}
+
 function machine() {
   let lscpu = '';
   try { lscpu = execFileSync('lscpu', { encoding: 'utf8' }); } catch { /* not Linux */ }
@@ -95,13 +133,15 @@ function machine() {
 const find = (results, target, scorer, width) =>
   results.find((r) => r.target === target && r.scorer === scorer && r.width === width);
 
-function ratios(results, reference) {
+function ratios(results, reference, tfjsReference) {
   const r = {};
   const nativeAdd = find(results, 'native', 'additive', 64);
   const simdAdd = find(results, 'wasm-simd', 'additive', 64);
   if (reference && nativeAdd) r.native_over_pytorch = nativeAdd.train_examples_per_second / reference.train_examples_per_second;
   if (reference && simdAdd) r.wasm_simd_over_pytorch = simdAdd.train_examples_per_second / reference.train_examples_per_second;
   if (simdAdd) r.wasm_simd_examples_per_second = simdAdd.train_examples_per_second;
+  if (tfjsReference && simdAdd)
+    r.wasm_simd_over_tfjs_wasm = simdAdd.train_examples_per_second / tfjsReference.train_examples_per_second;
 
   // SIMD over scalar WASM, training, for every model × width both ran.
   const simdOverScalar = [];
@@ -121,6 +161,7 @@ function ratios(results, reference) {
 const goals = [
   ['native >= 10x PyTorch (attention, additive, H=64)', (r) => r.native_over_pytorch, 10, 'x'],
   ['wasm-simd >= 2,700 examples/s', (r) => r.wasm_simd_examples_per_second, 2700, ' ex/s'],
+  ['wasm-simd >= 10x TF.js wasm+SIMD (same run)', (r) => r.wasm_simd_over_tfjs_wasm, 10, 'x'],
   ['wasm-simd >= 3x PyTorch', (r) => r.wasm_simd_over_pytorch, 3, 'x'],
   ['wasm-simd >= 2.5x wasm-scalar (additive, H=64)', (r) => r.wasm_simd_over_scalar_additive_64, 2.5, 'x'],
   ['WASM linear memory while training at H=64 <= 32 MB', (r) => r.wasm_memory_mb_width64, 32, ' MB', true],
@@ -146,6 +187,9 @@ function printTable(merged) {
   if (merged.reference)
     console.log(`\nPyTorch ${merged.reference.torch_version}, 1 thread, additive attention, H=64: ` +
                 `${merged.reference.train_examples_per_second.toFixed(0)} training ex/s`);
+  for (const t of merged.tfjs_references || [])
+    console.log(`TensorFlow.js ${t.tfjs_version} ${t.target} (${t.backend === 'wasm' ? `SIMD ${t.wasm_simd}, ` : 'plain JS, '}1 thread), ` +
+                `additive attention, H=64: ${t.train_examples_per_second.toFixed(0)} training ex/s`);
   console.log('\ngoals:');
   for (const [name, get, target, unit, atMost] of goals) {
     const value = get(merged.ratios);
@@ -171,7 +215,13 @@ try {
     merged.wasm_memory_training_width64 = { memory_mb: alone.results[0].memory_mb, heap_mb: alone.results[0].heap_mb };
   }
   merged.reference = pytorch ? runPytorch() : null;
-  merged.ratios = ratios(merged.results, merged.reference);
+  merged.tfjs_references = [];
+  if (tfjs && installTfjs()) {
+    merged.tfjs_references.push(runTfjs('wasm'));
+    if (tfjsCpu) merged.tfjs_references.push(runTfjs('cpu'));
+  }
+  merged.tfjs_reference = merged.tfjs_references.find((t) => t.backend === 'wasm') || null;
+  merged.ratios = ratios(merged.results, merged.reference, merged.tfjs_reference);
   if (merged.wasm_memory_training_width64) {
     merged.ratios.wasm_memory_mb_width64 = merged.wasm_memory_training_width64.memory_mb;
     merged.ratios.wasm_heap_mb_width64 = merged.wasm_memory_training_width64.heap_mb;

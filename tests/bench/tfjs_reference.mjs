@@ -8,11 +8,15 @@
 // Not part of the test suite and not a dependency of the project: the packages
 // live in a folder of their own (git-ignored), never in package.json:
 //
-//   npm install --prefix build/bench-node --no-save --no-audit --no-fund \
+//   npm install --prefix build/bench-node --no-save --no-audit --no-fund @tensorflow/tfjs@4.22.0 \
 //       @tensorflow/tfjs-core@4.22.0 @tensorflow/tfjs-backend-wasm@4.22.0
 //   node tests/bench/tfjs_reference.mjs [--backend wasm|cpu] [--seconds 10] [--json]
 //
 // (tests/bench/run.mjs does both.) LOOKBACK_TFJS_DIR overrides the folder.
+// The umbrella @tensorflow/tfjs is needed for its gradients: tfjs-core's node
+// bundle registers none ("gradient function not found for Neg"), and its
+// register_all_gradients is an ES module node cannot load; tfjs's node bundle
+// registers all of them against the same tfjs-core.
 //
 // The model (as pytorch_reference.py and core/model.h), width H = 64, batch 64:
 // input embedding [40, 32]; encoder GRU(32, H) in nn.GRU's layout (gates r, z, n,
@@ -63,7 +67,7 @@ const tfjsDir = resolve(process.env.LOOKBACK_TFJS_DIR || join(root, 'build/bench
 const require = createRequire(join(tfjsDir, 'index.js'));
 let tf;
 try {
-  tf = require('@tensorflow/tfjs-core');
+  tf = require('@tensorflow/tfjs');   // tfjs-core + the gradients (+ layers, unused)
   if (backend === 'wasm') {
     const wasm = require('@tensorflow/tfjs-backend-wasm');
     // The .wasm binaries ship in the package's dist folder; under node a file
@@ -75,8 +79,8 @@ try {
   }
 } catch (e) {
   console.error(`tfjs_reference.mjs: cannot load TensorFlow.js from ${tfjsDir}: ${e.message}\n` +
-                `install it there: npm install --prefix ${tfjsDir} --no-save @tensorflow/tfjs-core@4.22.0 ` +
-                '@tensorflow/tfjs-backend-wasm@4.22.0');
+                `install it there: npm install --prefix ${tfjsDir} --no-save @tensorflow/tfjs@4.22.0 ` +
+                '@tensorflow/tfjs-core@4.22.0 @tensorflow/tfjs-backend-wasm@4.22.0');
   process.exit(3);
 }
 

@@ -6,7 +6,7 @@
 // fills in the page's rows; the saved files are real. LOOKBACK_SITE overrides build/site.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickWidget, launch, openWatched, rect, serve, state, until } from './helpers.mjs';
+import { clickWidget, frames, launch, openWatched, rect, serve, state, until } from './helpers.mjs';
 
 let server, browser;
 before(async () => {
@@ -117,7 +117,11 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
   await shippedLoaded(page);
   const before = await state(page, 'alignment');
   const typeDate = async (text) => {
+    // Type only once the field has taken the click: until then a space would scroll the page
+    // (the runtime keeps the keys' default action while no text field is active).
+    const drawn = await frames(page, 'alignment');
     await clickWidget(page, 'alignment', 'date');
+    await until('the field to take the click', async () => (await frames(page, 'alignment')) >= drawn + 3, 10000);
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
     await page.keyboard.type(text);
