@@ -68,7 +68,7 @@ void attention_keys_forward(AttentionCache& c, const float* enc, const Attention
         kernels::matmul_nt(B * S, H, H, enc, H, p.W.data(), H, c.keys.data(), H, false);
     else if (scorer == Scorer::additive) {
         kernels::matmul_nt(B * S, H, H, enc, H, p.W_e.data(), H, c.keys.data(), H, false);
-        kernels::transpose(H, H, p.W_d.data(), H, c.W_d_t.data(), H);
+        if (B > 1) kernels::transpose(H, H, p.W_d.data(), H, c.W_d_t.data(), H);
     }
 }
 
@@ -78,8 +78,11 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
                             int H) {
     const bool additive = scorer == Scorer::additive;
     // additive: q_t = W_d s_{t−1}   (rows: query[:, t] = s_prev · W_dᵀ)
-    if (additive)
+    if (additive && B > 1)
         kernels::matmul_nn(B, H, H, s_prev, ld_prev, c.W_d_t.data(), H,
+                           c.query.data() + size_t(t) * H, T * H, false);
+    else if (additive)  // one string: no transposed copy (attention_keys_forward)
+        kernels::matmul_nt(B, H, H, s_prev, ld_prev, p.W_d.data(), H,
                            c.query.data() + size_t(t) * H, T * H, false);
     const float* keys = keys_of(c, enc, scorer);
     for (int b = 0; b < B; ++b) {
@@ -89,14 +92,9 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
         float* alpha = c.alpha.data() + (size_t(b) * T + t) * S;
         // scores e_j over the real positions j < L
         if (additive) {
-            // u_j = tanh(k_j + q) for every j at once (contiguous [L, H]), e_j = v · u_j
-            float* u = c.tanh.data() + (size_t(b) * T + t) * S * H;
-            const float* k = keys + size_t(b) * S * H;
-            for (int j = 0; j < L; ++j)
-                for (int i = 0; i < H; ++i) u[j * H + i] = k[j * H + i] + q[i];
-            kernels::tanh_array(u, u, L * H);
-            const float* v = p.v.data();
-            for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(v, u + j * H, H);
+            // u_j = tanh(k_j + q) (kept for backward), e_j = v · u_j
+            kernels::additive_scores(alpha, c.tanh.data() + (size_t(b) * T + t) * S * H,
+                                     keys + size_t(b) * S * H, q, p.v.data(), L, H);
         } else {
             for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(s, keys + (size_t(b) * S + j) * H, H);
         }

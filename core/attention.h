@@ -44,8 +44,8 @@ struct AttentionCache {
 };
 void attention_reserve(AttentionCache& cache, Scorer scorer, int B, int S, int T, int H);
 
-// Once per batch: keys from the encoder states enc [B, S, H] (and, additive,
-// W_dᵀ for the steps; p must not change until the batch's last step).
+// Once per batch: keys from the encoder states enc [B, S, H] (and, additive with
+// B > 1, W_dᵀ for the steps; p must not change until the batch's last step).
 void attention_keys_forward(AttentionCache& cache, const float* enc, const AttentionParams& p,
                             Scorer scorer, int B, int S, int H);
 // Step t: context ctx [B, H] (row stride ld_ctx) and cache.alpha[:, t] from

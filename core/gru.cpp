@@ -64,8 +64,8 @@ void gru_reserve(GruCache& c, int B, int T, int H) {
     grow(c.zeros, size_t(B) * H);
 }
 
-void gru_begin_steps(GruCache& c, const GruParams& p, int H) {
-    kernels::transpose(3 * H, H, p.weight_hh.data(), H, c.weight_hh_t.data(), 3 * H);
+void gru_begin_steps(GruCache& c, const GruParams& p, int B, int H) {
+    if (B > 1) kernels::transpose(3 * H, H, p.weight_hh.data(), H, c.weight_hh_t.data(), 3 * H);
 }
 
 void gru_step_forward(float* h, GruCache& c, const float* h_prev, int ld_prev,
@@ -74,7 +74,10 @@ void gru_step_forward(float* h, GruCache& c, const float* h_prev, int ld_prev,
     // hproj [B, 3H] = h_prev · W_hhᵀ + b_hh
     float* hproj = c.hproj.data();
     for (int b = 0; b < B; ++b) std::memcpy(hproj + b * G, p.bias_hh.data(), sizeof(float) * G);
-    kernels::matmul_nn(B, G, H, h_prev, ld_prev, c.weight_hh_t.data(), G, hproj, G, true);
+    if (B > 1)
+        kernels::matmul_nn(B, G, H, h_prev, ld_prev, c.weight_hh_t.data(), G, hproj, G, true);
+    else  // one string: no transposed copy (gru_begin_steps)
+        kernels::matmul_nt(B, G, H, h_prev, ld_prev, p.weight_hh.data(), H, hproj, G, true);
 
     for (int b = 0; b < B; ++b) {
         const size_t bt = size_t(b) * T + t;
@@ -157,7 +160,7 @@ void gru_forward(float* h, GruCache& c, const float* x, const float* h0, const i
     for (int n = 0; n < BT; ++n) std::memcpy(xproj + size_t(n) * G, p.bias_ih.data(), sizeof(float) * G);
     kernels::matmul_nt(BT, G, E, x, E, p.weight_ih.data(), E, xproj, G, true);
 
-    gru_begin_steps(c, p, H);
+    gru_begin_steps(c, p, B, H);
     if (!h0) {
         std::memset(c.zeros.data(), 0, sizeof(float) * size_t(B) * H);
         h0 = c.zeros.data();

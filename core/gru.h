@@ -57,8 +57,9 @@ void gru_reserve(GruCache& cache, int B, int T, int H);
 // --- one step (the attention decoder drives these) --------------------------
 // Once per run, before its steps: W_hhᵀ into cache.weight_hh_t, so that each
 // step's product reads it as is instead of transposing W_hh again (p must not
-// change until the run's last step).
-void gru_begin_steps(GruCache& cache, const GruParams& p, int H);
+// change until the run's last step). Not for one row (B = 1): its steps take
+// dot products with W_hh's rows, cheaper than the transpose.
+void gru_begin_steps(GruCache& cache, const GruParams& p, int B, int H);
 // Step t (after gru_begin_steps): reads cache.xproj[:, t] and h_prev [B, H] (row stride ld_prev), writes
 // h[:, t] (h is [B, T, H]) and the step's caches. lengths == nullptr: all rows run.
 void gru_step_forward(float* h, GruCache& cache, const float* h_prev, int ld_prev,

@@ -263,6 +263,11 @@ V exp_lanes(V x) {
     return p * bitcast<V>((ki + 127) << 23);
 }
 
+template <class V>
+V tanh_lanes(V x) {
+    return 1.0f - 2.0f / (exp_lanes(2.0f * x) + 1.0f);
+}
+
 // y = f(x) over n floats: whole vectors, then the tail through a zero-padded one.
 template <class F>
 void elementwise(float* y, const float* x, int n, F f) {
@@ -287,7 +292,31 @@ void sigmoid_array(float* y, const float* x, int n) {
 }
 
 void tanh_array(float* y, const float* x, int n) {
-    elementwise(y, x, n, [](vec v) { return 1.0f - 2.0f / (exp_lanes(2.0f * v) + 1.0f); });
+    elementwise(y, x, n, [](vec v) { return tanh_lanes(v); });
+}
+
+void additive_scores(float* e, float* u, const float* k, const float* q, const float* v, int L,
+                     int H) {
+    for (int j = 0; j < L; ++j) {
+        const float* kj = k + size_t(j) * H;
+        float* uj = u + size_t(j) * H;
+        vec sum = splat<vec>(0.0f);
+        int i = 0;
+        for (; i + widest <= H; i += widest) {
+            const vec t = tanh_lanes(load<vec>(kj + i) + load<vec>(q + i));
+            store<vec>(uj + i, t);
+            sum += load<vec>(v + i) * t;
+        }
+        if (i < H) {  // the tail through zero-padded vectors (tanh(0) = 0 adds nothing)
+            float a[widest] = {}, b[widest] = {};
+            for (int r = i; r < H; ++r) a[r - i] = kj[r] + q[r], b[r - i] = v[r];
+            const vec t = tanh_lanes(load<vec>(a));
+            store<vec>(a, t);
+            sum += load<vec>(b) * t;
+            std::memcpy(uj + i, a, sizeof(float) * size_t(H - i));
+        }
+        e[j] = reduce_add(sum);
+    }
 }
 
 float dot(const float* a, const float* b, int n) {

@@ -41,6 +41,10 @@ void sigmoid_array(float* y, const float* x, int n);
 void tanh_array(float* y, const float* x, int n);
 // Σ_i a[i]·b[i] over n floats (in vector-wide partial sums).
 float dot(const float* a, const float* b, int n);
+// The additive scorer for one row, in one pass: u_j = tanh(k_j + q),
+// e_j = v · u_j for j < L.  e [L], u [L, H], k [L, H], q [H], v [H].
+void additive_scores(float* e, float* u, const float* k, const float* q, const float* v, int L,
+                     int H);
 
 // Plain scalar twins: the reference the tests hold the fast kernels to.
 namespace ref {
@@ -55,6 +59,8 @@ void exp_array(float* y, const float* x, int n);  // std::exp of x clamped to [�
 void sigmoid_array(float* y, const float* x, int n);
 void tanh_array(float* y, const float* x, int n);
 float dot(const float* a, const float* b, int n);
+void additive_scores(float* e, float* u, const float* k, const float* q, const float* v, int L,
+                     int H);
 }  // namespace ref
 
 // Whether this build's fast kernels use SIMD (false for the scalar WASM build).

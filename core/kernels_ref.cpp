@@ -59,4 +59,16 @@ float dot(const float* a, const float* b, int n) {
     return sum;
 }
 
+void additive_scores(float* e, float* u, const float* k, const float* q, const float* v, int L,
+                     int H) {
+    for (int j = 0; j < L; ++j) {
+        float sum = 0;
+        for (int i = 0; i < H; ++i) {
+            u[j * H + i] = std::tanh(k[j * H + i] + q[i]);
+            sum += v[i] * u[j * H + i];
+        }
+        e[j] = sum;
+    }
+}
+
 }  // namespace lb::kernels::ref

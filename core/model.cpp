@@ -59,11 +59,12 @@ void encode(Activations& a, const int32_t* src, const int* src_len, const Model&
 }
 
 // Once per batch, before the decoder steps: the weights they multiply by,
-// transposed, so that each step's product needs no transpose of its own.
+// transposed, so that each step's product needs no transpose of its own (one
+// string takes dot products with the rows instead, cheaper than a transpose).
 void begin_decoder(Activations& a, const Model& model) {
     const int H = model.config.H, D = decoder_input_width(model.config);
-    gru_begin_steps(a.dec_gru, model.params.dec_gru, H);
-    if (has_attention(model.config))
+    gru_begin_steps(a.dec_gru, model.params.dec_gru, a.B, H);
+    if (has_attention(model.config) && a.B > 1)
         kernels::transpose(3 * H, H, model.params.dec_gru.weight_ih.data() + E_out, D,
                            a.dec_wctx_t.data(), 3 * H);
 }
@@ -100,8 +101,12 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
         attention_step_forward(ctx, T * D, a.att, s_prev, ld_prev, a.enc_h.data(), src_len,
                                p.attention, model.config.scorer, t, B, S, T, H);
         // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ
-        kernels::matmul_nn(B, G, H, ctx, T * D, a.dec_wctx_t.data(), G,
-                           a.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+        if (B > 1)
+            kernels::matmul_nn(B, G, H, ctx, T * D, a.dec_wctx_t.data(), G,
+                               a.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+        else
+            kernels::matmul_nt(B, G, H, ctx, T * D, p.dec_gru.weight_ih.data() + E_out, D,
+                               a.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
     }
     gru_step_forward(a.dec_h.data(), a.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
 }

@@ -4,10 +4,12 @@
 // Legend: B batch size, H width, G = 3H, E input width of a GRU.
 #include "trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -115,18 +117,39 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
 Accuracy evaluate(const Model& model, const std::vector<Example>& examples) {
     if (examples.empty()) return {std::numeric_limits<float>::quiet_NaN(),
                                   std::numeric_limits<float>::quiet_NaN()};
-    const std::vector<Decoded> decoded = decode_examples(examples, model, false);
-    long exact = 0, chars = 0, total = 0;
-    for (size_t i = 0; i < examples.size(); ++i) {
-        const std::string& want = examples[i].target;
-        const std::string& got = decoded[i].output;
-        int right = 0;
-        for (size_t k = 0; k < want.size(); ++k) right += k < got.size() && got[k] == want[k];
-        chars += right;
-        total += long(want.size());
-        exact += right == int(want.size()) && got.size() == want.size();
+    SplitEvaluator evaluator(examples);
+    evaluator.work(model, int(examples.size()));
+    return {float(evaluator.metrics()->exact), float(evaluator.metrics()->per_char)};
+}
+
+SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples) : examples_(&examples) {}
+
+void SplitEvaluator::restart() {
+    row_ = 0;
+    predictions_.clear();
+    metrics_.reset();
+}
+
+int SplitEvaluator::work(const Model& model, int max_rows) {
+    constexpr int most_per_batch = 256;
+    const int first = row_;
+    const int last = std::min(rows_total(), row_ + std::max(max_rows, 0));
+    while (row_ < last) {
+        const int B = std::min(most_per_batch, last - row_);
+        indices_.resize(size_t(B));
+        std::iota(indices_.begin(), indices_.end(), row_);
+        const Batch batch = make_batch(*examples_, indices_);
+        greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
+        for (int b = 0; b < B; ++b) {
+            std::string& out = predictions_.emplace_back(size_t(output_length), ' ');
+            for (int t = 0; t < output_length; ++t)
+                out[size_t(t)] = output_char(acts_.tokens[size_t(b) * output_length + size_t(t)]);
+        }
+        row_ += B;
     }
-    return {float(double(exact) / double(examples.size())), float(double(chars) / double(total))};
+    if (done() && !metrics_ && !examples_->empty())
+        metrics_ = evaluate_predictions(*examples_, predictions_);
+    return row_ - first;
 }
 
 Trainer::Trainer(const TrainerConfig& config, const DateSplits& data)
@@ -134,8 +157,10 @@ Trainer::Trainer(const TrainerConfig& config, const DateSplits& data)
       data_(data),
       model_(make_model(config.model)),
       grads_(make_params(config.model)),
+      chunk_grads_(make_params(config.model)),
       adam_(make_adam_state(config.model)),
-      rng_(config.seed) {
+      rng_(config.seed),
+      evaluator_(data.held_out) {
     if (config.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
     if (data.train.empty()) throw std::invalid_argument("no training examples");
     init_params(model_.params, rng_);
@@ -149,42 +174,111 @@ int Trainer::batches_per_epoch() const {
     return int((data_.train.size() + size_t(config_.batch_size) - 1) / size_t(config_.batch_size));
 }
 
+int Trainer::batch_rows() const {
+    const size_t first = size_t(batch_) * size_t(config_.batch_size);
+    return int(std::min(order_.size() - first, size_t(config_.batch_size)));
+}
+
+int Trainer::rows_left() const {
+    return phase_ == Phase::evaluating ? evaluator_.rows_total() - evaluator_.rows_done()
+                                       : batch_rows() - row_;
+}
+
 bool Trainer::done() const { return config_.epochs > 0 && epoch_ >= config_.epochs; }
+
+double Trainer::fraction_done() const {
+    if (config_.epochs <= 0) return 0;
+    if (done()) return 1;
+    const bool evaluates = config_.evaluate_each_epoch && !data_.held_out.empty();
+    const double train = double(data_.train.size());
+    const double per_epoch = train + (evaluates ? double(data_.held_out.size()) : 0.0);
+    const double within = phase_ == Phase::evaluating
+                              ? train + evaluator_.rows_done()
+                              : double(batch_) * config_.batch_size + row_;
+    return (epoch_ * per_epoch + within) / (config_.epochs * per_epoch);
+}
 
 // Fisher–Yates over the previous order, from the trainer's Rng.
 void Trainer::start_epoch() {
     for (size_t i = order_.size() - 1; i > 0; --i) std::swap(order_[i], order_[rng_.below(i + 1)]);
     batch_ = 0;
+    row_ = 0;
     epoch_loss_sum_ = 0;
+}
+
+// Rows [row_, row_ + rows) of the current batch. model_backward gives the
+// gradient of the chunk's own mean loss; the batch's mean loss is the chunks'
+// means weighted by their share of its rows, and so is its gradient. A whole
+// batch goes straight into grads_ (share 1).
+void Trainer::train_rows(int rows) {
+    const int B = batch_rows();
+    const size_t first = size_t(batch_) * size_t(config_.batch_size) + size_t(row_);
+    indices_.assign(order_.begin() + long(first), order_.begin() + long(first + size_t(rows)));
+    const Batch batch = make_batch(data_.train, indices_);
+    const float loss = model_forward(acts_, batch, model_);
+    if (row_ == 0) zero_params(grads_);
+    if (rows == B) {
+        model_backward(grads_, acts_, batch, model_);
+        batch_loss_ = loss;
+    } else {
+        zero_params(chunk_grads_);
+        model_backward(chunk_grads_, acts_, batch, model_);
+        const float share = float(rows) / float(B);
+        const auto total = tensor_spans(grads_), part = tensor_spans(chunk_grads_);
+        for (int k = 0; k < tensor_slots; ++k)
+            for (size_t i = 0; i < total[k].size; ++i) total[k].data[i] += share * part[k].data[i];
+        batch_loss_ += double(share) * loss;
+    }
+    row_ += rows;
+    examples_ += rows;
+    if (row_ < B) return;
+
+    adam_update(model_.params, adam_, grads_, config_.adam);
+    losses_.push_back(float(batch_loss_));
+    epoch_loss_sum_ += batch_loss_;
+    batch_loss_ = 0;
+    row_ = 0;
+    if (++batch_ < batches_per_epoch()) return;
+    if (config_.evaluate_each_epoch && !data_.held_out.empty()) {
+        phase_ = Phase::evaluating;
+        evaluator_.restart();
+    } else {
+        finish_epoch();
+    }
+}
+
+void Trainer::finish_epoch() {
+    EpochRecord record{epoch_ + 1, float(epoch_loss_sum_ / batch_),
+                       std::numeric_limits<float>::quiet_NaN(),
+                       std::numeric_limits<float>::quiet_NaN()};
+    if (phase_ == Phase::evaluating) {
+        record.exact = float(evaluator_.metrics()->exact);
+        record.per_char = float(evaluator_.metrics()->per_char);
+    }
+    epochs_.push_back(record);
+    phase_ = Phase::training;
+    ++epoch_;
+    start_epoch();
+}
+
+int Trainer::work(int max_rows) {
+    if (done() || max_rows <= 0) return 0;
+    if (phase_ == Phase::evaluating) {
+        const int rows = evaluator_.work(model_, max_rows);
+        if (evaluator_.done()) finish_epoch();
+        return rows;
+    }
+    const int rows = std::min(max_rows, batch_rows() - row_);
+    train_rows(rows);
+    return rows;
 }
 
 int Trainer::step(int n_batches) {
     int trained = 0;
-    for (; trained < n_batches && !done(); ++trained) {
-        const size_t first = size_t(batch_) * size_t(config_.batch_size);
-        const size_t last = std::min(order_.size(), first + size_t(config_.batch_size));
-        indices_.assign(order_.begin() + long(first), order_.begin() + long(last));
-        const Batch batch = make_batch(data_.train, indices_);
-        const float loss = model_forward(acts_, batch, model_);
-        zero_params(grads_);
-        model_backward(grads_, acts_, batch, model_);
-        adam_update(model_.params, adam_, grads_, config_.adam);
-        losses_.push_back(loss);
-        epoch_loss_sum_ += loss;
-        examples_ += batch.B;
-        if (++batch_ == batches_per_epoch()) {
-            EpochRecord record{epoch_ + 1, float(epoch_loss_sum_ / batch_),
-                               std::numeric_limits<float>::quiet_NaN(),
-                               std::numeric_limits<float>::quiet_NaN()};
-            if (config_.evaluate_each_epoch && !data_.held_out.empty()) {
-                const Accuracy accuracy = evaluate(model_, data_.held_out);
-                record.exact = accuracy.exact;
-                record.per_char = accuracy.per_char;
-            }
-            epochs_.push_back(record);
-            ++epoch_;
-            start_epoch();
-        }
+    while (!done() && (phase_ == Phase::evaluating || trained < n_batches)) {
+        const bool training = phase_ == Phase::training;
+        work(rows_left());  // the rest of the batch, or of the evaluation
+        trained += training;
     }
     return trained;
 }

@@ -1,15 +1,21 @@
 // core/trainer.h — initialisation, Adam, and an incremental trainer.
 //
-// The trainer does a bounded amount of work per call (step(n_batches)) and
-// returns, so the page can interleave training with drawing. Everything is
-// deterministic for a seed: initialisation and epoch shuffling draw from
-// lb::Rng only, in a fixed order.
+// The trainer does a bounded amount of work per call and returns, so the page
+// can interleave training with drawing: step(n_batches) trains whole batches
+// (the CLI, the tests); work(max_rows) trains part of a batch or decodes part
+// of the held-out split (the page, whose frame is shorter than a batch).
+// Both go through the same code, and whole batches give the same numbers
+// either way. Everything is deterministic for a seed: initialisation and epoch
+// shuffling draw from lb::Rng only, in a fixed order.
 //
 // Legend: B batch size, H width; "step" = one batch = one Adam update.
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 #include "dataset.h"
+#include "metrics.h"
 #include "model.h"
 #include "rng.h"
 
@@ -64,6 +70,29 @@ struct Accuracy {
 };
 Accuracy evaluate(const Model& model, const std::vector<Example>& examples);
 
+// Greedy decoding of a split a few rows at a time, then its Metrics: the
+// Trainer's held-out evaluation, and the page's evaluation of a given model.
+class SplitEvaluator {
+public:
+    explicit SplitEvaluator(const std::vector<Example>& examples);  // must outlive this
+    void restart();                               // forgets the predictions and metrics
+    // Decodes up to max_rows more examples (in batches of at most 256) with
+    // model; computes metrics() after the last. Returns the rows decoded.
+    int work(const Model& model, int max_rows);
+    bool done() const { return row_ == int(examples_->size()); }
+    int rows_done() const { return row_; }
+    int rows_total() const { return int(examples_->size()); }
+    const std::optional<Metrics>& metrics() const { return metrics_; }  // once done
+
+private:
+    const std::vector<Example>* examples_;
+    int row_ = 0;
+    std::vector<std::string> predictions_;
+    std::vector<int> indices_;
+    Activations acts_;
+    std::optional<Metrics> metrics_;
+};
+
 class Trainer {
 public:
     // Initialises the model from config.seed. data must outlive the trainer.
@@ -73,26 +102,49 @@ public:
 
     // Trains up to n_batches batches (fewer if done()); at the end of each
     // epoch records an EpochRecord (evaluating held_out if configured).
-    // Returns the number of batches trained.
+    // Finishes a batch or an evaluation that work() left half done (a
+    // partial batch counts as one). Returns the number of batches trained.
     int step(int n_batches);
+    // The smallest unit: in the training phase, trains up to max_rows rows of
+    // the current batch (never past its end) and adds their share (rows / the
+    // batch's rows) of the gradient of the batch's mean loss, updating with
+    // Adam when the batch is complete; in the evaluating phase (after an
+    // epoch's last batch, if evaluate_each_epoch), decodes up to max_rows
+    // held-out strings, and after the last one records the epoch. Returns the
+    // rows done (0 once done()).
+    int work(int max_rows);
     bool done() const;
 
+    enum class Phase { training, evaluating };
+    Phase phase() const { return phase_; }
     const Model& model() const { return model_; }
     const TrainerConfig& config() const { return config_; }
     const std::vector<float>& loss_history() const { return losses_; }   // one per step
     const std::vector<EpochRecord>& epoch_history() const { return epochs_; }
+    // The Metrics of the last held-out evaluation (none before the first).
+    const std::optional<Metrics>& metrics() const { return evaluator_.metrics(); }
     int epoch() const { return epoch_; }                 // completed epochs
     int batch_in_epoch() const { return batch_; }        // batches done in the current epoch
     int batches_per_epoch() const;                       // ⌈train size / B⌉ (last one partial)
-    long examples_seen() const { return examples_; }
+    int batch_rows() const;                              // rows of the current batch (B or fewer)
+    int rows_into_batch() const { return row_; }         // of those, already trained
+    // Rows left in the current unit: of the batch while training, of the
+    // held-out split while evaluating.
+    int rows_left() const;
+    long examples_seen() const { return examples_; }     // training rows, counted per row
+    // Of the configured epochs, counting a held-out row like a training row;
+    // 0 when epochs = 0 (never done).
+    double fraction_done() const;
 
 private:
     void start_epoch();
+    void train_rows(int rows);
+    void finish_epoch();
 
     TrainerConfig config_;
     const DateSplits& data_;
     Model model_;
-    Params grads_;
+    Params grads_, chunk_grads_;  // the batch's gradient; one chunk's (partial batches only)
     AdamState adam_;
     Activations acts_;
     Rng rng_;
@@ -100,8 +152,11 @@ private:
     std::vector<int> indices_;  // the current batch's indices (reused)
     std::vector<float> losses_;
     std::vector<EpochRecord> epochs_;
+    SplitEvaluator evaluator_;  // of data_.held_out
+    Phase phase_ = Phase::training;
+    double batch_loss_ = 0;     // the chunks' losses weighted by their share
     double epoch_loss_sum_ = 0;
-    int epoch_ = 0, batch_ = 0;
+    int epoch_ = 0, batch_ = 0, row_ = 0;
     long examples_ = 0;
 };
 

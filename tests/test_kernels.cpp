@@ -259,3 +259,36 @@ TEST_CASE("kernels: fast dot equals the reference") {
     const float a[11] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
     CHECK(kernels::dot(a, a, 11) == 506.0f);
 }
+
+TEST_CASE("kernels: fused additive scores equal the reference") {
+    // u within tanh's stated 2e-7 (+ the twin's half ulp); e = v·u then within
+    // Σ|v_i|·that + the summation bound 2·γ_H · Σ|v_i·u_i|.
+    lb::Rng rng(17);
+    const double u_tol = 2e-7 + std::ldexp(1.0, -24);
+    for (int H : {1, 3, 4, 8, 15, 16, 17, 32, 64, 67})
+        for (int L : {0, 1, 5, 18}) {
+            const std::vector<float> k = random_values(rng, size_t(L) * H), q = random_values(rng, size_t(H));
+            std::vector<float> v = random_values(rng, size_t(H));
+            for (float& x : v) x *= 3.0f;
+            std::vector<float> e_fast(size_t(L) + 1, -7.0f), e_ref = e_fast;
+            std::vector<float> u_fast(size_t(L) * H + 1, -7.0f), u_ref = u_fast;
+            kernels::additive_scores(e_fast.data(), u_fast.data(), k.data(), q.data(), v.data(), L, H);
+            kernels::ref::additive_scores(e_ref.data(), u_ref.data(), k.data(), q.data(), v.data(), L, H);
+            int bad = 0;
+            for (size_t n = 0; n < size_t(L) * H; ++n)
+                if (!(std::fabs(double(u_fast[n]) - u_ref[n]) <= u_tol)) ++bad;
+            double v_abs = 0;
+            for (float x : v) v_abs += std::fabs(x);
+            const double u = std::ldexp(1.0, -24), gamma = H * u / (1 - H * u);
+            for (int j = 0; j < L; ++j) {
+                double magnitude = 0;
+                for (int i = 0; i < H; ++i) magnitude += std::fabs(v[size_t(i)] * u_ref[size_t(j) * H + i]);
+                const double tol = v_abs * u_tol + 2 * gamma * magnitude;
+                if (!(std::fabs(double(e_fast[size_t(j)]) - e_ref[size_t(j)]) <= tol)) ++bad;
+            }
+            INFO("H=", H, " L=", L);
+            CHECK(bad == 0);
+            CHECK(e_fast.back() == -7.0f);  // nothing written past e[L−1] or u[L·H−1]
+            CHECK(u_fast.back() == -7.0f);
+        }
+}

@@ -168,3 +168,108 @@ TEST_CASE("a short fixed-seed training run: the loss falls") {
     }
     CHECK(final_loss[0] < final_loss[1]);
 }
+
+// A batch trained in chunks of rows is the same batch: each chunk adds its
+// share (rows / B) of the gradient, so after Adam the parameters match one
+// whole-batch step up to float summation order. Adam's first step moves a
+// weight by −lr·g/(|g| + ε/√(1−β2)): at most lr (1e-3), and by at most
+// lr·√(1−β2)/ε ≈ 3e2 per unit of gradient error. The chunks change each
+// gradient sum by a few ulps of terms of order 1e-2 (≲ 1e-9), so the weights
+// may differ by ≲ 3e-7; we allow 1e-6, a thousandth of a step, where a
+// missing or doubly counted chunk moves weights by a good part of lr.
+TEST_CASE("trainer: a batch in chunks of rows (5 + 17 + 42) is one whole-batch step") {
+    const DateSplits data = make_date_splits(3, 200, 12);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::additive, 8};
+    config.batch_size = 64;
+    Trainer whole(config, data), chunked(config, data);
+    CHECK(whole.step(1) == 1);
+    CHECK(chunked.batch_rows() == 64);
+    CHECK(chunked.work(5) == 5);
+    CHECK(chunked.rows_into_batch() == 5);
+    CHECK(chunked.loss_history().empty());  // no Adam update yet
+    CHECK(chunked.work(17) == 17);
+    CHECK(chunked.examples_seen() == 22);
+    CHECK(chunked.work(1000) == 42);        // never past the batch's end
+    CHECK(chunked.rows_into_batch() == 0);
+    CHECK(chunked.batch_in_epoch() == 1);
+    REQUIRE(chunked.loss_history().size() == 1);
+    CHECK(chunked.loss_history()[0] == Approx(whole.loss_history()[0]).epsilon(1e-6));
+    const auto a = named_tensors(whole.model().params), b = named_tensors(chunked.model().params);
+    double largest = 0;
+    for (size_t k = 0; k < a.size(); ++k)
+        for (size_t i = 0; i < a[k].size; ++i)
+            largest = std::max(largest, std::fabs(double(a[k].data[i]) - b[k].data[i]));
+    MESSAGE("largest difference after Adam: ", largest);
+    CHECK(largest <= 1e-6);
+}
+
+TEST_CASE("trainer: work() across an epoch boundary gives step()'s epoch record") {
+    const DateSplits data = make_date_splits(4, 50, 30);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::dot, 8};
+    config.batch_size = 16;  // 16 + 16 + 16 + 2
+    config.epochs = 2;
+    Trainer by_step(config, data), by_work(config, data);
+    CHECK(by_step.step(4) == 4);
+    REQUIRE(by_step.epoch_history().size() == 1);
+
+    for (int b = 0; b < 4; ++b) by_work.work(1000);  // whole batches: the same numbers
+    CHECK(by_work.phase() == Trainer::Phase::evaluating);
+    CHECK(by_work.epoch() == 0);
+    CHECK(by_work.epoch_history().empty());
+    CHECK(!by_work.metrics());
+    CHECK(by_work.fraction_done() == Approx(50.0 / 160));
+    int rows = 0;
+    while (by_work.phase() == Trainer::Phase::evaluating) {
+        const int done = by_work.work(7);
+        CHECK(done <= 7);
+        rows += done;
+    }
+    CHECK(rows == 30);
+    CHECK(by_work.epoch() == 1);
+    CHECK(by_work.loss_history() == by_step.loss_history());
+    REQUIRE(by_work.epoch_history().size() == 1);
+    const EpochRecord &want = by_step.epoch_history()[0], &got = by_work.epoch_history()[0];
+    CHECK(got.train_loss == want.train_loss);
+    CHECK(got.exact == want.exact);
+    CHECK(got.per_char == want.per_char);
+    REQUIRE(by_work.metrics());
+    CHECK(by_work.metrics()->count == 30);
+    CHECK(float(by_work.metrics()->per_char) == got.per_char);
+    const Accuracy accuracy = evaluate(by_step.model(), data.held_out);
+    CHECK(got.exact == accuracy.exact);
+    CHECK(got.per_char == accuracy.per_char);
+
+    // step() finishes what work() left half done: the batch, then the epoch's evaluation
+    CHECK(by_work.work(3) == 3);
+    CHECK(by_work.step(4) == 4);
+    CHECK(by_work.done());
+    CHECK(by_work.fraction_done() == 1.0);
+    CHECK(by_work.epoch_history().size() == 2);
+    CHECK(by_work.work(10) == 0);
+}
+
+TEST_CASE("trainer: a seed gives the same run however the work is split") {
+    const DateSplits data = make_date_splits(5, 70, 10);
+    TrainerConfig config;
+    config.model = {DecoderKind::plain, Scorer::additive, 8};
+    config.batch_size = 16;
+    config.epochs = 2;
+    Trainer a(config, data), b(config, data), c(config, data);
+    a.step(100);
+    while (!b.done()) b.work(1000);  // batch by batch: bit for bit
+    while (!c.done()) c.work(7);     // chunks that straddle nothing but rows
+    CHECK(b.loss_history() == a.loss_history());
+    CHECK(b.examples_seen() == a.examples_seen());
+    CHECK(c.examples_seen() == a.examples_seen());
+    REQUIRE(c.loss_history().size() == a.loss_history().size());
+    for (size_t i = 0; i < a.loss_history().size(); ++i)
+        CHECK(c.loss_history()[i] == Approx(a.loss_history()[i]).epsilon(1e-5));
+    REQUIRE(c.epoch_history().size() == 2);
+    for (size_t e = 0; e < 2; ++e) {
+        CHECK(b.epoch_history()[e].exact == a.epoch_history()[e].exact);
+        CHECK(b.epoch_history()[e].per_char == a.epoch_history()[e].per_char);
+        CHECK(c.epoch_history()[e].train_loss == Approx(a.epoch_history()[e].train_loss).epsilon(1e-5));
+    }
+}

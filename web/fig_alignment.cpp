@@ -187,19 +187,19 @@ void read_url(Lab& lab, AlignmentState& st) {
     st.shown_input = lesson.input;
     st.shown_target = lesson.target;
     std::strncpy(st.typed, lesson.input.c_str(), sizeof st.typed - 1);
-    if (const auto ex = url_param("al.ex")) {
+    if (const auto ex = query_param("al.ex")) {
         char* end = nullptr;
         const long i = std::strtol(ex->c_str(), &end, 10);
         if (end && *end == 0 && i >= 0 && i < long(lab.data.held_out.size())) show_example(lab, st, int(i));
-    } else if (const auto date = url_param("al.date")) {
+    } else if (const auto date = query_param("al.date")) {
         std::strncpy(st.typed, date->c_str(), sizeof st.typed - 1);
         show_typed(st, *date);
     }
-    if (const auto row = url_param("al.row")) {
+    if (const auto row = query_param("al.row")) {
         const int t = std::atoi(row->c_str());
         if (t >= 0 && t < output_length) st.selected_output = t;
     }
-    if (const auto model = url_param("al.model")) st.use_live = *model == "page";
+    if (const auto model = query_param("al.model")) st.use_live = *model == "page";
 }
 
 void write_url(const AlignmentState& st) {
@@ -210,7 +210,7 @@ void write_url(const AlignmentState& st) {
     if (st.selected_output != 0) q += (q.empty() ? "" : "&") + std::string("al.row=") + std::to_string(st.selected_output);
     if (st.use_live) q += (q.empty() ? "" : "&") + std::string("al.model=page");
     if (q == st.url_written) return;
-    url_replace("al.", q);
+    replace_query("al.", q);
     const_cast<AlignmentState&>(st).url_written = q;
 }
 
@@ -366,7 +366,7 @@ void ShowGuards() {
     ImGui::PopStyleColor();
 }
 
-void ShowAlignmentContent(Lab& lab, AlignmentState& st) {
+void ShowAlignment(Lab& lab, AlignmentState& st) {
     if (lab.busy()) lab.wake();
     ShowPicker(lab, st);
     refresh_alignment(lab, st);
@@ -389,12 +389,6 @@ void ShowAlignmentContent(Lab& lab, AlignmentState& st) {
     ShowBars(st, narrow ? width : map_w);
     ShowGuards();
     write_url(st);
-}
-
-void ShowAlignment(Lab& lab, AlignmentState& st) {
-    figure_begin();
-    ShowAlignmentContent(lab, st);
-    figure_end("alignment");
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -444,6 +438,7 @@ FigureSpec alignment_figure(Lab& lab, AlignmentState& st) {
         .show = [&lab, &st] { ShowAlignment(lab, st); },
         .state = [&lab, &st] { return state_json(lab, st); },
         .text_alternative = [&st] { return text_alternative(st); },
+        .fit_height = true,
     };
 }
 

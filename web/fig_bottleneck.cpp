@@ -197,7 +197,6 @@ void AttentionPanel(Bottleneck& st, ImVec2 o, float width, const AttentionStep& 
 }
 
 void ShowBottleneck(Bottleneck& st, const AttentionStep& example) {
-    figure_begin();
     const float width = ImGui::GetContentRegionAvail().x;
     const bool wide = width >= 640;
     const ImVec2 o = ImGui::GetCursorScreenPos();
@@ -216,7 +215,6 @@ void ShowBottleneck(Bottleneck& st, const AttentionStep& example) {
     }
     ImGui::PopTextWrapPos();
     record_rect("explanation");
-    figure_end("bottleneck");
 }
 
 std::string text_alternative(const Bottleneck& st) {
@@ -238,7 +236,6 @@ FigureSpec bottleneck_figure(Bottleneck& st) {
     // Illustrative weights for the softmax box: s against four states in the plane.
     static const AttentionStep example =
         attention_step(Scorer::dot, {1.2, 0.4}, {{0.2, 0.9}, {1.0, 0.1}, {0.6, 0.6}, {0.1, 0.2}});
-    redraw_on_theme_change("bottleneck");
     return {
         .name = "bottleneck",
         .show = [&st] { ShowBottleneck(st, example); },
@@ -247,6 +244,7 @@ FigureSpec bottleneck_figure(Bottleneck& st) {
             return nlohmann::json{{"selected", st.selected}, {"explanation", e ? e->text : ""}};
         },
         .text_alternative = [&st] { return text_alternative(st); },
+        .fit_height = true,
     };
 }
 

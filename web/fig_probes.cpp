@@ -159,7 +159,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
     ImGui::TextWrapped("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
 }
 
-void ShowProbesContent(Lab& lab, AlignmentState& st) {
+void ShowProbes(Lab& lab, AlignmentState& st) {
     if (lab.busy()) lab.wake();
     refresh_alignment(lab, st);
     if (st.weights.empty()) {
@@ -171,12 +171,6 @@ void ShowProbesContent(Lab& lab, AlignmentState& st) {
     ShowOcclusion(st, width);
     ImGui::Spacing();
     ShowGradientPath(st, width);
-}
-
-void ShowProbes(Lab& lab, AlignmentState& st) {
-    figure_begin();
-    ShowProbesContent(lab, st);
-    figure_end("probes");
 }
 
 nlohmann::json state_json(Lab& lab, AlignmentState& st) {
@@ -219,6 +213,7 @@ FigureSpec probes_figure(Lab& lab, AlignmentState& st) {
         .show = [&lab, &st] { ShowProbes(lab, st); },
         .state = [&lab, &st] { return state_json(lab, st); },
         .text_alternative = [&st] { return text_alternative(st); },
+        .fit_height = true,
     };
 }
 

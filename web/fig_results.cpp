@@ -81,10 +81,10 @@ std::pair<int, int> extremes(const std::vector<ResultRow>& rows, int c) {
 }
 
 void read_url(ResultsState& st) {
-    if (const auto key = url_param("rs.sort"))
+    if (const auto key = query_param("rs.sort"))
         for (int c = 0; c < column_count; ++c)
             if (*key == columns[c].key) st.sort_column = c;
-    if (const auto dir = url_param("rs.dir")) st.descending = *dir != "up";
+    if (const auto dir = query_param("rs.dir")) st.descending = *dir != "up";
 }
 
 void write_url(ResultsState& st) {
@@ -93,7 +93,7 @@ void write_url(ResultsState& st) {
     if (st.sort_column != 4 || !st.descending)
         q = "rs.sort=" + std::string(columns[st.sort_column].key) + "&rs.dir=" + (st.descending ? "down" : "up");
     if (q == written) return;
-    url_replace("rs.", q);
+    replace_query("rs.", q);
     written = q;
 }
 
@@ -134,7 +134,7 @@ void ShowDownloads(Lab& lab, bool narrow) {
     }
 }
 
-void ShowResultsContent(Lab& lab, ResultsState& st) {
+void ShowResults(Lab& lab, ResultsState& st) {
     const LessonColors& col = lesson_colors();
     st.rows = lab.results();
     rank(st.rows, st.sort_column, st.descending);
@@ -210,12 +210,6 @@ void ShowResultsContent(Lab& lab, ResultsState& st) {
     write_url(st);
 }
 
-void ShowResults(Lab& lab, ResultsState& st) {
-    figure_begin();
-    ShowResultsContent(lab, st);
-    figure_end("results");
-}
-
 nlohmann::json row_json(const ResultRow& r) {
     return {{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
             {"run", r.label}, {"model", r.model == DecoderKind::plain ? "plain" : "attention"}, {"width", r.width},
@@ -260,6 +254,7 @@ FigureSpec results_figure(Lab& lab, ResultsState& st) {
         .show = [&lab, &st] { ShowResults(lab, st); },
         .state = [&lab, &st] { return state_json(lab, st); },
         .text_alternative = [&lab, &st] { return text_alternative(lab, st); },
+        .fit_height = true,
     };
 }
 

@@ -55,7 +55,7 @@ void ShowControls(Lab& lab) {
     record_rect("epochs");
     static std::string written;
     const std::string q = lab.sweep_epochs == 12 ? "" : "sw.epochs=" + std::to_string(lab.sweep_epochs);
-    if (q != written && !ImGui::IsAnyItemActive()) url_replace("sw.", q), written = q;
+    if (q != written && !ImGui::IsAnyItemActive()) replace_query("sw.", q), written = q;
 
     // Progress over the eight runs: each counts by its share of the work (examples × width²).
     double total = 0, done = 0;
@@ -172,18 +172,12 @@ void ShowViews(Lab& lab) {
                        fixed(hi - lo, 3).c_str());
 }
 
-void ShowSweepContent(Lab& lab) {
+void ShowSweep(Lab& lab) {
     if (lab.busy()) lab.wake();
     const std::vector<ResultRow> rows = lab.results();
     ShowControls(lab);
     ShowTable(lab, rows);
     ShowViews(lab);
-}
-
-void ShowSweep(Lab& lab) {
-    figure_begin();
-    ShowSweepContent(lab);
-    figure_end("sweep");
 }
 
 nlohmann::json state_json(Lab& lab) {
@@ -200,9 +194,9 @@ nlohmann::json state_json(Lab& lab) {
                      {"plain_length_buckets", p->per_length_bucket}, {"attention_length_buckets", a->per_length_bucket}};
     nlohmann::json shipped = nlohmann::json::object();
     for (int k = 0; k < 2; ++k)
-        if (lab.shipped_eval[size_t(k)].metrics)
-            shipped[k ? "attention" : "plain"] = {{"exact", lab.shipped_eval[size_t(k)].metrics->exact},
-                                                  {"per_char", lab.shipped_eval[size_t(k)].metrics->per_char},
+        if (const auto& m = lab.shipped_eval[size_t(k)].held_out.metrics())
+            shipped[k ? "attention" : "plain"] = {{"exact", m->exact},
+                                                  {"per_char", m->per_char},
                                                   {"native_exact", lab.shipped_native_exact[size_t(k)]}};
     return {{"running", lab.sweep_running}, {"current", lab.sweep_current}, {"epochs", lab.sweep_epochs},
             {"cells", cells}, {"views", views}, {"native_note", lab.native_note}, {"shipped", shipped}};
@@ -228,7 +222,7 @@ std::string text_alternative(Lab& lab) {
 }  // namespace
 
 FigureSpec sweep_figure(Lab& lab) {
-    if (const auto epochs = url_param("sw.epochs")) {
+    if (const auto epochs = query_param("sw.epochs")) {
         const int e = std::atoi(epochs->c_str());
         if (e >= 1 && e <= 12) lab.sweep_epochs = e;
     }
@@ -237,6 +231,7 @@ FigureSpec sweep_figure(Lab& lab) {
         .show = [&lab] { ShowSweep(lab); },
         .state = [&lab] { return state_json(lab); },
         .text_alternative = [&lab] { return text_alternative(lab); },
+        .fit_height = true,
     };
 }
 

@@ -34,7 +34,7 @@ std::string url_written;
 
 void read_url(Lab& lab) {
     auto integer = [](const std::string& key, int lo, int hi, int& out) {
-        if (const auto text = url_param(key)) {
+        if (const auto text = query_param(key)) {
             char* end = nullptr;
             const long v = std::strtol(text->c_str(), &end, 10);
             if (end && *end == 0 && v >= lo && v <= hi) out = int(v);
@@ -46,7 +46,7 @@ void read_url(Lab& lab) {
         if (w == width) lab.width = w;
     integer("tr.seed", 0, 1000000, lab.seed);
     integer("tr.epochs", 1, max_epochs, lab.epochs);
-    if (const auto name = url_param("tr.scorer"))
+    if (const auto name = query_param("tr.scorer"))
         if (const auto scorer = parse_scorer(*name)) lab.scorer = *scorer;
 }
 
@@ -59,7 +59,7 @@ void write_url(const Lab& lab) {
     if (lab.seed != 1) add("tr.seed", std::to_string(lab.seed));
     if (lab.epochs != 12) add("tr.epochs", std::to_string(lab.epochs));
     if (q == url_written) return;
-    url_replace("tr.", q);
+    replace_query("tr.", q);
     url_written = q;
 }
 
@@ -141,7 +141,7 @@ std::string progress_text(const Lab& lab, double fraction) {
     return text;
 }
 
-void ShowTrainingContent(Lab& lab) {
+void ShowTraining(Lab& lab) {
     if (!lab.live[0]) lab.build_live();
     const LessonColors& col = lesson_colors();
     ShowSettings(lab);
@@ -199,12 +199,6 @@ void ShowTrainingContent(Lab& lab) {
     write_url(lab);
 }
 
-void ShowTraining(Lab& lab) {
-    figure_begin();
-    ShowTrainingContent(lab);
-    figure_end("training");
-}
-
 //-----------------------------------------------------------------------------------------------
 // [SECTION] State JSON and text alternative
 //-----------------------------------------------------------------------------------------------
@@ -250,9 +244,7 @@ nlohmann::json state_json(Lab& lab) {
         {"budget_ms", lab.budget_ms},
         {"frame_ms", lab.frame_ms_average},
         {"work_ms", lab.work_ms_average},
-        {"shipped_rows_decoded", {lab.shipped_eval[0].row, lab.shipped_eval[1].row}},
         {"shipped_error", lab.shipped_error},
-        {"busy", lab.busy()},
     };
 }
 
@@ -290,6 +282,7 @@ FigureSpec training_figure(Lab& lab) {
         .show = [&lab] { ShowTraining(lab); },
         .state = [&lab] { return state_json(lab); },
         .text_alternative = [&lab] { return text_alternative(lab); },
+        .fit_height = true,
     };
 }
 

@@ -14,8 +14,6 @@
 // [SECTION] The URL: read once, written when the state settles
 // [SECTION] Drawing: stepper, plane, table, scorer, parameter counts
 // [SECTION] State JSON and text alternative
-#include <emscripten/emscripten.h>
-
 #include <algorithm>
 #include <optional>
 #include <cmath>
@@ -65,51 +63,11 @@ std::string vec_text(const Vec& v, const char* spec) {
     for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + fmt(spec, v[i]);
     return text + ")";
 }
-std::string thousands(long n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
 double snap(double x) { return std::round(std::clamp(x, view_lo, view_hi) * 100) / 100; }
 
 //-----------------------------------------------------------------------------------------------
 // [SECTION] The URL: read once, written when the state settles
 //-----------------------------------------------------------------------------------------------
-
-// The value of query parameter `key`, or null; the caller frees it.
-EM_JS(char*, js_query_param, (const char* key), {
-    const value = new URLSearchParams(location.search).get(UTF8ToString(key));
-    if (value === null) return 0;
-    const size = lengthBytesUTF8(value) + 1;
-    const out = _malloc(size);
-    stringToUTF8(value, out, size);
-    return out;
-});
-// Replaces the parameters starting with `prefix` by `ours` ("k=v&k=v", URL-safe already),
-// keeping every other parameter; history.replaceState, so no new history entry.
-EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
-    const mine = UTF8ToString(prefix);
-    const url = new URL(location.href);
-    const parts = [];
-    url.searchParams.forEach(function(v, k) {
-        if (!k.startsWith(mine)) parts.push(encodeURIComponent(k) + "=" + encodeURIComponent(v));
-    });
-    const own = UTF8ToString(ours);
-    if (own) parts.push(own);
-    url.search = parts.join("&");
-    history.replaceState(history.state, "", url.href);
-});
-
-std::optional<std::string> query_param(const std::string& key) {
-    char* value = js_query_param(key.c_str());
-    if (!value) return std::nullopt;
-    std::string text = value;
-    std::free(value);
-    return text;
-}
 
 // "0.9,0.2" -> {0.9, 0.2}: exactly `count` finite numbers within ±limit, or nothing.
 std::optional<Vec> parse_numbers(const std::string& text, size_t count, double limit) {
@@ -200,7 +158,7 @@ void write_url_when_settled(WorkedExample& st) {
     if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsAnyItemActive()) return;
     std::string q = query_of(st);
     if (q == st.written_query) return;
-    js_replace_query("we.", q.c_str());
+    replace_query("we.", q);
     st.written_query = std::move(q);
 }
 
@@ -540,7 +498,6 @@ void ShowScorer(WorkedExample& st) {
 }
 
 void ShowWorkedExample(WorkedExample& st) {
-    figure_begin();
     if (!st.url_read) {  // once, on the first frame: the link the reader opened
         read_url(st);
         st.url_read = true;
@@ -574,7 +531,6 @@ void ShowWorkedExample(WorkedExample& st) {
     st.result = attention_step(st.scorer, st.s, st.hs, st.params);
     if (st.result.scores != drawn.scores) keep_awake();
     write_url_when_settled(st);
-    figure_end("worked-example");
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -632,12 +588,12 @@ std::string text_alternative(const WorkedExample& st) {
 FigureSpec worked_example_figure(WorkedExample& st) {
     reset(st);
     st.result = attention_step(st.scorer, st.s, st.hs, st.params);
-    redraw_on_theme_change("worked-example");
     return {
         .name = "worked-example",
         .show = [&st] { ShowWorkedExample(st); },
         .state = [&st] { return state_json(st); },
         .text_alternative = [&st] { return text_alternative(st); },
+        .fit_height = true,
     };
 }
 

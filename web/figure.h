@@ -26,6 +26,7 @@
 // element [data-figure-alt="counter"] beside it for the text alternative.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -63,7 +64,19 @@ void keep_awake();
 // --- anywhere ------------------------------------------------------------------------------
 // Asks for a redraw of the named figure (its state changed from outside its own input).
 void request_redraw(std::string_view name);
+// Whether the page is dark now (the reader's prefers-color-scheme). The runtime gives every
+// figure the matching ImGui style and redraws them all when it changes; a figure's own colours
+// can follow it.
+bool page_is_dark();
 // Escapes text for the HTML of a text alternative.
 std::string html_escape(std::string_view text);
+// A count with thousands separators, for a figure's text: 12345 -> "12,345".
+std::string thousands(long value);
+// The page's query holds figure settings (each figure its own key prefix, "we.", "tr.", ...),
+// so a link shows what the reader saw. The value of query parameter `key`, or nothing:
+std::optional<std::string> query_param(std::string_view key);
+// Replaces the parameters starting with `prefix` by `ours` ("k=v&k=v", URL-safe already),
+// keeping every other parameter; history.replaceState, so no new history entry.
+void replace_query(std::string_view prefix, std::string_view ours);
 
 }  // namespace lb::web

@@ -7,11 +7,11 @@
 //   probes      web/fig_probes.cpp     occlusion and the gradient path of the same string
 //   results     web/fig_results.cpp    every result in one table, ranked by any column
 //
-// Training never blocks a frame: a SlicedRun trains a batch of 64 in chunks of rows whose
-// gradients add up to the batch's own, and the Lab spends a measured time budget per animation
-// frame on whichever runs are active (web/lesson2_lab.cpp). The Lab keeps its own
-// requestAnimationFrame loop rather than a figure's `work` hook, because a hook redraws its
-// figure on every frame: under software WebGL each redraw of a canvas costs the GPU process
+// Training never blocks a frame: lb::Trainer trains a batch of 64 in chunks of rows whose
+// gradients add up to the batch's own (Trainer::work), and the Lab spends a measured time
+// budget per animation frame on whichever runs are active (web/lesson2_lab.cpp). The Lab keeps
+// its own requestAnimationFrame loop rather than a figure's `work` hook, because a hook redraws
+// its figure on every frame: under software WebGL each redraw of a canvas costs the GPU process
 // more than the training does, so the Lab redraws the moving figures ten times a second and
 // the page keeps its frame rate.
 //
@@ -32,65 +32,43 @@
 
 namespace lb::web {
 
-// --- a training run, sliced ---------------------------------------------------------------
-// The same run as lb::Trainer (same initialisation and shuffling from the seed, Adam on the
-// mean loss of each batch of 64), but a batch may be spread over several calls: each chunk of
-// rows adds its share (rows / B) of the batch's gradient. After every epoch the held-out split
-// is decoded, also in chunks, for exact match, per-character and the full Metrics.
+// --- a training run, in slices that fit a frame ----------------------------------------------
+// lb::Trainer does the work (Trainer::work: part of a batch, or part of the held-out evaluation);
+// a SlicedRun only decides how many rows fit in a frame's time budget, from the measured cost of
+// a training row and of a decoded row. The accessors are the Trainer's, as the figures read them.
 class SlicedRun {
 public:
-    SlicedRun(const TrainerConfig& config, const DateSplits& data);
+    SlicedRun(const TrainerConfig& config, const DateSplits& data) : trainer_(config, data) {}
     // Trains or evaluates chunk after chunk until the clock (ms, emscripten_get_now) would pass
     // `deadline`; at least one chunk if `at_least_one`. Stops early at `stop_at_step` (a step is
     // one batch; -1 = no limit). Returns the milliseconds spent.
     double work_until(double deadline, bool at_least_one, long stop_at_step = -1);
-    bool done() const { return epoch_ >= config_.epochs; }
+    bool done() const { return trainer_.done(); }
 
-    const TrainerConfig& config() const { return config_; }
-    const Model& model() const { return model_; }
-    const std::vector<float>& losses() const { return losses_; }       // one per step
-    const std::vector<EpochRecord>& epochs() const { return epochs_; }  // one per finished epoch
-    const std::optional<Metrics>& metrics() const { return metrics_; }  // of the last evaluation
-    long steps() const { return long(losses_.size()); }
-    long examples_seen() const { return examples_; }
-    int epoch() const { return epoch_; }                 // finished epochs
-    bool evaluating() const { return evaluating_; }
-    double fraction_done() const;                        // 0..1, evaluation counted as training
+    const Trainer& trainer() const { return trainer_; }
+    const TrainerConfig& config() const { return trainer_.config(); }
+    const Model& model() const { return trainer_.model(); }
+    const std::vector<float>& losses() const { return trainer_.loss_history(); }       // one per step
+    const std::vector<EpochRecord>& epochs() const { return trainer_.epoch_history(); }  // finished epochs
+    const std::optional<Metrics>& metrics() const { return trainer_.metrics(); }  // of the last evaluation
+    long steps() const { return long(losses().size()); }
+    long examples_seen() const { return trainer_.examples_seen(); }
+    int epoch() const { return trainer_.epoch(); }       // finished epochs
+    bool evaluating() const { return trainer_.phase() == Trainer::Phase::evaluating; }
+    double fraction_done() const { return trainer_.fraction_done(); }  // 0..1
     double seconds_training() const { return train_ms_ / 1000; }  // busy time, not wall time
     double examples_per_second() const;                  // while busy
 
 private:
-    void start_epoch();
-    double train_chunk(int rows);  // returns ms
-    double eval_chunk(int rows);
-    void finish_epoch();
-
-    TrainerConfig config_;
-    const DateSplits& data_;
-    Model model_;
-    Params grads_, chunk_grads_;
-    AdamState adam_;
-    Activations acts_;
-    Rng rng_;
-    std::vector<int> order_, indices_;
-    std::vector<float> losses_;
-    std::vector<EpochRecord> epochs_;
-    std::optional<Metrics> metrics_;
-    int epoch_ = 0, batch_ = 0, row_ = 0;  // row_: rows of the current batch already done
-    double batch_loss_ = 0, epoch_loss_sum_ = 0;
-    long examples_ = 0;
-    bool evaluating_ = false;
-    int eval_row_ = 0;
-    std::vector<std::string> predictions_;
+    Trainer trainer_;
     double train_ms_ = 0, ms_per_train_row_ = 0, ms_per_eval_row_ = 0;  // measured
 };
 
-// --- evaluating a given model (the shipped ones), sliced ------------------------------------
+// --- evaluating a given model (the shipped ones) on the held-out split, over frames ----------
 struct SlicedEval {
+    explicit SlicedEval(const std::vector<Example>& examples) : held_out(examples) {}
     const Model* model = nullptr;
-    int row = 0;
-    std::vector<std::string> predictions;
-    std::optional<Metrics> metrics;  // when done
+    SplitEvaluator held_out;  // its metrics() once every string is decoded
     double ms_per_row = 0;
 };
 
@@ -133,7 +111,7 @@ struct Lab {
 
     // The shipped 64-unit models (assets/*-64.safetensors, trained natively by the build).
     std::array<std::optional<Model>, 2> shipped;
-    std::array<SlicedEval, 2> shipped_eval;
+    std::array<SlicedEval, 2> shipped_eval{SlicedEval(data.held_out), SlicedEval(data.held_out)};
     std::array<std::string, 2> shipped_info;  // seed, epochs, native exact, from the metadata
     std::array<double, 2> shipped_native_exact = {NAN, NAN};  // what `lookback train` measured
     std::string shipped_error;
@@ -220,11 +198,8 @@ struct Lesson2 {
 std::vector<FigureSpec> lesson2_figures(Lesson2& state);
 
 // --- shared helpers (web/lesson2_lab.cpp) ---------------------------------------------------
-std::optional<std::string> url_param(const std::string& key);
-void url_replace(const std::string& prefix, const std::string& ours);  // "k=v&k=v", URL-safe
 void download_bytes(const std::string& file, const std::string& mime, const void* data, size_t size);
 std::string fixed(double value, int digits);   // "–" for NaN
-std::string thousands(long value);
 std::string minutes_seconds(double seconds);   // "1:05"
 
 }  // namespace lb::web

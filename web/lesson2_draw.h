@@ -17,7 +17,7 @@
 namespace lb::web {
 
 // The two models keep one colour each in every chart of the experiment.
-inline ImU32 plain_color() { return lesson_dark() ? IM_COL32(170, 170, 180, 255) : IM_COL32(110, 110, 120, 255); }
+inline ImU32 plain_color() { return page_is_dark() ? IM_COL32(170, 170, 180, 255) : IM_COL32(110, 110, 120, 255); }
 inline ImU32 attention_color() { return lesson_colors().context; }
 inline ImU32 with_alpha(ImU32 color, int alpha) { return (color & 0x00FFFFFFu) | (ImU32(alpha) << 24); }
 

@@ -1,9 +1,9 @@
-// web/lesson2_lab.cpp — the experiment's engine in the page (web/lesson2.h): sliced training
-// and evaluation, the frame budget, the shipped models and the native sweep fetched from
+// web/lesson2_lab.cpp — the experiment's engine in the page (web/lesson2.h): lb::Trainer's work
+// sliced to fit frames, the frame budget, the shipped models and the native sweep fetched from
 // assets/, the results as rows and CSV, and the small page helpers (URL, downloads).
 //
 // [SECTION] Small helpers
-// [SECTION] SlicedRun: one training run in chunks of rows
+// [SECTION] SlicedRun: a training run in frame-sized slices
 // [SECTION] The Lab: runs, shipped models, the frame budget
 // [SECTION] Loading assets/ (fetch, from the page's own origin)
 // [SECTION] Results as rows and CSV
@@ -14,13 +14,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
-#include <numeric>
 
 #include <nlohmann/json.hpp>
 
 #include "lesson2.h"
-#include "lesson_theme.h"
 #include "safetensors.h"
 
 namespace lb::web {
@@ -31,27 +28,6 @@ namespace lb::web {
 
 namespace {
 
-EM_JS(char*, lesson2_query_param, (const char* key), {
-    const value = new URLSearchParams(location.search).get(UTF8ToString(key));
-    if (value === null) return 0;
-    const size = lengthBytesUTF8(value) + 1;
-    const out = _malloc(size);
-    stringToUTF8(value, out, size);
-    return out;
-});
-// Keeps every query parameter that does not start with `prefix`, then appends `ours`.
-EM_JS(void, lesson2_replace_query, (const char* prefix, const char* ours), {
-    const mine = UTF8ToString(prefix);
-    const url = new URL(location.href);
-    const parts = [];
-    url.searchParams.forEach(function(v, k) {  // (EM_JS mangles destructuring)
-        if (!k.startsWith(mine)) parts.push(encodeURIComponent(k) + "=" + encodeURIComponent(v));
-    });
-    const own = UTF8ToString(ours);
-    if (own) parts.push(own);
-    url.search = parts.join("&");
-    history.replaceState(history.state, "", url.href);
-});
 // A file the reader saves: bytes from the module's memory, as a Blob (nothing leaves the page).
 EM_JS(void, lesson2_download, (const char* file, const char* mime, const void* data, int size), {
     const bytes = HEAPU8.slice(data, data + size);
@@ -91,16 +67,6 @@ double now_ms() { return emscripten_get_now(); }
 
 }  // namespace
 
-std::optional<std::string> url_param(const std::string& key) {
-    char* value = lesson2_query_param(key.c_str());
-    if (!value) return std::nullopt;
-    std::string text = value;
-    std::free(value);
-    return text;
-}
-void url_replace(const std::string& prefix, const std::string& ours) {
-    lesson2_replace_query(prefix.c_str(), ours.c_str());
-}
 void download_bytes(const std::string& file, const std::string& mime, const void* data, size_t size) {
     lesson2_download(file.c_str(), mime.c_str(), data, int(size));
 }
@@ -110,14 +76,6 @@ std::string fixed(double value, int digits) {
     char text[40];
     std::snprintf(text, sizeof text, "%.*f", digits, value);
     return text;
-}
-std::string thousands(long value) {
-    std::string digits = std::to_string(value), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
 }
 std::string minutes_seconds(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0) return "\u2013";
@@ -137,7 +95,7 @@ const char* origin_name(Origin origin) {
 }
 
 //-----------------------------------------------------------------------------------------------
-// [SECTION] SlicedRun: one training run in chunks of rows
+// [SECTION] SlicedRun: a training run in frame-sized slices
 //-----------------------------------------------------------------------------------------------
 
 namespace {
@@ -157,138 +115,33 @@ void measure(double& ms_per_row, double ms, int rows) {
     ms_per_row = ms_per_row <= 0 ? sample : 0.7 * ms_per_row + 0.3 * sample;
 }
 
-// Greedy outputs of examples[from, from + rows).
-void decode_rows(const Model& model, const std::vector<Example>& examples, int from, int rows,
-                 std::vector<std::string>& predictions) {
-    const std::vector<Example> slice(examples.begin() + from, examples.begin() + from + rows);
-    for (Decoded& d : decode_examples(slice, model, false, rows)) predictions.push_back(std::move(d.output));
-}
-
 constexpr int least_train_rows = 4;   // smaller chunks waste more than they save
 constexpr double min_budget_ms = 6, max_budget_ms = 14;
 constexpr int least_eval_rows = 8;
 
 }  // namespace
 
-SlicedRun::SlicedRun(const TrainerConfig& config, const DateSplits& data)
-    : config_(config),
-      data_(data),
-      model_(make_model(config.model)),
-      grads_(make_params(config.model)),
-      chunk_grads_(make_params(config.model)),
-      adam_(make_adam_state(config.model)),
-      rng_(config.seed) {
-    // The same draws in the same order as lb::Trainer: a seed gives the same run.
-    init_params(model_.params, rng_);
-    order_.resize(data.train.size());
-    std::iota(order_.begin(), order_.end(), 0);
-    start_epoch();
-}
-
-void SlicedRun::start_epoch() {
-    for (size_t i = order_.size() - 1; i > 0; --i) std::swap(order_[i], order_[rng_.below(i + 1)]);
-    batch_ = 0;
-    row_ = 0;
-    epoch_loss_sum_ = 0;
-}
-
-double SlicedRun::fraction_done() const {
-    const double train = double(data_.train.size()), held = double(data_.held_out.size());
-    const double per_epoch = train + held;
-    double within = evaluating_ ? train + eval_row_
-                                : std::min(train, double(batch_) * config_.batch_size + row_);
-    if (done()) within = 0;
-    return std::min(1.0, (epoch_ * per_epoch + within) / (config_.epochs * per_epoch));
-}
-
 double SlicedRun::examples_per_second() const {
-    return train_ms_ > 0 ? double(examples_) / (train_ms_ / 1000) : NAN;
-}
-
-double SlicedRun::train_chunk(int rows) {
-    const double start = now_ms();
-    const int B = config_.batch_size;
-    const size_t first = size_t(batch_) * size_t(B);
-    const int batch_rows = int(std::min(order_.size(), first + size_t(B)) - first);
-    indices_.assign(order_.begin() + long(first + size_t(row_)), order_.begin() + long(first + size_t(row_ + rows)));
-    const Batch batch = make_batch(data_.train, indices_);
-    const float loss = model_forward(acts_, batch, model_);
-    const double share = double(rows) / batch_rows;
-    if (rows == batch_rows) {  // the whole batch at once: exactly lb::Trainer's step
-        zero_params(grads_);
-        model_backward(grads_, acts_, batch, model_);
-    } else {
-        // backward gives the gradient of this chunk's mean loss; the batch's mean loss is the
-        // chunks' means weighted by their share of the rows.
-        if (row_ == 0) zero_params(grads_);
-        zero_params(chunk_grads_);
-        model_backward(chunk_grads_, acts_, batch, model_);
-        const auto total = tensor_spans(grads_), part = tensor_spans(chunk_grads_);
-        const float w = float(share);
-        for (int k = 0; k < tensor_slots; ++k)
-            for (size_t i = 0; i < total[k].size; ++i) total[k].data[i] += w * part[k].data[i];
-    }
-    batch_loss_ += share * loss;
-    row_ += rows;
-    examples_ += rows;
-    if (row_ == batch_rows) {
-        adam_update(model_.params, adam_, grads_, config_.adam);
-        losses_.push_back(float(batch_loss_));
-        epoch_loss_sum_ += batch_loss_;
-        batch_loss_ = 0;
-        row_ = 0;
-        const int batches = int((order_.size() + size_t(B) - 1) / size_t(B));
-        if (++batch_ == batches) {
-            evaluating_ = true;
-            eval_row_ = 0;
-            predictions_.clear();
-        }
-    }
-    const double ms = now_ms() - start;
-    train_ms_ += ms;
-    return ms;
-}
-
-double SlicedRun::eval_chunk(int rows) {
-    const double start = now_ms();
-    decode_rows(model_, data_.held_out, eval_row_, rows, predictions_);
-    eval_row_ += rows;
-    if (eval_row_ == int(data_.held_out.size())) finish_epoch();
-    return now_ms() - start;
-}
-
-void SlicedRun::finish_epoch() {
-    metrics_ = evaluate_predictions(data_.held_out, predictions_);
-    const int batches = std::max(batch_, 1);
-    epochs_.push_back({epoch_ + 1, float(epoch_loss_sum_ / batches), float(metrics_->exact), float(metrics_->per_char)});
-    ++epoch_;
-    evaluating_ = false;
-    if (!done()) start_epoch();
+    return train_ms_ > 0 ? double(trainer_.examples_seen()) / (train_ms_ / 1000) : NAN;
 }
 
 double SlicedRun::work_until(double deadline, bool at_least_one, long stop_at_step) {
     const double start = now_ms();
     bool first = true;
     while (!done()) {
-        const bool at_step_boundary = !evaluating_ && row_ == 0;
-        if (stop_at_step >= 0 && at_step_boundary && steps() >= stop_at_step) break;
-        const double left = deadline - now_ms();
-        const bool must = first && at_least_one;
-        if (evaluating_) {
-            const int remaining = int(data_.held_out.size()) - eval_row_;
-            int rows = rows_that_fit(left, ms_per_eval_row_, least_eval_rows, std::min(remaining, 256));
-            if (rows == 0 && must) rows = std::min(least_eval_rows, remaining);
-            if (rows == 0) break;
-            measure(ms_per_eval_row_, eval_chunk(rows), rows);
-        } else {
-            const size_t first_row = size_t(batch_) * size_t(config_.batch_size);
-            const int batch_rows = int(std::min(order_.size(), first_row + size_t(config_.batch_size)) - first_row);
-            const int remaining = batch_rows - row_;
-            int rows = rows_that_fit(left, ms_per_train_row_, least_train_rows, remaining);
-            if (rows == 0 && must) rows = std::min(least_train_rows, remaining);
-            if (rows == 0) break;
-            measure(ms_per_train_row_, train_chunk(rows), rows);
-        }
+        const bool training = !evaluating();
+        if (stop_at_step >= 0 && training && trainer_.rows_into_batch() == 0 && steps() >= stop_at_step) break;
+        double& ms_per_row = training ? ms_per_train_row_ : ms_per_eval_row_;
+        const int least = training ? least_train_rows : least_eval_rows;
+        const int remaining = training ? trainer_.rows_left() : std::min(trainer_.rows_left(), 256);
+        int rows = rows_that_fit(deadline - now_ms(), ms_per_row, least, remaining);
+        if (rows == 0 && first && at_least_one) rows = std::min(least, remaining);
+        if (rows == 0) break;
+        const double t0 = now_ms();
+        trainer_.work(rows);
+        const double ms = now_ms() - t0;
+        measure(ms_per_row, ms, rows);
+        if (training) train_ms_ += ms;
         first = false;
     }
     return now_ms() - start;
@@ -309,7 +162,6 @@ Lab& lab() {
 
 std::vector<FigureSpec> lesson2_figures(Lesson2& state) {
     Lab& l = lab();
-    for (const char* name : dependent_figures) redraw_on_theme_change(name);
     return {training_figure(l), sweep_figure(l), alignment_figure(l, state.alignment), probes_figure(l, state.alignment),
             results_figure(l, state.results)};
 }
@@ -363,7 +215,7 @@ void Lab::build_sweep() {
 
 bool Lab::busy() const {
     for (const SlicedEval& e : shipped_eval)
-        if (e.model && !e.metrics) return true;
+        if (e.model && !e.held_out.done()) return true;
     return live_running || sweep_running;
 }
 
@@ -394,19 +246,17 @@ bool Lab::work() {
 
     bool worked = false;  // at least one chunk per frame, whatever the estimate says
     for (SlicedEval& e : shipped_eval) {
-        if (!e.model || e.metrics) continue;
+        if (!e.model || e.held_out.done()) continue;
         while (now_ms() < deadline || !worked) {
-            const int remaining = int(data.held_out.size()) - e.row;
+            const int remaining = e.held_out.rows_total() - e.held_out.rows_done();
             int rows = rows_that_fit(deadline - now_ms(), e.ms_per_row, least_eval_rows, std::min(remaining, 256));
             if (rows == 0 && !worked) rows = std::min(least_eval_rows, remaining);
             if (rows == 0) break;
             worked = true;
             const double t0 = now_ms();
-            decode_rows(*e.model, data.held_out, e.row, rows, e.predictions);
+            e.held_out.work(*e.model, rows);
             measure(e.ms_per_row, now_ms() - t0, rows);
-            e.row += rows;
-            if (e.row == int(data.held_out.size())) {
-                e.metrics = evaluate_predictions(data.held_out, e.predictions);
+            if (e.held_out.done()) {
                 changed = true;
                 break;
             }
@@ -495,9 +345,9 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
                      std::to_string(run.epoch());
         return &*run.metrics();
     }
-    if (shipped_eval[size_t(k)].metrics) {
+    if (shipped_eval[size_t(k)].held_out.metrics()) {
         if (label) *label = "shipped, width 64, 12 epochs";
-        return &*shipped_eval[size_t(k)].metrics;
+        return &*shipped_eval[size_t(k)].held_out.metrics();
     }
     return nullptr;
 }
@@ -516,8 +366,10 @@ void load_shipped(Lab& lab, int k, const uint8_t* bytes, size_t size) {
         const DecoderKind want = k ? DecoderKind::attention : DecoderKind::plain;
         if (model.config.decoder != want) throw SafetensorsError("the file holds the other model");
         lab.shipped[size_t(k)] = std::move(model);
-        lab.shipped_eval[size_t(k)] = SlicedEval{};
-        lab.shipped_eval[size_t(k)].model = &*lab.shipped[size_t(k)];
+        SlicedEval& eval = lab.shipped_eval[size_t(k)];
+        eval.model = &*lab.shipped[size_t(k)];
+        eval.held_out.restart();
+        eval.ms_per_row = 0;
         const SafetensorsContent content = decode_safetensors(bytes, size);
         auto meta = [&](const char* key) {
             const auto found = content.metadata.find(key);
@@ -596,10 +448,9 @@ std::vector<ResultRow> Lab::results() const {
                                     ? ", " + std::string(scorer_name(run->config().model.scorer))
                                     : std::string()));
     for (int k = 0; k < 2; ++k)
-        if (shipped_eval[size_t(k)].metrics) {
+        if (const auto& m = shipped_eval[size_t(k)].held_out.metrics()) {
             ModelConfig c = shipped[size_t(k)]->config;
-            rows.push_back({Origin::page, "shipped weights", c.decoder, c.H,
-                            shipped_eval[size_t(k)].metrics->exact, shipped_eval[size_t(k)].metrics->per_char,
+            rows.push_back({Origin::page, "shipped weights", c.decoder, c.H, m->exact, m->per_char,
                             parameter_count(c), NAN});
         }
     return rows;

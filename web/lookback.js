@@ -2,10 +2,10 @@
 //
 // Finds every <canvas data-figure="NAME">, gives it to the wasm module, and tells the module
 // what only the page knows: the canvas's CSS box, devicePixelRatio and backing store
-// (ResizeObserver), whether it is on screen (IntersectionObserver) and whether the tab is
-// visible. Does what the figures ask of the page: the CSS cursor, focus, a height that fits
-// the content, the text alternative in [data-figure-alt="NAME"]. Exposes window.lookback, a
-// read-only test surface.
+// (ResizeObserver), whether it is on screen (IntersectionObserver), whether the tab is visible
+// and whether the reader prefers a dark theme. Does what the figures ask of the page: the CSS
+// cursor, focus, a height that fits the content, the text alternative in
+// [data-figure-alt="NAME"]. Exposes window.lookback, a read-only test surface.
 'use strict';
 (() => {
   const canvases = [...document.querySelectorAll('canvas[data-figure]')];
@@ -29,6 +29,9 @@
   };
 
   function start(module) {
+    const dark = matchMedia('(prefers-color-scheme: dark)');
+    module._lb_set_dark(dark.matches ? 1 : 0);
+    dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
     for (const canvas of canvases) {
       const name = canvas.dataset.figure;
       if (!canvas.id) canvas.id = `figure-${name}`;

@@ -1,6 +1,7 @@
 // web/runtime.cpp — the figure runtime: one WebGL2 context and one ImGui context per
-// <canvas data-figure>, input from html5.h on that canvas, frames only when needed, and the
-// exports the page glue (web/lookback.js) calls. The figures' side is web/figure.h.
+// <canvas data-figure>, input from html5.h on that canvas, frames only when needed, the ImGui
+// style of the page's light or dark theme, the page's URL query, and the exports the page glue
+// (web/lookback.js) calls. The figures' side is web/figure.h.
 //
 // Coordinates: ImGui works in CSS pixels of the canvas (io.DisplaySize); the framebuffer is
 // devicePixelRatio times larger (io.DisplayFramebufferScale) and the font is rasterised at
@@ -18,6 +19,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
@@ -74,6 +76,7 @@ struct Host {
     std::map<std::string, ImRect, std::less<>> rects;  // recorded in the last frame, CSS px
     std::string text_alternative;              // as last sent to the page
     ImGuiMouseCursor cursor = ImGuiMouseCursor_Arrow;
+    bool dark = false;                         // the theme its ImGui style has
 };
 
 std::vector<FigureSpec> registered;
@@ -81,6 +84,7 @@ std::vector<std::unique_ptr<Host>> hosts;      // attached canvases, by index
 Host* drawing = nullptr;                       // the figure whose `show` is running
 Host* captured = nullptr;                      // holds the mouse from a press until release
 bool page_visible = true;
+bool page_dark = false;                        // prefers-color-scheme, from lb_set_dark
 bool frame_requested = false;
 
 
@@ -94,6 +98,27 @@ EM_JS(void, js_set_text_alternative, (int figure, const char* html), {
 EM_JS(void, js_focus, (int figure), { Module.lookbackHost.focus(figure); });
 EM_JS(void, js_set_height, (int figure, float css_height), {
     Module.lookbackHost.setHeight(figure, css_height);
+});
+// The page's URL (figure.h: query_param, replace_query). The value is the caller's to free.
+EM_JS(char*, js_query_param, (const char* key), {
+    const value = new URLSearchParams(location.search).get(UTF8ToString(key));
+    if (value === null) return 0;
+    const size = lengthBytesUTF8(value) + 1;
+    const out = _malloc(size);
+    stringToUTF8(value, out, size);
+    return out;
+});
+EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
+    const mine = UTF8ToString(prefix);
+    const url = new URL(location.href);
+    const parts = [];
+    url.searchParams.forEach(function(v, k) {  // (EM_JS mangles destructuring)
+        if (!k.startsWith(mine)) parts.push(encodeURIComponent(k) + "=" + encodeURIComponent(v));
+    });
+    const own = UTF8ToString(ours);
+    if (own) parts.push(own);
+    url.search = parts.join("&");
+    history.replaceState(history.state, "", url.href);
 });
 EM_JS(void, js_canvas_origin, (int figure, float* xy), {
     const origin = Module.lookbackHost.origin(figure);
@@ -110,7 +135,8 @@ void wake(Host& h, int frames = 2) {
     if (drawable(h)) request_frame();
 }
 
-void apply_style(ImGuiStyle& style) {
+// The light style, and for a dark page the colours that differ from it.
+void apply_style(ImGuiStyle& style, bool dark) {
     ImGui::StyleColorsLight(&style);
     style.WindowPadding = {12, 10};
     style.WindowRounding = 0;
@@ -131,6 +157,29 @@ void apply_style(ImGuiStyle& style) {
     c[ImGuiCol_TableHeaderBg] = {0.94f, 0.94f, 0.93f, 1.0f};
     c[ImGuiCol_TableBorderStrong] = {0.80f, 0.80f, 0.80f, 1.0f};
     c[ImGuiCol_TableBorderLight] = {0.88f, 0.88f, 0.88f, 1.0f};
+    if (!dark) return;
+    c[ImGuiCol_WindowBg] = {0.106f, 0.114f, 0.129f, 1.0f};  // #1b1d21, the figure frame in style.css
+    c[ImGuiCol_Text] = {0.90f, 0.90f, 0.92f, 1.0f};
+    c[ImGuiCol_TextDisabled] = {0.58f, 0.59f, 0.63f, 1.0f};
+    c[ImGuiCol_Border] = {0.30f, 0.31f, 0.35f, 1.0f};
+    c[ImGuiCol_FrameBg] = {0.17f, 0.18f, 0.21f, 1.0f};
+    c[ImGuiCol_FrameBgHovered] = {0.22f, 0.25f, 0.30f, 1.0f};
+    c[ImGuiCol_FrameBgActive] = {0.25f, 0.30f, 0.38f, 1.0f};
+    c[ImGuiCol_Button] = {0.19f, 0.25f, 0.34f, 1.0f};
+    c[ImGuiCol_ButtonHovered] = {0.24f, 0.33f, 0.46f, 1.0f};
+    c[ImGuiCol_ButtonActive] = {0.29f, 0.41f, 0.58f, 1.0f};
+    c[ImGuiCol_CheckMark] = {0.50f, 0.72f, 1.0f, 1.0f};
+    c[ImGuiCol_SliderGrab] = {0.43f, 0.62f, 0.90f, 1.0f};
+    c[ImGuiCol_SliderGrabActive] = {0.50f, 0.72f, 1.0f, 1.0f};
+    c[ImGuiCol_Header] = {0.22f, 0.30f, 0.42f, 1.0f};
+    c[ImGuiCol_HeaderHovered] = {0.26f, 0.36f, 0.50f, 1.0f};
+    c[ImGuiCol_HeaderActive] = {0.30f, 0.42f, 0.58f, 1.0f};
+    c[ImGuiCol_TableHeaderBg] = {0.15f, 0.16f, 0.19f, 1.0f};
+    c[ImGuiCol_TableBorderStrong] = {0.32f, 0.33f, 0.37f, 1.0f};
+    c[ImGuiCol_TableBorderLight] = {0.25f, 0.26f, 0.29f, 1.0f};
+    c[ImGuiCol_TextSelectedBg] = {0.30f, 0.45f, 0.70f, 0.5f};
+    c[ImGuiCol_ScrollbarBg] = {0.10f, 0.10f, 0.12f, 1.0f};
+    c[ImGuiCol_ScrollbarGrab] = {0.30f, 0.31f, 0.35f, 1.0f};
 }
 
 // DejaVu Sans at the canvas's devicePixelRatio, shown at 15 CSS px. The glyph ranges cover
@@ -431,6 +480,10 @@ void draw_figure(Host& h, double now_ms) {
     ImGui::SetCurrentContext(h.imgui);
     ImGuiIO& io = ImGui::GetIO();
     if (h.font_dpr != h.dpr) build_font(h);
+    if (h.dark != page_dark) {
+        apply_style(ImGui::GetStyle(), page_dark);
+        h.dark = page_dark;
+    }
     apply_input(h);
     io.DisplaySize = {h.css_width, h.css_height};
     io.DisplayFramebufferScale = {h.fb_width / h.css_width, h.fb_height / h.css_height};
@@ -462,7 +515,9 @@ void draw_figure(Host& h, double now_ms) {
     h.renderer.render(*ImGui::GetDrawData(), h.fb_width, h.fb_height, ImGui::GetStyle().Colors[ImGuiCol_WindowBg]);
 
     h.frames_drawn += 1;
-    h.frames_wanted = std::max(0, h.frames_wanted - 1);
+    // A frame that leaves input queued does not count: the frames that follow the last event
+    // are the same whether the events came one per animation frame or several in one.
+    if (h.input.empty()) h.frames_wanted = std::max(0, h.frames_wanted - 1);
     if (h.spec.work) h.working = true;  // this frame's input may have started work
     if (const ImGuiMouseCursor cursor = ImGui::GetMouseCursor(); cursor != h.cursor) {
         h.cursor = cursor;
@@ -532,6 +587,17 @@ void request_redraw(std::string_view name) {
     }
 }
 
+bool page_is_dark() { return page_dark; }
+
+std::string thousands(long value) {
+    std::string digits = std::to_string(value), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 std::string html_escape(std::string_view text) {
     std::string out;
     out.reserve(text.size());
@@ -545,6 +611,18 @@ std::string html_escape(std::string_view text) {
         }
     }
     return out;
+}
+
+std::optional<std::string> query_param(std::string_view key) {
+    char* value = js_query_param(std::string(key).c_str());
+    if (!value) return std::nullopt;
+    std::string text = value;
+    std::free(value);
+    return text;
+}
+
+void replace_query(std::string_view prefix, std::string_view ours) {
+    js_replace_query(std::string(prefix).c_str(), std::string(ours).c_str());
 }
 
 HeatmapHit Heatmap(const char* id, std::span<const float> values, int rows, int cols,
@@ -615,7 +693,8 @@ EMSCRIPTEN_KEEPALIVE int lb_attach(const char* name, const char* selector) {
     io.BackendPlatformName = io.BackendRendererName = "lookback";
     io.BackendFlags |= ImGuiBackendFlags_HasMouseCursors;
     map_keys(io);
-    apply_style(ImGui::GetStyle());
+    apply_style(ImGui::GetStyle(), page_dark);
+    h.dark = page_dark;
     if (!create_gl(h)) return -1;
     hosts.push_back(std::move(host));
     listen(h);
@@ -647,6 +726,12 @@ EMSCRIPTEN_KEEPALIVE void lb_set_on_screen(int index, int on_screen) {
 EMSCRIPTEN_KEEPALIVE void lb_set_page_visible(int visible) {
     page_visible = visible != 0;
     if (page_visible) request_frame();
+}
+
+// The reader's prefers-color-scheme: at start, before the figures attach, and on every change.
+EMSCRIPTEN_KEEPALIVE void lb_set_dark(int dark) {
+    page_dark = dark != 0;
+    for (auto& h : hosts) wake(*h);
 }
 
 // The test surface (window.lookback): read-only views of a figure.

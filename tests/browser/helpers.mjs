@@ -1,11 +1,13 @@
-// tests/browser/helpers.mjs — what the browser tests share: a server for a site folder, Debian's
-// Chromium through playwright-core, a watch on everything a page logs and requests, and helpers
-// that read the figures through window.lookback and click their widgets' real pixels.
+// tests/browser/helpers.mjs — what the browser tests share: a server for a site folder and
+// Debian's Chromium through playwright-core (both set up per test file by useBrowser), a watch on
+// everything a page logs and requests, and helpers that read the figures through
+// window.lookback and click their widgets' real pixels.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,7 +45,7 @@ export async function serve(folder = site) {
 
 // The site plus the test pages of tests/browser/fixtures/ beside its index.html, in a temporary
 // folder: the fixtures are served only to tests.
-export function siteWithFixtures() {
+function siteWithFixtures() {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-site-'));
   fs.cpSync(site, folder, { recursive: true });
   fs.cpSync(path.join(root, 'tests/browser/fixtures'), folder, { recursive: true });
@@ -52,6 +54,29 @@ export function siteWithFixtures() {
 
 export function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
+}
+
+// A test file's before and after: serves `folder` (build/site unless given; with `fixtures`, the
+// site plus the fixture pages, see siteWithFixtures) and launches Chromium, then closes both.
+// Returns { url, browser }, filled in once the before hook has run:
+//
+//     const env = useBrowser();
+//     test('…', async () => { const context = await env.browser.newContext(); … env.url … });
+export function useBrowser({ folder, fixtures = false } = {}) {
+  const env = { url: undefined, browser: undefined };
+  let copy, server;
+  before(async () => {
+    if (fixtures) copy = siteWithFixtures();
+    server = await serve(copy ? copy.folder : folder);
+    env.url = server.url;
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    server?.close();
+    copy?.remove();
+  });
+  return env;
 }
 
 // Opens `url` in a new page of `context` and records every console error, page error, failed
@@ -86,6 +111,18 @@ export async function openWatched(context, url) {
 export const frames = (page, name) => page.evaluate((n) => window.lookback.frames(n), name);
 export const state = (page, name) => page.evaluate((n) => window.lookback.state(n), name);
 export const rect = (page, name, widget) => page.evaluate(([n, w]) => window.lookback.rect(n, w), [name, widget]);
+
+// Animation frames per second over `ms`, counted by the page itself.
+export const framesPerSecond = (page, ms) => page.evaluate((duration) => new Promise((resolve) => {
+  let frames = 0;
+  const start = performance.now();
+  const tick = (now) => {
+    frames++;
+    if (now - start < duration) requestAnimationFrame(tick);
+    else resolve((frames * 1000) / (now - start));
+  };
+  requestAnimationFrame(tick);
+}), ms);
 
 // Waits until `predicate(page)` holds, polling; fails with `what` after `timeout` ms.
 export async function until(what, predicate, timeout = 5000) {

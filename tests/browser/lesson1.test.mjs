@@ -4,19 +4,11 @@
 // bottleneck diagram's boxes, and the self-check. Numbers the figures show are checked against
 // an independent computation here, not against the core's own.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { clickWidget, launch, openWatched, rect, serve, settled, state, until } from './helpers.mjs';
+import { test } from 'node:test';
+import { clickWidget, openWatched, rect, settled, state, until, useBrowser } from './helpers.mjs';
 
 const figure = 'worked-example';
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 // --- an independent attention step (plain JS, double precision) ---------------------------
 const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
@@ -53,7 +45,7 @@ function assertSeedNumbers(s, where) {
 }
 
 async function openFigure(context, name = figure, query = '') {
-  const watched = await openWatched(context, server.url + query);
+  const watched = await openWatched(context, env.url + query);
   await watched.page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
   await settled(watched.page, name);
   return watched;
@@ -61,7 +53,7 @@ async function openFigure(context, name = figure, query = '') {
 const stepOf = async (page) => (await state(page, figure)).step;
 
 test('the stepper visits the four steps, with the seed\'s numbers at each', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context);
   const names = ['score', 'softmax', 'weighted sum', 'predict'];
   for (let k = 1; k <= 4; k++) {
@@ -86,7 +78,7 @@ test('the stepper visits the four steps, with the seed\'s numbers at each', asyn
 });
 
 test('the arrow keys step once the figure has focus', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context);
   await clickWidget(page, figure, 'description');  // focuses the canvas, touches nothing
   await page.keyboard.press('ArrowRight');
@@ -100,7 +92,7 @@ test('the arrow keys step once the figure has focus', async () => {
 });
 
 test('dragging s with the mouse changes the weights and the context to the softmax of the new scores', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context);
   const before = await state(page, figure);
   const r = await rect(page, figure, 'point-s');
@@ -134,7 +126,7 @@ test('dragging s with the mouse changes the weights and the context to the softm
 });
 
 test('the scorer switch recomputes the table, and the parameter counts follow H', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context);
   let s = await state(page, figure);
   assert.deepEqual(s.parameter_counts, { dot: 0, general: 64 * 64, additive: 2 * 64 * 64 + 64 });
@@ -165,7 +157,7 @@ test('the scorer switch recomputes the table, and the parameter counts follow H'
 });
 
 test('the URL reproduces the view, and a bad URL gets a message and the defaults', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context);
   const r = await rect(page, figure, 'point-h2');
   await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
@@ -209,7 +201,7 @@ test('the URL reproduces the view, and a bad URL gets a message and the defaults
 });
 
 test('clicking a box of the bottleneck diagram explains it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openFigure(context, 'bottleneck');
   await clickWidget(page, 'bottleneck', 'plain-h4');
   await until('h4 selected', async () => (await state(page, 'bottleneck')).selected === 'plain-last');
@@ -224,8 +216,8 @@ test('clicking a box of the bottleneck diagram explains it', async () => {
 });
 
 test('self-check: a right and a wrong concept answer are marked so, by mouse and by keyboard', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
   await page.locator('#q-problem input[value="b"]').check();
   await page.locator('#q-problem button[type="submit"]').click();
   assert.equal(await page.locator('#q-problem').getAttribute('data-result'), 'right');
@@ -248,8 +240,8 @@ test('self-check: a right and a wrong concept answer are marked so, by mouse and
 });
 
 test('self-check: computations come with fresh numbers and the core accepts an answer within tolerance', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
   await page.waitForSelector('#self-check[data-computations="ready"]');
 
   // A dot score: parse the numbers of the prompt, compute it here, answer a little off.
@@ -300,9 +292,9 @@ test('self-check: computations come with fresh numbers and the core accepts an a
 });
 
 test('without JavaScript the article reads and each figure shows a note', async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
+  const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(env.url);
   const headings = await page.locator('article h2').allTextContents();
   for (const title of ['The bottleneck', 'The mechanism in four steps', 'Scoring functions', 'Pitfalls', 'Self-check', 'References']) {
     assert.ok(headings.some((h) => h.startsWith(title)), `section ${title}`);

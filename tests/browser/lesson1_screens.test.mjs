@@ -2,18 +2,10 @@
 // and a phone width (390 px), light and dark: no console error, nothing wider than the screen,
 // the figures follow the theme, and screenshots in build/screenshots/ to look at.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, openWatched, screenshotPath, serve, settled } from './helpers.mjs';
+import { test } from 'node:test';
+import { openWatched, screenshotPath, settled, useBrowser } from './helpers.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 // The figure's background colour, from its canvas's first pixel.
 const canvasBackground = (page, name) => page.evaluate((n) => {
@@ -27,8 +19,8 @@ const canvasBackground = (page, name) => page.evaluate((n) => {
 for (const width of [1280, 390]) {
   for (const scheme of ['light', 'dark']) {
     test(`screens: ${width} px, ${scheme}`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
-      const { page, problems } = await openWatched(context, server.url);
+      const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const { page, problems } = await openWatched(context, env.url);
       for (const name of ['bottleneck', 'worked-example']) {
         const canvas = page.locator(`canvas[data-figure="${name}"]`);
         await canvas.scrollIntoViewIfNeeded();
@@ -69,8 +61,8 @@ for (const width of [1280, 390]) {
 }
 
 test('the figures follow a change of theme while the page is open', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  const { page, problems } = await openWatched(context, env.url);
   const canvas = page.locator('canvas[data-figure="worked-example"]');
   await canvas.scrollIntoViewIfNeeded();
   await settled(page, 'worked-example');

@@ -5,39 +5,19 @@
 // the shipped attention model scores ≥ 0.99 exact in the page, as it did natively; the sweep
 // fills in the page's rows; the saved files are real. LOOKBACK_SITE overrides build/site.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { clickWidget, frames, launch, openWatched, rect, serve, state, until } from './helpers.mjs';
+import { test } from 'node:test';
+import { clickWidget, frames, framesPerSecond, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve(process.env.LOOKBACK_SITE || undefined);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
 // Opens the page scrolled to `figure`, once that figure has drawn `widget`.
 async function openAt(figure, widget, query = '', viewport = { width: 1000, height: 900 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  const opened = await openWatched(context, server.url + query);
+  const context = await env.browser.newContext({ viewport, acceptDownloads: true });
+  const opened = await openWatched(context, env.url + query);
   await opened.page.locator(`canvas[data-figure="${figure}"]`).scrollIntoViewIfNeeded();
   await until(`${figure} to draw ${widget}`, async () => (await rect(opened.page, figure, widget)) !== null, 20000);
   return { context, ...opened };
 }
-
-// Animation frames per second over `ms`, counted by the page itself.
-const framesPerSecond = (page, ms) => page.evaluate((duration) => new Promise((resolve) => {
-  let frames = 0;
-  const start = performance.now();
-  const tick = (now) => {
-    frames++;
-    if (now - start < duration) requestAnimationFrame(tick);
-    else resolve((frames * 1000) / (now - start));
-  };
-  requestAnimationFrame(tick);
-}), ms);
 
 // The shipped models are in, and the alignment figure has drawn its map (and recorded its widgets).
 async function shippedLoaded(page) {

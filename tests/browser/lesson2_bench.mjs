@@ -10,7 +10,7 @@
 // per wall-clock second (what the reader gets, the frames' other work included).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { clickWidget, launch, openWatched, rect, root, serve, state, until } from './helpers.mjs';
+import { clickWidget, framesPerSecond, launch, openWatched, rect, root, serve, state, until } from './helpers.mjs';
 
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,16 +43,7 @@ await until('the shipped models to be evaluated', async () => (await state(page,
 await clickWidget(page, 'training', 'train');
 await until('training to start', async () => (await state(page, 'training')).runs[1].steps >= 1, 30000);
 const before = await state(page, 'training');
-const fps = await page.evaluate((ms) => new Promise((resolve) => {
-  let frames = 0;
-  const start = performance.now();
-  const tick = (now) => {
-    frames++;
-    if (now - start < ms) requestAnimationFrame(tick);
-    else resolve((frames * 1000) / (now - start));
-  };
-  requestAnimationFrame(tick);
-}), seconds * 1000);
+const fps = await framesPerSecond(page, seconds * 1000);
 const after = await state(page, 'training');
 await browser.close();
 server.close();

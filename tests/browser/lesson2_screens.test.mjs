@@ -3,8 +3,10 @@
 // figure drew something at both sizes. The training figure is shot after a short run, so its
 // curves have something to show. LOOKBACK_SITE overrides build/site.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasInk, clickWidget, launch, openWatched, rect, screenshotPath, serve, state, until } from './helpers.mjs';
+import { test } from 'node:test';
+import {
+  canvasInk, clickWidget, openWatched, rect, screenshotPath, state, until, useBrowser,
+} from './helpers.mjs';
 
 const figures = [
   ['training', 'train'], ['sweep', 'run-all'], ['alignment', 'date'], ['probes', 'gradient'], ['results', 'save-csv'],
@@ -14,20 +16,12 @@ const sizes = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 };
 
-let server, browser;
-before(async () => {
-  server = await serve(process.env.LOOKBACK_SITE || undefined);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
 for (const [size, options] of Object.entries(sizes)) {
   test(`every experiment figure draws on a ${size}; screenshots`, async () => {
-    const context = await browser.newContext(options);
-    const { page, problems } = await openWatched(context, `${server.url}?tr.width=16&tr.epochs=2`);
+    const context = await env.browser.newContext(options);
+    const { page, problems } = await openWatched(context, `${env.url}?tr.width=16&tr.epochs=2`);
     for (const [name, widget] of figures) {
       const canvas = page.locator(`canvas[data-figure="${name}"]`);
       await canvas.scrollIntoViewIfNeeded();

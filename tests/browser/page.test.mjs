@@ -3,22 +3,14 @@
 // canvas draws and is labelled, the idle page stops drawing, its math is rendered HTML, and the
 // worked example shows the lesson's numbers, computed by the core in the page.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { canvasInk, launch, openWatched, screenshotPath, serve, settled, state } from './helpers.mjs';
+import { test } from 'node:test';
+import { canvasInk, openWatched, screenshotPath, settled, state, useBrowser } from './helpers.mjs';
 
-let server, browser;
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 test('the page loads cleanly, every figure draws, then the idle page draws nothing', async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
   const names = await page.evaluate(() => window.lookback.figures());
   const canvases = await page.evaluate(() => [...document.querySelectorAll('canvas[data-figure]')].map((c) => c.dataset.figure));
   assert.deepEqual(names.sort(), canvases.sort(), 'every canvas has a running figure');
@@ -51,8 +43,8 @@ test('the page loads cleanly, every figure draws, then the idle page draws nothi
 });
 
 test('math is rendered at build time and nothing is left to typeset', async () => {
-  const context = await browser.newContext();
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext();
+  const { page, problems } = await openWatched(context, env.url);
   const math = await page.evaluate(() => ({
     katex: document.querySelectorAll('.katex').length,
     raw: /\\\(|\\\[/.test(document.body.innerText),
@@ -67,8 +59,8 @@ test('math is rendered at build time and nothing is left to typeset', async () =
 });
 
 test('the worked example shows the lesson\'s numbers, computed at run time', async () => {
-  const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 900, height: 800 } });
-  const { page, problems } = await openWatched(context, server.url);
+  const context = await env.browser.newContext({ deviceScaleFactor: 2, viewport: { width: 900, height: 800 } });
+  const { page, problems } = await openWatched(context, env.url);
   await page.locator('canvas[data-figure="worked-example"]').scrollIntoViewIfNeeded();
   await settled(page, 'worked-example');
   const s = await state(page, 'worked-example');

@@ -3,29 +3,18 @@
 // clicks, typing and taps reach the right figure; resizing re-lays out; the heatmap colours on
 // the GPU; a lost WebGL context comes back with the figure's state; an idle page draws nothing.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import {
-  canvasInk, clickWidget, frames, launch, openWatched, rect, screenshotPath, serve, settled,
-  siteWithFixtures, state, until,
+  canvasInk, clickWidget, frames, openWatched, rect, screenshotPath, settled, state, until,
+  useBrowser,
 } from './helpers.mjs';
 
 const figures = ['fixture-heatmap', 'fixture-controls', 'fixture-animation', 'worked-example'];
-let copy, server, browser, pageUrl;
-before(async () => {
-  copy = siteWithFixtures();
-  server = await serve(copy.folder);
-  browser = await launch();
-  pageUrl = `${server.url}runtime.html`;
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-  copy?.remove();
-});
+const env = useBrowser({ fixtures: true });
 
 async function open(options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, ...options });
-  const watched = await openWatched(context, pageUrl);
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, ...options });
+  const watched = await openWatched(context, `${env.url}runtime.html`);
   return { context, ...watched };
 }
 const scrollTo = (page, name) => page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
