@@ -103,7 +103,14 @@ double memory_megabytes() {
 }
 // The heap's high-water mark in MB: what malloc has taken from the system so
 // far (dlmalloc in WASM and glibc both report it as mallinfo's arena).
-double heap_megabytes() { return double(mallinfo().arena) / (1024.0 * 1024.0); }
+double heap_megabytes() {
+#if defined(__EMSCRIPTEN__)
+    const double arena = double(mallinfo().arena);
+#else
+    const double arena = double(mallinfo2().arena);  // glibc's mallinfo() is deprecated
+#endif
+    return arena / (1024.0 * 1024.0);
+}
 
 // --- kernels ------------------------------------------------------------------
 
@@ -308,7 +315,7 @@ int bench(const Args& args) {
         const double mean_length = total_length / double(data.train.size());
         if (!json)
             std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by design.md's "
-                        "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s\n",
+                        "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s %8s\n",
                         mean_length, peak > 0 ? " (kernel peak above)" : "", "model", "scorer",
                         "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
                         "mem MB", "heap MB");

@@ -25,7 +25,7 @@ int bench(const Args& args);  // cmd_bench.cpp
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);
 
-// --- option parsing (cmd_train.cpp) ------------------------------------------
+// --- option parsing (options.cpp) ------------------------------------------
 // Thrown for an unknown flag or a bad value; the command turns it into
 // usage_error.
 struct UsageError : std::runtime_error {

@@ -29,12 +29,6 @@ void print_usage(FILE* out) {
 
 }  // namespace
 
-namespace lb::cli {
-int usage_error(const std::string& message, const char* usage) {
-    std::fprintf(stderr, "lookback: %s\nusage: %s\n", message.c_str(), usage);
-    return 2;
-}
-}  // namespace lb::cli
 
 int main(int argc, char** argv) {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
