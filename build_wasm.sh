@@ -91,7 +91,7 @@ build_weights() {
 }
 assemble_site() {
   say "Assembling the site (build/site)"
-  node web/build_page.mjs build/site || fail "assembling the site failed"
+  node web/page/build_page.mjs build/site || fail "assembling the site failed"
 }
 
 build_all() {
@@ -141,7 +141,7 @@ run_tests() {
 
 case "$mode" in
   build) build_all ;;
-  serve) build_all; say "Serving build/site"; exec node web/serve.mjs build/site ;;
+  serve) build_all; say "Serving build/site"; exec node web/page/serve.mjs build/site ;;
   test)  build_all; run_tests ;;
   bench)
     build_all
