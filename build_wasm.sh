@@ -75,19 +75,12 @@ build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
     -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
   cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
 }
-# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs), trained by the native
-# `lookback` into build/assets/ and copied into the site; kept while newer than the tool.
-weights_seed=1
+# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs, seed 1) are the native
+# build's `shipped_models` target (CMakeLists.txt): trained by `lookback` into build/assets/, again
+# only when the tool changes; the wasm tests and the site read them there.
 build_weights() {
-  local tool=build/native/lookback
-  mkdir -p build/assets
-  for model in plain attention; do
-    local file=build/assets/$model-64.safetensors
-    [ -f "$file" ] && [ "$file" -nt "$tool" ] && continue
-    say "Training the shipped $model model (width 64, 12 epochs, seed $weights_seed)"
-    "$tool" train --model "$model" --width 64 --epochs 12 --seed "$weights_seed" --save "$file" >/dev/null \
-      || fail "training the shipped $model model failed"
-  done
+  say "The shipped models (build/assets)"
+  cmake --build build/native -j"$jobs" --target shipped_models || fail "training the shipped models failed"
 }
 assemble_site() {
   say "Assembling the site (build/site)"
