@@ -66,13 +66,4 @@ AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs, const S
     return out;
 }
 
-long scorer_parameter_count(Scorer scorer, long H) {
-    switch (scorer) {
-        case Scorer::dot: return 0;
-        case Scorer::general: return H * H;
-        case Scorer::additive: return 2 * H * H + H;
-    }
-    return 0;
-}
-
 }  // namespace lb

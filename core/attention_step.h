@@ -37,7 +37,4 @@ double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& para
 AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs,
                              const ScorerParams& params = {});
 
-// Number of parameters of a scorer at state width H (additive: A = H).
-long scorer_parameter_count(Scorer scorer, long H);
-
 }  // namespace lb

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_set>
 
 #include "rng.h"
@@ -70,13 +71,17 @@ std::vector<int> encode_output(std::string_view text) {
     return tokens;
 }
 
-std::string decode_output(const std::vector<int>& tokens) {
+std::string decode_output(const int32_t* tokens, int count) {
     std::string text;
-    for (int t : tokens) {
-        if (t == pad_token) break;
-        if (const char c = output_char(t)) text += c;
+    for (int i = 0; i < count; ++i) {
+        if (tokens[i] == pad_token) break;
+        if (const char c = output_char(tokens[i])) text += c;
     }
     return text;
+}
+std::string decode_output(const std::vector<int>& tokens) {
+    static_assert(std::is_same_v<int, int32_t>, "token ids are int32");
+    return decode_output(tokens.data(), int(tokens.size()));
 }
 
 // --- the calendar ------------------------------------------------------------

@@ -135,7 +135,7 @@ long parameter_count(const ModelConfig& config) {
     const long H = config.H, G = 3 * H, D = decoder_input_width(config);
     const long encoder = long(input_vocab_size) * E_in + G * E_in + G * H + 2 * G;
     const long decoder = long(V) * E_out + G * D + G * H + 2 * G + V * H + V;
-    const long attention = has_attention(config) ? attention_parameter_count(config.scorer, H) : 0;
+    const long attention = has_attention(config) ? scorer_parameter_count(config.scorer, H) : 0;
     return encoder + decoder + attention;
 }
 
@@ -340,7 +340,7 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
         greedy_decode_batch(a, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < batch.B; ++b) {
             Decoded d;
-            for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(b) * T + t]);
+            d.output = decode_output(a.tokens.data() + size_t(b) * T, T);
             const int L = batch.src_len[b];
             if (keep_attention && has_attention(model.config)) {
                 d.attention = xt::zeros<float>({size_t(T), size_t(L)});
@@ -365,7 +365,7 @@ Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     thread_local Activations a;
     greedy_decode_batch(a, tokens.data(), &L, 1, L, model);
     Decoded d;
-    for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(t)]);
+    d.output = decode_output(a.tokens.data(), T);
     if (has_attention(model.config)) {
         d.attention = xt::zeros<float>({size_t(T), size_t(L)});
         for (int t = 0; t < T; ++t)

@@ -24,7 +24,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <xtensor/xtensor.hpp>
 #include "attention.h"
@@ -38,6 +40,16 @@ constexpr int encoder_embedding_width = 32;  // E_in
 constexpr int decoder_embedding_width = 16;  // E_out
 
 enum class DecoderKind { plain, attention };
+
+// The decoder's name on the command line, in weights' metadata and in JSON.
+inline std::string_view decoder_name(DecoderKind kind) {
+    return kind == DecoderKind::plain ? "plain" : "attention";
+}
+inline std::optional<DecoderKind> parse_decoder(std::string_view name) {
+    if (name == "plain") return DecoderKind::plain;
+    if (name == "attention") return DecoderKind::attention;
+    return std::nullopt;
+}
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;
@@ -64,7 +76,9 @@ struct Model {
 
 Params make_params(const ModelConfig& config);  // zero-filled, the config's shapes
 Model make_model(const ModelConfig& config);    // zero-filled (init_params in trainer.h)
-long parameter_count(const ModelConfig& config); // by formula: 36,893 / 57,437 at H = 64
+// By formula (the one count; the scorer's share is scorer.h's scorer_parameter_count):
+// 36,893 plain / 57,437 additive attention at H = 64.
+long parameter_count(const ModelConfig& config);
 void zero_params(Params& params);
 
 // One named tensor of a Params, viewed (not copied). Safetensors I/O, Adam and
@@ -142,7 +156,7 @@ void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_l
                          const Model& model);
 
 struct Decoded {
-    std::string output;               // 10 characters, YYYY-MM-DD if the model is right
+    std::string output;               // 10 characters (decode_output), YYYY-MM-DD if the model is right
     xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
 };
 // Decodes every example (in batches of batch_size). keep_attention = false

@@ -285,9 +285,9 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     };
     ModelConfig config;
     const std::string kind = get("model");
-    if (kind == "plain") config.decoder = DecoderKind::plain;
-    else if (kind == "attention") config.decoder = DecoderKind::attention;
-    else throw SafetensorsError("metadata \"model\" is '" + kind + "', not plain or attention");
+    const auto decoder = parse_decoder(kind);
+    if (!decoder) throw SafetensorsError("metadata \"model\" is '" + kind + "', not plain or attention");
+    config.decoder = *decoder;
     if (config.decoder == DecoderKind::attention) {
         const std::string name = get("scorer");
         const auto scorer = parse_scorer(name);
@@ -323,7 +323,7 @@ SafetensorsContent model_to_safetensors(const Model& model,
     content.metadata = extra;
     const bool attention = model.config.decoder == DecoderKind::attention;
     content.metadata["format"] = file_format;
-    content.metadata["model"] = attention ? "attention" : "plain";
+    content.metadata["model"] = std::string(decoder_name(model.config.decoder));
     content.metadata["scorer"] = attention ? std::string(scorer_name(model.config.scorer)) : "none";
     content.metadata["width"] = std::to_string(model.config.H);
     for (const ConstNamedTensor& t : named_tensors(model.params))

@@ -141,9 +141,8 @@ int SplitEvaluator::work(const Model& model, int max_rows) {
         const Batch batch = make_batch(*examples_, indices_);
         greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < B; ++b) {
-            std::string& out = predictions_.emplace_back(size_t(output_length), ' ');
-            for (int t = 0; t < output_length; ++t)
-                out[size_t(t)] = output_char(acts_.tokens[size_t(b) * output_length + size_t(t)]);
+            predictions_.push_back(
+                decode_output(acts_.tokens.data() + size_t(b) * output_length, output_length));
         }
         row_ += B;
     }

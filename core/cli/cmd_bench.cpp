@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "dataset.h"
 #include "kernels.h"
 #include "model.h"
+#include "published.h"
 #include "rng.h"
 #include "trainer.h"
 
@@ -161,16 +163,27 @@ double kernel_gflops(const KernelCase& c, double budget) {
 
 struct ModelCase {
     DecoderKind decoder;
-    Scorer scorer;
-    const char* name;  // as in the JSON: model, scorer
-    const char* scorer_name;
+    Scorer scorer;  // attention only
+    // --models' name for the case: "plain", or the attention decoder's scorer
+    std::string_view name() const {
+        return decoder == DecoderKind::plain ? decoder_name(decoder) : scorer_name(scorer);
+    }
+    // the JSON's "scorer": the scorer's name, "none" for plain
+    std::string scorer_label() const {
+        return decoder == DecoderKind::plain ? "none" : std::string(scorer_name(scorer));
+    }
 };
 const ModelCase model_cases[] = {
-    {DecoderKind::plain, Scorer::dot, "plain", "none"},
-    {DecoderKind::attention, Scorer::dot, "attention", "dot"},
-    {DecoderKind::attention, Scorer::general, "attention", "general"},
-    {DecoderKind::attention, Scorer::additive, "attention", "additive"},
+    {DecoderKind::plain, Scorer::dot},
+    {DecoderKind::attention, Scorer::dot},
+    {DecoderKind::attention, Scorer::general},
+    {DecoderKind::attention, Scorer::additive},
 };
+const ModelCase* model_case(std::string_view name) {
+    for (const ModelCase& c : model_cases)
+        if (c.name() == name) return &c;
+    return nullptr;
+}
 
 // design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
@@ -250,7 +263,7 @@ int bench(const Args& args) {
         "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
     bool json = false, run_kernels = true, run_models = true;
     double budget = 1.0;  // seconds per training figure (kernels and inference get less)
-    std::vector<int> widths = {8, 16, 32, 64};
+    std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
     std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
     try {
         for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
@@ -268,7 +281,7 @@ int bench(const Args& args) {
             } else if (take_option(args, i, "--models", value)) {
                 model_names = split_commas(value);
                 for (const std::string& name : model_names)
-                    if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                    if (!model_case(name))
                         throw UsageError("unknown model '" + name + "' in --models");
             } else
                 throw UsageError("unknown option '" + args[i] + "'");
@@ -320,13 +333,11 @@ int bench(const Args& args) {
                         "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
                         "mem MB", "heap MB");
         for (const std::string& name : model_names) {
-            const ModelCase* m = nullptr;
-            for (const ModelCase& c : model_cases)
-                if (name == (c.decoder == DecoderKind::plain ? "plain" : c.scorer_name)) m = &c;
+            const ModelCase* m = model_case(name);
             for (int H : widths) {
                 const ModelResult r = bench_model(*m, H, data, mean_length, budget);
-                results.push_back({{"model", m->name},
-                                   {"scorer", m->scorer_name},
+                results.push_back({{"model", decoder_name(m->decoder)},
+                                   {"scorer", m->scorer_label()},
                                    {"width", H},
                                    {"target", target},
                                    {"train_examples_per_second", r.train_examples_per_second},
@@ -338,8 +349,9 @@ int bench(const Args& args) {
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
                 if (!json)
-                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n", m->name,
-                                m->scorer_name, H,
+                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n",
+                                std::string(decoder_name(m->decoder)).c_str(),
+                                m->scorer_label().c_str(), H,
                                 flops_per_training_example(m->decoder, H, mean_length) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);

@@ -13,10 +13,6 @@
 
 namespace lb::cli {
 
-std::string decoder_name(DecoderKind kind) {
-    return kind == DecoderKind::plain ? "plain" : "attention";
-}
-
 bool stdout_is_terminal() { return isatty(fileno(stdout)) != 0; }
 
 // --- the progress bar --------------------------------------------------------
@@ -156,7 +152,7 @@ const char* const train_usage =
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
     std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                decoder_name(o.model.decoder).c_str(),
+                std::string(decoder_name(o.model.decoder)).c_str(),
                 o.model.decoder == DecoderKind::attention
                     ? (" (" + std::string(scorer_name(o.model.scorer)) + " scorer)").c_str()
                     : "",
@@ -196,9 +192,9 @@ int train(const Args& args) {
         for (size_t i = 0; i < args.size();) {
             std::string v;
             if (take_option(args, i, "--model", v)) {
-                if (v == "plain") options.model.decoder = DecoderKind::plain;
-                else if (v == "attention") options.model.decoder = DecoderKind::attention;
-                else throw UsageError("--model must be plain or attention, not '" + v + "'");
+                const auto decoder = parse_decoder(v);
+                if (!decoder) throw UsageError("--model must be plain or attention, not '" + v + "'");
+                options.model.decoder = *decoder;
             } else if (take_option(args, i, "--scorer", v)) {
                 const auto scorer = parse_scorer(v);
                 if (!scorer) throw UsageError("--scorer must be additive, dot or general, not '" + v + "'");

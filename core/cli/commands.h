@@ -60,7 +60,6 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 // per-format exact match and the loss per epoch.
 nlohmann::json run_json(const RunOptions& options, const RunResult& result);
 
-std::string decoder_name(DecoderKind kind);  // "plain" | "attention"
 bool stdout_is_terminal();
 
 }  // namespace lb::cli
