@@ -325,7 +325,7 @@ void ShowGuards() {
 }
 
 void ShowAlignment(Lab& lab, AlignmentState& st) {
-    if (lab.busy()) lab.wake();
+
     ShowPicker(lab, st);
     refresh_alignment(lab, st);
     if (st.weights.empty()) {

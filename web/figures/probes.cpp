@@ -160,7 +160,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
 }
 
 void ShowProbes(Lab& lab, AlignmentState& st) {
-    if (lab.busy()) lab.wake();
+
     refresh_alignment(lab, st);
     if (st.weights.empty()) {
         ImGui::TextDisabled("Loading the shipped models\u2026");

@@ -18,6 +18,7 @@
 
 #include "charts.h"
 #include "lesson2.h"
+#include "published.h"
 
 namespace lb::web {
 namespace {

@@ -422,7 +422,6 @@ void ShowWorkedExample(WorkedExample& st) {
     const AttentionStep drawn = st.result;
     st.result = attention_step(st.scorer, st.s, st.hs, st.params);
     if (st.result.scores != drawn.scores) keep_awake();
-    write_url_when_settled(st);
 }
 
 //-----------------------------------------------------------------------------------------------

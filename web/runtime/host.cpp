@@ -28,6 +28,7 @@
 #include <imgui_internal.h>  // HoveredWindow and ClearActiveID: whether the wheel scrolls, blur
 
 #include "host.h"
+#include "theme.h"
 
 
 namespace lb::web::detail {
@@ -52,7 +53,6 @@ EM_JS(void, js_set_cursor, (int figure, const char* css), {
 EM_JS(void, js_set_text_alternative, (int figure, const char* html), {
     Module.lookbackHost.setTextAlternative(figure, UTF8ToString(html));
 });
-EM_JS(void, js_focus, (int figure), { Module.lookbackHost.focus(figure); });
 EM_JS(void, js_set_height, (int figure, float css_height), {
     Module.lookbackHost.setHeight(figure, css_height);
 });
@@ -79,11 +79,6 @@ EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
     history.replaceState(history.state, "", url.href);
 });
 EM_JS(void, js_figure_failed, (int figure), { Module.lookbackHost.failed(figure); });
-EM_JS(void, js_canvas_origin, (int figure, float* xy), {
-    const origin = Module.lookbackHost.origin(figure);
-    HEAPF32[xy >> 2] = origin[0];
-    HEAPF32[(xy >> 2) + 1] = origin[1];
-});
 
 
 }  // namespace
@@ -159,6 +154,11 @@ void sync_text_alternative(Host& h) {
     }
 }
 
+
+EM_BOOL on_animation_frame(double now_ms, void*);
+
+}  // namespace
+
 void draw_figure(Host& h, double now_ms) {
     emscripten_webgl_make_context_current(h.gl);
     ImGui::SetCurrentContext(h.imgui);
@@ -218,6 +218,8 @@ void draw_figure(Host& h, double now_ms) {
     sync_text_alternative(h);
     if (h.spec.url) write_url_when_idle(h);
 }
+
+namespace {
 
 EM_BOOL on_animation_frame(double now_ms, void*) {
     frame_requested = false;

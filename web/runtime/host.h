@@ -69,6 +69,7 @@ bool drawable(const Host& h);
 // Asks for `frames` more frames of h (ImGui settles in two).
 void wake(Host& h, int frames = 2);
 void request_frame();
+void draw_figure(Host& h, double now_ms);  // one frame of h, now
 // Builds the GL side of a figure: at attach and after the context is restored.
 bool create_gl(Host& h);
 

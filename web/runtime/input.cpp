@@ -14,6 +14,15 @@
 namespace lb::web::detail {
 namespace {
 
+// Calls into web/page/lookback.js (Module.lookbackHost), which knows the canvases.
+EM_JS(void, js_focus, (int figure), { Module.lookbackHost.focus(figure); });
+EM_JS(void, js_canvas_origin, (int figure, float* xy), {
+    const origin = Module.lookbackHost.origin(figure);
+    HEAPF32[xy >> 2] = origin[0];
+    HEAPF32[(xy >> 2) + 1] = origin[1];
+});
+
+
 
 constexpr float off_canvas = -FLT_MAX;
 
@@ -30,6 +39,8 @@ int imgui_button(unsigned short dom_button) {  // DOM: 0 left, 1 middle, 2 right
 // Applies queued events in order up to and including the first button, key, character or
 // focus change: each change gets a frame of its own (with the moves before it), so a fast
 // click still reads as a click and a release is seen where it happened.
+}  // namespace
+
 void apply_input(Host& h) {
     ImGuiIO& io = ImGui::GetIO();
     bool changed = false;
@@ -55,6 +66,8 @@ void apply_input(Host& h) {
         }
     }
 }
+
+namespace {
 
 Host& host_of(void* user_data) { return *static_cast<Host*>(user_data); }
 
@@ -121,7 +134,6 @@ const EmscriptenTouchPoint* tracked_touch(const Host& h, const EmscriptenTouchEv
         if (e->touches[i].identifier == h.touch_id) return &e->touches[i];
     return nullptr;
 }
-void draw_figure(Host& h, double now_ms);
 // Whether a widget holds the mouse. A press on a window's empty space also sets ActiveId (to
 // the window's move id, even when it cannot move): that one does not count.
 bool widget_active(const Host& h) {
