@@ -158,6 +158,7 @@ struct Lab {
     void shipped_evaluated(int k, const std::string& json);
     void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
     void changed();                // results changed: every figure that reads the Lab redraws
+    void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 10 a second
 
 private:
     void schedule_sweep();

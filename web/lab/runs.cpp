@@ -6,6 +6,7 @@
 // [SECTION] Run
 // [SECTION] The training figure's pair and the sweep
 #include <emscripten/emscripten.h>
+#include <emscripten/eventloop.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -76,10 +77,9 @@ void Run::play(long stop_at_step) {
     js_run_play(id_, double(stop_at_step));
 }
 
+// The run counts as playing until the worker says it has stopped: a slice may be under way.
 void Run::pause() {
-    if (status_ != Status::playing) return;
-    status_ = Status::paused;
-    js_run_pause(id_);
+    if (status_ == Status::playing) js_run_pause(id_);
 }
 
 double Run::examples_per_second() const {
@@ -106,7 +106,7 @@ bool Run::take_report(const std::string& text) {
 
 void Run::take_state(const std::string& state, const std::string& message) {
     if (state == "done") status_ = Status::done;
-    else if (state == "paused") status_ = status_ == Status::playing || status_ == Status::paused ? Status::paused : status_;
+    else if (state == "paused" && status_ == Status::playing) status_ = Status::paused;
     else if (state == "failed") status_ = Status::failed, message_ = message;
 }
 
@@ -238,7 +238,34 @@ void Lab::run_reported(int id, const std::string& json) {
     const bool new_epoch = run->take_report(json);
     const bool in_sweep = std::any_of(sweep.begin(), sweep.end(), [&](const auto& r) { return r.get() == run; });
     if (new_epoch) changed();
-    else request_redraw(in_sweep ? "sweep" : "training");
+    else moved(in_sweep ? 1 : 0);
+}
+
+namespace {
+// The moving figures redraw ten times a second at most: workers report twenty times a second
+// each, and under software WebGL a redraw costs the page more than the report is worth.
+constexpr double progress_redraw_ms = 100;
+const char* const moving_figures[] = {"training", "sweep"};
+std::array<double, 2> last_redraw = {0, 0};
+std::array<bool, 2> redraw_pending = {false, false};
+
+void redraw_now(void* figure) {
+    const auto k = reinterpret_cast<intptr_t>(figure);
+    redraw_pending[size_t(k)] = false;
+    last_redraw[size_t(k)] = now_ms();
+    request_redraw(moving_figures[k]);
+}
+}  // namespace
+
+void Lab::moved(int figure) {
+    if (redraw_pending[size_t(figure)]) return;
+    const double wait = last_redraw[size_t(figure)] + progress_redraw_ms - now_ms();
+    if (wait <= 0) {
+        redraw_now(reinterpret_cast<void*>(intptr_t(figure)));
+    } else {
+        redraw_pending[size_t(figure)] = true;
+        emscripten_set_timeout(redraw_now, wait, reinterpret_cast<void*>(intptr_t(figure)));
+    }
 }
 
 void Lab::run_state(int id, const std::string& state, const std::string& message) {

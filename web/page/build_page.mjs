@@ -6,7 +6,7 @@
 // page's CSS, scripts and icon (web/page/), the training worker's scripts (web/worker/), the two
 // wasm modules from build/wasm (the page's and the trainer's), assets/, KaTeX's CSS and fonts.
 //
-// Math in web/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
+// Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
 // &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
 // A TeX error fails the build with its line number.
 import fs from 'node:fs';

@@ -1,8 +1,8 @@
-// web/lesson_selfcheck.js — the self-check (<section id="self-check"> of index.html).
+// web/page/lesson_selfcheck.js — the self-check (<section id="self-check"> of index.html).
 //
 // Concept questions are plain HTML forms whose right answer is in data-answer; without
 // JavaScript their explanations still open by hand (<details>). Computation questions come from
-// the wasm module (web/fig_selfcheck.cpp), which makes fresh numbers and checks typed answers
+// the wasm module (web/figures/selfcheck.cpp), which makes fresh numbers and checks typed answers
 // with core/selfcheck.h; it announces itself as window.lookbackSelfCheck and the event
 // "lookback:selfcheck". The score counts the first answer to each question, while the page is
 // open. State for tests: each form's data-result ("right", "wrong" or "invalid").

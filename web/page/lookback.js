@@ -124,6 +124,8 @@
       },
       // How many frames a figure has drawn.
       frames: (name) => module._lb_frames(figureIndex(name)),
+      // Every figure's URL keys, by figure name.
+      urlKeys: () => JSON.parse(module.ccall('lb_url_keys', 'string', [], [])),
       // How training is placed: {mode, size, workers, mainThreadSlices, evaluations}.
       training: () => runs.stats(),
       // For tests: the next run's worker fails on purpose ('throw').

@@ -1,4 +1,4 @@
-// web/gl_renderer.cpp — see gl_renderer.h. Written for WebGL2 through Emscripten's GLES3.
+// web/runtime/gl_renderer.cpp — see gl_renderer.h. Written for WebGL2 through Emscripten's GLES3.
 #include "gl_renderer.h"
 
 #include <GLES3/gl3.h>

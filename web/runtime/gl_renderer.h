@@ -1,7 +1,7 @@
-// web/gl_renderer.h — our WebGL2 renderer for ImGui draw lists, one per GL context (figure).
+// web/runtime/gl_renderer.h — our WebGL2 renderer for ImGui draw lists, one per GL context (figure).
 //
 // Two programs, both from shaders/ (embedded by the build): ui.vert + ui.frag for ImGui's
-// triangles, ui.vert + heatmap.frag for float textures coloured on the GPU (web/heatmap.h).
+// triangles, ui.vert + heatmap.frag for float textures coloured on the GPU (heatmap.h).
 // Every GL object belongs to one context, so each figure has its own renderer, its own font
 // texture and its own heatmap textures. Call everything with the figure's context current.
 #pragma once

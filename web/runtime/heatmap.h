@@ -1,4 +1,4 @@
-// web/heatmap.h — a matrix drawn as coloured cells, coloured on the GPU (shaders/heatmap.frag).
+// web/runtime/heatmap.h — a matrix drawn as coloured cells, coloured on the GPU (shaders/heatmap.frag).
 //
 // For alignment maps ([T_out, T_in] attention weights) and weight matrices. The matrix goes to a
 // float texture of the figure's own GL context (re-uploaded only when its values change) and is
@@ -9,7 +9,7 @@
 //     if (hit.clicked) state.selected_output = hit.row;
 //     record_rect("alignment");
 //
-// Only inside a figure's `show` (web/figure.h).
+// Only inside a figure's `show` (web/runtime/figure.h).
 #pragma once
 #include <span>
 

@@ -9,7 +9,7 @@
 // [SECTION] Figure hosts
 // [SECTION] Frames: when a figure draws, and drawing one
 // [SECTION] The figure API (figure.h)
-// [SECTION] Exports to web/lookback.js
+// [SECTION] Exports to web/page/lookback.js
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
@@ -46,7 +46,7 @@ bool frame_requested = false;
 
 
 
-// Calls into web/lookback.js (Module.lookbackHost), which knows the canvases.
+// Calls into web/page/lookback.js (Module.lookbackHost), which knows the canvases.
 EM_JS(void, js_set_cursor, (int figure, const char* css), {
     Module.lookbackHost.setCursor(figure, UTF8ToString(css));
 });
@@ -329,7 +329,7 @@ bool page_is_dark() { return page_dark; }
 
 
 //-----------------------------------------------------------------------------------------------
-// [SECTION] Exports to web/lookback.js
+// [SECTION] Exports to web/page/lookback.js
 //-----------------------------------------------------------------------------------------------
 using namespace lb::web;
 
@@ -412,6 +412,16 @@ EMSCRIPTEN_KEEPALIVE const char* lb_state(int index) {
     } catch (const std::exception& e) {
         json = nlohmann::json{{"error", valid_utf8(e.what())}}.dump();
     }
+    return json.c_str();
+}
+
+// Every figure's URL keys, {"training": ["tr.width", ...], ...}: tests feed each a bad value.
+EMSCRIPTEN_KEEPALIVE const char* lb_url_keys() {
+    static std::string json;
+    nlohmann::json keys = nlohmann::json::object();
+    for (const FigureSpec& spec : registered)
+        if (spec.url) keys[spec.name] = spec.url->keys();
+    json = keys.dump();
     return json.c_str();
 }
 

@@ -1,5 +1,5 @@
 // web/runtime/theme.h — the colours the lesson's figures draw with, for the page's light or dark
-// theme (the runtime's page_is_dark(), web/figure.h: it also gives every figure the matching
+// theme (the runtime's page_is_dark(), web/runtime/figure.h: it also gives every figure the matching
 // ImGui style and redraws them when the reader's theme changes).
 //
 // The three roles keep one colour each across figures and prose: encoder states (blue), the

@@ -31,9 +31,10 @@ class TrainingEngine {
   }
 
   handle(message) {
-    if (this.crashed) return;
+    const handler = this[`on_${message.type}`];
+    if (this.crashed || typeof handler !== 'function') return;
     try {
-      this[`on_${message.type}`](message);
+      handler.call(this, message);
     } catch (error) {
       this.crash(error);
     }
@@ -55,12 +56,12 @@ class TrainingEngine {
     r.stopAtStep = stopAtStep ?? -1;
     this.schedule();
   }
+  // Always answered, so the page knows when the run has really stopped.
   on_pause({ run }) {
     const r = this.runs.get(run);
-    if (r && r.playing) {
-      r.playing = false;
-      this.post({ type: 'state', run, state: 'paused' });
-    }
+    if (!r) return;
+    r.playing = false;
+    this.post({ type: 'state', run, state: r.done ? 'done' : 'paused' });
   }
   on_dispose({ run }) {
     const r = this.runs.get(run);
@@ -120,6 +121,7 @@ class TrainingEngine {
       }
       if (status !== 0) {
         next.playing = false;
+        next.done = status === 1;
         const state = status === 1 ? 'done' : status === 2 ? 'paused' : 'failed';
         this.post({ type: 'state', run: nextRun, state, message: status < 0 ? this.message() : '' });
       }
