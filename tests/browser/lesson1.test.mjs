@@ -17,7 +17,7 @@ function step(scorer, s, hs, params = {}) {
   const score = (h) => {
     if (scorer === 'dot') return dot(s, h);
     if (scorer === 'general') return dot(s, matvec(params.W, h));
-    const a = matvec(params.W1, s), b = matvec(params.W2, h);
+    const a = matvec(params.W_d, s), b = matvec(params.W_e, h);
     return params.v.reduce((sum, v, k) => sum + v * Math.tanh(a[k] + b[k]), 0);
   };
   const scores = hs.map(score);

@@ -201,6 +201,7 @@ test('the sweep fills in the page\'s rows, largest cells first, in workers', asy
   assert.equal((await state(page, 'sweep')).epochs, 1, 'the URL sets the epochs');
   await clickWidget(page, 'sweep', 'run-all');
   const pageCells = async () => (await state(page, 'sweep')).cells.filter((c) => c.origin === 'page');
+  await until('a cell to train', async () => (await state(page, 'sweep')).training.length > 0, 20000);
   const training = await state(page, 'sweep');
   assert.ok(training.training.length >= 1 && training.training.length <= training.workers, 'a cell per worker');
   assert.deepEqual(training.training[0], { model: 'attention', width: 64 }, 'the largest cell starts first');

@@ -19,7 +19,7 @@ struct WorkedExample {
     Vec s;                                     // decoder state          [D]
     Mat hs;                                    // encoder states h_1..3  [S][D]
     Scorer scorer = Scorer::dot;
-    ScorerParams params;                       // W [D][D]; W1, W2 [A][D]; v [A]
+    ScorerParams params;                       // W [D][D]; W_d, W_e [A][D]; v [A]
     int step = 0;                              // 0-based: 0 score … 3 predict
     int width = 64;                            // H for the parameter-count line
 

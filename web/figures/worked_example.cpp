@@ -4,7 +4,7 @@
 // fall in, and the table of the step (score, exp, weight, denominator, context) with the weights
 // as bars. A stepper walks the four steps — score, softmax, weighted sum, predict — and tints
 // the cells each step computes and the cells it reads. The reader drags any point, switches the
-// scorer (dot, general with an editable W, additive with editable W1, W2, v) and sees every
+// scorer (dot, general with an editable W, additive with editable W_d, W_e, v) and sees every
 // number recomputed by lb::attention_step. Points, scorer, its parameters and the step live in
 // the page's URL (keys "we.*"), so a link shows the same view.
 //
@@ -46,8 +46,8 @@ void reset(WorkedExample& st) {
     st.scorer = Scorer::dot;
     // W = I makes "general" start out equal to "dot"; the additive start is just a readable one.
     st.params.W = {{1, 0}, {0, 1}};
-    st.params.W1 = {{1, 0}, {0, 1}};
-    st.params.W2 = {{1, 0}, {0, 1}};
+    st.params.W_d = {{1, 0}, {0, 1}};
+    st.params.W_e = {{1, 0}, {0, 1}};
     st.params.v = {1, 1};
     st.step = 0;
     st.width = 64;
@@ -76,7 +76,7 @@ std::string step_description(const WorkedExample& st) {
         case 0: {
             std::string how = st.scorer == Scorer::dot       ? "the dot product, e = s\u00b7h"
                               : st.scorer == Scorer::general ? "the general score, e = s\u00b7(W h)"
-                                                             : "the additive score, e = v\u00b7tanh(W\u2081s + W\u2082h)";
+                                                             : "the additive score, e = v\u00b7tanh(W_d s + W_e h)";
             std::string text = "Score: compare the decoder state s with every encoder state, here with " + how + ".";
             if (st.scorer == Scorer::dot)
                 text += " For h\u2081: " + fmt("%.2f", st.s[0]) + "\u00b7" + fmt("%.2f", st.hs[0][0]) + " + " +
@@ -374,9 +374,9 @@ void ShowScorer(WorkedExample& st) {
     if (st.scorer == Scorer::general) {
         EditMatrix("W", st.params.W);
     } else if (st.scorer == Scorer::additive) {
-        EditMatrix("W\u2081 (on s)", st.params.W1);
+        EditMatrix("W_d (on s)", st.params.W_d);
         SameLineIfFits(100);
-        EditMatrix("W\u2082 (on h)", st.params.W2);
+        EditMatrix("W_e (on h)", st.params.W_e);
         SameLineIfFits(100);
         ImGui::BeginGroup();
         ImGui::TextUnformatted("v");
@@ -436,7 +436,7 @@ nlohmann::json state_json(const WorkedExample& st) {
         {"scorer", std::string(scorer_name(st.scorer))},
         {"s", st.s},
         {"encoder_states", st.hs},
-        {"params", {{"W", st.params.W}, {"W1", st.params.W1}, {"W2", st.params.W2}, {"v", st.params.v}}},
+        {"params", {{"W", st.params.W}, {"W_d", st.params.W_d}, {"W_e", st.params.W_e}, {"v", st.params.v}}},
         {"scores", r.scores},
         {"exps", r.exps},
         {"denominator", r.denominator},
@@ -504,8 +504,8 @@ WorkedExample::WorkedExample() {
         .numbers("s", s, view_lo, view_hi);
     for (int i = 0; i < S; ++i) url.numbers("h" + std::to_string(i + 1), hs[size_t(i)], view_lo, view_hi);
     matrix(url, "W", params.W);
-    matrix(url, "W1", params.W1);
-    matrix(url, "W2", params.W2);
+    matrix(url, "W_d", params.W_d);
+    matrix(url, "W_e", params.W_e);
     url.numbers("v", params.v, -3, 3).integer("H", width, 1, 4096);
 }
 
