@@ -138,7 +138,8 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
 
 test('results: a header click ranks every row by that column', async () => {
   const { context, page, problems } = await openAt('results', 'save-csv');
-  await until('rows from the page', async () => (await state(page, 'results')).rows.some((r) => r.origin === 'page'), 30000);
+  // Both shipped models checked by a worker: the page's two rows (nothing else trains here).
+  await until('rows from the page', async () => (await state(page, 'results')).rows.filter((r) => r.origin === 'page').length === 2, 60000);
   const sortedBy = (rows, key, descending) => rows.every((r, i) => {
     if (i === 0 || r[key] === null || rows[i - 1][key] === null) return true;
     return descending ? rows[i - 1][key] >= r[key] : rows[i - 1][key] <= r[key];

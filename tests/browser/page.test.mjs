@@ -82,3 +82,27 @@ test('the worked example shows the lesson\'s numbers, computed at run time', asy
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the Content-Security-Policy lets the page run and refuses an inline script', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
+  const policy = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+  assert.match(policy, /script-src 'self' 'wasm-unsafe-eval';/);
+  const scripts = policy.split(';').find((d) => d.trim().startsWith('script-src'));
+  assert.ok(!scripts.includes("'unsafe-inline'") && !scripts.includes(" 'unsafe-eval'"), `no inline script, no eval: ${scripts}`);
+  // The page runs under it: wasm compiled, figures answer (openWatched saw no error so far).
+  assert.ok((await page.evaluate(() => window.lookback.figures())).length >= 7);
+  const violations = [];
+  page.on('console', (message) => { if (/Content Security Policy/.test(message.text())) violations.push(message.text()); });
+  const ran = await page.evaluate(() => new Promise((resolve) => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true;';
+    document.body.append(script);
+    setTimeout(() => resolve(window.injected === true), 200);
+  }));
+  assert.equal(ran, false, 'an inline script does not run');
+  assert.ok(violations.length >= 1, 'the browser reports the refusal');
+  // The refusals are the only console errors.
+  assert.deepEqual(problems.filter((p) => !/Content Security Policy/.test(p)), []);
+  await context.close();
+});

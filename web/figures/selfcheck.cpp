@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "selfcheck.h"
+#include "text.h"
 
 namespace lb::web {
 namespace {
@@ -58,29 +59,39 @@ using lb::web::self_check;
 
 extern "C" {
 
+// Both answer JSON and never throw into the page: whatever goes wrong becomes a message, and the
+// text is valid UTF-8 whatever the reader typed.
 EMSCRIPTEN_KEEPALIVE const char* lb_selfcheck_ask(int kind) {
     static std::string json;
-    if (!lb::web::valid_kind(kind)) return json = "null", json.c_str();
-    lb::Question& q = self_check.current[kind] = lb::make_question(lb::all_question_kinds[kind], self_check.rng);
-    self_check.asked[kind] = true;
-    json = nlohmann::json{{"prompt", q.prompt}, {"tolerance", q.tolerance}}.dump();
+    try {
+        if (!lb::web::valid_kind(kind)) return json = "null", json.c_str();
+        lb::Question& q = self_check.current[kind] = lb::make_question(lb::all_question_kinds[kind], self_check.rng);
+        self_check.asked[kind] = true;
+        json = nlohmann::json{{"prompt", q.prompt}, {"tolerance", q.tolerance}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    } catch (const std::exception& e) {
+        json = nlohmann::json{{"error", lb::web::valid_utf8(e.what())}}.dump();
+    }
     return json.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* lb_selfcheck_check(int kind, const char* text) {
     static std::string json;
-    if (!lb::web::valid_kind(kind) || !self_check.asked[kind])
-        return json = R"({"valid":false,"message":"Ask for a question first."})", json.c_str();
-    std::string error;
-    const std::optional<double> given = lb::parse_answer(text, error);
-    if (!given) return json = nlohmann::json{{"valid", false}, {"message", error}}.dump(), json.c_str();
-    const lb::Question& q = self_check.current[kind];
-    json = nlohmann::json{{"valid", true},
-                          {"correct", lb::is_correct(q, *given)},
-                          {"answer", q.answer},
-                          {"tolerance", q.tolerance},
-                          {"working", q.working}}
-               .dump();
+    const auto dump = [](const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); };
+    try {
+        if (!lb::web::valid_kind(kind) || !self_check.asked[kind])
+            return json = R"({"valid":false,"message":"Ask for a question first."})", json.c_str();
+        std::string error;
+        const std::optional<double> given = lb::parse_answer(text, error);
+        if (!given) return json = dump({{"valid", false}, {"message", error}}), json.c_str();
+        const lb::Question& q = self_check.current[kind];
+        json = dump({{"valid", true},
+                     {"correct", lb::is_correct(q, *given)},
+                     {"answer", q.answer},
+                     {"tolerance", q.tolerance},
+                     {"working", q.working}});
+    } catch (const std::exception& e) {
+        json = dump({{"valid", false}, {"message", lb::web::valid_utf8(e.what())}});
+    }
     return json.c_str();
 }
 

@@ -147,7 +147,12 @@ void sync_text_alternative(Host& h) {
     std::string text;
     if (h.spec.url)
         for (const std::string& m : h.spec.url->messages()) text += "<p role=\"alert\">" + html_escape(m) + "</p>";
-    text += h.spec.text_alternative();
+    try {
+        text += valid_utf8(h.spec.text_alternative());
+    } catch (const std::exception& e) {  // a bug: logged, and the old text stays
+        std::fprintf(stderr, "lookback: figure %s: %s\n", h.spec.name.c_str(), e.what());
+        return;
+    }
     if (text != h.text_alternative) {
         h.text_alternative = std::move(text);
         js_set_text_alternative(h.index, h.text_alternative.c_str());
