@@ -45,3 +45,29 @@ TEST_CASE("commands: bad flags and values are usage errors, refused inputs exit 
     CHECK(predict({"--weights", "/nonexistent/model.safetensors", "19/3/1994"}) == 1);
     CHECK(bench({"--seconds", "-1"}) == 2);
 }
+
+TEST_CASE("integers beyond any integer type are usage errors naming the option") {
+    CHECK_THROWS_WITH_AS(parse_integer("--seed", "9999999999999999999", 0, INT64_MAX),
+                         doctest::Contains("--seed"), UsageError);
+    CHECK_THROWS_AS(parse_integer("--width", "18446744073709551616", 1, 1024), UsageError);
+    CHECK(parse_integer("--seed", "9223372036854775807", 0, INT64_MAX) == INT64_MAX);
+    for (const char* flag : {"--seed", "--width", "--epochs", "--data-seed"})
+        CHECK(train({flag, "9999999999999999999"}) == 2);
+    CHECK(sweep({"--seed", "9999999999999999999"}) == 2);
+    CHECK(sweep({"--data-seed=9999999999999999999"}) == 2);
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--widths", "8,9999999999999999999"}),
+                         doctest::Contains("--widths"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--seconds", "1e999"}), doctest::Contains("--seconds"),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--seconds", "nan"}), doctest::Contains("--seconds"),
+                         UsageError);
+    CHECK(bench({"--widths", "9999999999999999999"}) == 2);
+}
+
+TEST_CASE("decimals: finite, in range, named in the message") {
+    CHECK(parse_decimal("--lr", "0.003", 0, 10) == doctest::Approx(0.003));
+    CHECK(parse_decimal("--lr", "3e-3", 0, 10) == doctest::Approx(0.003));
+    CHECK(parse_decimal("--lr", "10", 0, 10) == 10);
+    for (const char* bad : {"", "0", "-1", "10.5", "1e30", "inf", "nan", " 1", "0x1p3", "1,5", "1e999"})
+        CHECK_THROWS_WITH_AS(parse_decimal("--lr", bad, 0, 10), doctest::Contains("--lr"), UsageError);
+}

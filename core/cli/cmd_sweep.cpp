@@ -221,29 +221,36 @@ bool write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int sweep(const Args& args) {
-    std::string out_dir = "assets";
-    int epochs = 12;
-    uint64_t seed = 1, data_seed = 1;
-    try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--out", v)) {
-                if (v.empty()) throw UsageError("--out needs a folder");
-                out_dir = v;
-            } else if (take_option(args, i, "--epochs", v)) {
-                epochs = int(parse_integer("--epochs", v, 1, 10000));
-            } else if (take_option(args, i, "--seed", v)) {
-                seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--data-seed", v)) {
-                data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-            } else {
-                throw UsageError("unknown option '" + args[i] + "'");
-            }
+SweepArgs parse_sweep_args(const Args& args) {
+    SweepArgs o;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--out", v)) {
+            if (v.empty()) throw UsageError("--out needs a folder");
+            o.out_dir = v;
+        } else if (take_option(args, i, "--epochs", v)) {
+            o.epochs = int(parse_integer("--epochs", v, 1, 10000));
+        } else if (take_option(args, i, "--seed", v)) {
+            o.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--data-seed", v)) {
+            o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else {
+            throw UsageError("unknown option " + shown(args[i]));
         }
+    }
+    return o;
+}
+
+int sweep(const Args& args) {
+    SweepArgs parsed;
+    try {
+        parsed = parse_sweep_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), sweep_usage);
     }
+    const std::string& out_dir = parsed.out_dir;
+    const int epochs = parsed.epochs;
+    const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const std::string md_path = out_dir + "/sweep.md", json_path = out_dir + "/sweep.json";
     {  // fail before the training, not after
         const std::string probe = out_dir + "/.sweep-probe";

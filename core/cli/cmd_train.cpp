@@ -188,45 +188,54 @@ bool write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int train(const Args& args) {
-    RunOptions options;
-    std::string save_path, json_path;
+TrainArgs parse_train_args(const Args& args) {
+    TrainArgs o;
+    RunOptions& run = o.run;
     bool scorer_given = false;
-    try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--model", v)) {
-                if (v == "plain") options.model.decoder = DecoderKind::plain;
-                else if (v == "attention") options.model.decoder = DecoderKind::attention;
-                else throw UsageError("--model must be plain or attention, not '" + v + "'");
-            } else if (take_option(args, i, "--scorer", v)) {
-                const auto scorer = parse_scorer(v);
-                if (!scorer) throw UsageError("--scorer must be additive, dot or general, not '" + v + "'");
-                options.model.scorer = *scorer;
-                scorer_given = true;
-            } else if (take_option(args, i, "--width", v)) {
-                options.model.H = int(parse_integer("--width", v, 1, 1024));
-            } else if (take_option(args, i, "--epochs", v)) {
-                options.epochs = int(parse_integer("--epochs", v, 1, 10000));
-            } else if (take_option(args, i, "--seed", v)) {
-                options.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--data-seed", v)) {
-                options.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--save", v)) {
-                if (v.empty()) throw UsageError("--save needs a file name");
-                save_path = v;
-            } else if (take_option(args, i, "--json", v)) {
-                if (v.empty()) throw UsageError("--json needs a file name (or -)");
-                json_path = v;
-            } else {
-                throw UsageError("unknown option '" + args[i] + "'");
-            }
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--model", v)) {
+            if (v == "plain") run.model.decoder = DecoderKind::plain;
+            else if (v == "attention") run.model.decoder = DecoderKind::attention;
+            else throw UsageError("--model must be plain or attention, not " + shown(v));
+        } else if (take_option(args, i, "--scorer", v)) {
+            const auto scorer = parse_scorer(v);
+            if (!scorer) throw UsageError("--scorer must be additive, dot or general, not " + shown(v));
+            run.model.scorer = *scorer;
+            scorer_given = true;
+        } else if (take_option(args, i, "--width", v)) {
+            run.model.H = int(parse_integer("--width", v, 1, 1024));
+        } else if (take_option(args, i, "--epochs", v)) {
+            run.epochs = int(parse_integer("--epochs", v, 1, 10000));
+        } else if (take_option(args, i, "--seed", v)) {
+            run.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--data-seed", v)) {
+            run.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--save", v)) {
+            if (v.empty()) throw UsageError("--save needs a file name");
+            o.save_path = v;
+        } else if (take_option(args, i, "--json", v)) {
+            if (v.empty()) throw UsageError("--json needs a file name (or -)");
+            o.json_path = v;
+        } else {
+            throw UsageError("unknown option " + shown(args[i]));
         }
-        if (scorer_given && options.model.decoder == DecoderKind::plain)
-            throw UsageError("--scorer applies to --model attention only");
+    }
+    if (scorer_given && run.model.decoder == DecoderKind::plain)
+        throw UsageError("--scorer applies to --model attention only");
+    return o;
+}
+
+int train(const Args& args) {
+    TrainArgs parsed;
+    try {
+        parsed = parse_train_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), train_usage);
     }
+    RunOptions& options = parsed.run;
+    const std::string& save_path = parsed.save_path;
+    const std::string& json_path = parsed.json_path;
 
     const bool json_to_stdout = json_path == "-";
     options.progress = stdout_is_terminal() && !json_to_stdout;

@@ -34,8 +34,38 @@ struct UsageError : std::runtime_error {
 // If args[i] is `--name VALUE` or `--name=VALUE`, stores VALUE, advances i past
 // it and returns true; throws UsageError if the value is missing.
 bool take_option(const Args& args, size_t& i, const char* name, std::string& value);
-// An integer in [lo, hi] for a flag, or UsageError naming the flag.
+// An integer in [lo, hi] for a flag, or UsageError naming the flag (also for
+// digits beyond any integer: 9999999999999999999).
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
+// A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
+double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
+// An argument quoted for a message: escaped, cut, always valid UTF-8 (text.h).
+std::string shown(const std::string& text);
+
+// --- each command's options, parsed without doing any work: the commands,
+// the tests and the option fuzzer call these. Each throws UsageError only.
+struct BenchArgs {
+    bool json = false, run_kernels = true, run_models = true;
+    double budget = 1.0;  // seconds per training figure (kernels and inference get less)
+    std::vector<int> widths = {8, 16, 32, 64};
+    std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
+};
+BenchArgs parse_bench_args(const Args& args);
+bool parse_worked_example_args(const Args& args);  // --json given
+struct PredictArgs {
+    std::string weights;
+    bool json = false;
+    std::vector<std::string> texts;
+};
+PredictArgs parse_predict_args(const Args& args);
+struct TrainArgs;
+TrainArgs parse_train_args(const Args& args);
+struct SweepArgs {
+    std::string out_dir = "assets";
+    int epochs = 12;
+    uint64_t seed = 1, data_seed = 1;
+};
+SweepArgs parse_sweep_args(const Args& args);
 
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
 struct RunOptions {
@@ -52,6 +82,10 @@ struct RunResult {
     std::vector<EpochRecord> history; // train loss per epoch
     long parameters = 0;
     double train_seconds = 0, eval_seconds = 0, examples_per_second = 0;
+};
+struct TrainArgs {
+    RunOptions run;
+    std::string save_path, json_path;  // empty: not written
 };
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 // The train JSON: model, scorer, width, epochs, seed, parameters,
