@@ -13,7 +13,7 @@ namespace lb::cli {
 namespace {
 
 const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N]\n"
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
     "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
 
 const int widths[] = {8, 16, 32, 64};
@@ -234,6 +234,8 @@ SweepArgs parse_sweep_args(const Args& args) {
             o.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
         } else if (take_option(args, i, "--data-seed", v)) {
             o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--lr", v)) {
+            o.learning_rate = parse_learning_rate(v);
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
@@ -276,11 +278,17 @@ int sweep(const Args& args) {
             o.epochs = epochs;
             o.seed = seed;
             o.data_seed = data_seed;
+            o.learning_rate = parsed.learning_rate;
             o.progress = terminal;
             char label[64];
             std::snprintf(label, sizeof label, "%-9s width %2d ", decoder_name(o.model.decoder).c_str(), widths[w]);
             o.label = label;
             run->result = train_and_evaluate(o, data);
+            if (!run->result.failure.empty()) {
+                std::fprintf(stderr, "\nlookback: %s%s The sweep is incomplete: nothing was written; "
+                             "try a smaller --lr.\n", label, run->result.failure.c_str());
+                return 1;
+            }
             const Metrics& m = run->result.metrics;
             std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label, m.exact,
                         m.per_char, run->result.train_seconds, run->result.parameters);

@@ -79,6 +79,7 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     config.model = options.model;
     config.seed = options.seed;
     config.epochs = options.epochs;
+    config.adam.learning_rate = options.learning_rate;
     config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
     Trainer trainer(config, data);
 
@@ -94,6 +95,14 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     RunResult result;
     result.train_seconds = seconds_since(start);
     bar.finish();
+    result.model = trainer.model();
+    result.history = trainer.epoch_history();
+    result.parameters = parameter_count(options.model);
+    result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
+    if (!trainer.failure().empty()) {  // diverged: the last sound weights, nothing to evaluate
+        result.failure = trainer.failure();
+        return result;
+    }
 
     const Clock::time_point eval_start = Clock::now();
     const std::vector<Decoded> decoded = decode_examples(data.held_out, trainer.model(), false);
@@ -102,11 +111,6 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     for (const Decoded& d : decoded) predictions.push_back(d.output);
     result.metrics = evaluate_predictions(data.held_out, predictions);
     result.eval_seconds = seconds_since(eval_start);
-
-    result.model = trainer.model();
-    result.history = trainer.epoch_history();
-    result.parameters = parameter_count(options.model);
-    result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
     return result;
 }
 
@@ -123,6 +127,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
         {"width", options.model.H},
         {"epochs", options.epochs},
+        {"learning_rate", options.learning_rate},
         {"seed", options.seed},
         {"data_seed", options.data_seed},
         {"parameters", r.parameters},
@@ -149,8 +154,10 @@ namespace {
 
 const char* const train_usage =
     "lookback train [--model plain|attention] [--scorer additive|dot|general] [--width N]\n"
-    "                      [--epochs N] [--seed N] [--data-seed N] [--save FILE] [--json FILE]\n"
+    "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
+    "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
+    "    goes NaN or infinite stops with a message (exit 1)\n"
     "  --scorer applies to --model attention only; --json - writes the JSON to stdout";
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
@@ -211,6 +218,8 @@ TrainArgs parse_train_args(const Args& args) {
             run.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
         } else if (take_option(args, i, "--data-seed", v)) {
             run.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--lr", v)) {
+            run.learning_rate = parse_learning_rate(v);
         } else if (take_option(args, i, "--save", v)) {
             if (v.empty()) throw UsageError("--save needs a file name");
             o.save_path = v;
@@ -241,6 +250,11 @@ int train(const Args& args) {
     options.progress = stdout_is_terminal() && !json_to_stdout;
     const DateSplits data = make_date_splits(options.data_seed);
     const RunResult result = train_and_evaluate(options, data);
+    if (!result.failure.empty()) {
+        std::fprintf(stderr, "lookback: %s Nothing was saved: try a smaller --lr.\n",
+                     result.failure.c_str());
+        return 1;
+    }
 
     if (!json_to_stdout) print_metrics(options, result);
     if (!json_path.empty()) {

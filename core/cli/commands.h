@@ -39,6 +39,11 @@ bool take_option(const Args& args, size_t& i, const char* name, std::string& val
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
 // A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
 double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
+// --lr: Adam's learning rate, in (0, 10]. Adam moves each weight by about
+// the rate per step whatever the gradient's scale, and the weights start
+// within ±1, so 1 already throws them far away: up to 10 shows divergence
+// (the trainer stops it with a message); beyond is a typo (1e30).
+float parse_learning_rate(const std::string& text);
 // An argument quoted for a message: escaped, cut, always valid UTF-8 (text.h).
 std::string shown(const std::string& text);
 
@@ -64,6 +69,7 @@ struct SweepArgs {
     std::string out_dir = "assets";
     int epochs = 12;
     uint64_t seed = 1, data_seed = 1;
+    float learning_rate = 1e-3f;
 };
 SweepArgs parse_sweep_args(const Args& args);
 
@@ -73,6 +79,7 @@ struct RunOptions {
     int epochs = 12;
     uint64_t seed = 1;       // initialisation and shuffling
     uint64_t data_seed = 1;  // the dataset's strings
+    float learning_rate = 1e-3f;  // Adam's; checked by parse_learning_rate
     bool progress = false;   // draw a progress bar on stdout (a terminal)
     std::string label;       // shown before the bar
 };
@@ -82,6 +89,7 @@ struct RunResult {
     std::vector<EpochRecord> history; // train loss per epoch
     long parameters = 0;
     double train_seconds = 0, eval_seconds = 0, examples_per_second = 0;
+    std::string failure;  // the trainer's stop message (then nothing was evaluated)
 };
 struct TrainArgs {
     RunOptions run;

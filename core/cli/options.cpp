@@ -66,4 +66,8 @@ double parse_decimal(const char* flag, const std::string& text, double lo, doubl
     return v;
 }
 
+float parse_learning_rate(const std::string& text) {
+    return float(parse_decimal("--lr", text, 0, 10));
+}
+
 }  // namespace lb::cli
