@@ -172,6 +172,8 @@ const ModelCase model_cases[] = {
     {DecoderKind::attention, Scorer::additive, "attention", "additive"},
 };
 
+}  // namespace
+
 // design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
 //   encoder             S · 3H(E_in + H)                        E_in = 32
@@ -191,6 +193,8 @@ double flops_per_forward(DecoderKind decoder, double H, double S) {
 double flops_per_training_example(DecoderKind decoder, double H, double S) {
     return 3 * flops_per_forward(decoder, H, S);
 }
+
+namespace {
 
 struct ModelResult {
     double train_examples_per_second, infer_strings_per_second, single_strings_per_second;

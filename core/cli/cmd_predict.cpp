@@ -77,6 +77,11 @@ nlohmann::json line_json(const std::string& input, const Decoded& d, const std::
 
 }  // namespace
 
+std::string refusal_line(const std::string& text, const std::string& error) {
+    // The text is whatever was typed: escape sequences and a 10 kB paste included.
+    return "lookback: refused " + shown(text) + ": " + error;
+}
+
 PredictArgs parse_predict_args(const Args& args) {
     PredictArgs o;
     for (size_t i = 0; i < args.size();) {
@@ -119,7 +124,7 @@ int predict(const Args& args) {
         std::string error;
         const std::vector<int> tokens = encode_user_input(text, error);
         if (tokens.empty()) {
-            std::fprintf(stderr, "lookback: refused \"%s\": %s\n", text.c_str(), error.c_str());
+            std::fprintf(stderr, "%s\n", refusal_line(text, error).c_str());
             ++refused;
             continue;
         }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
@@ -158,7 +159,10 @@ const char* const train_usage =
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
     "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
     "    goes NaN or infinite stops with a message (exit 1)\n"
-    "  --scorer applies to --model attention only; --json - writes the JSON to stdout";
+    "  --scorer applies to --model attention only; --json - writes the JSON to stdout\n"
+    "  --save and --json are checked before training; a run estimated (design.md's FLOP model at\n"
+    "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
+    "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
@@ -193,7 +197,37 @@ bool write_text(const std::string& path, const std::string& text) {
     return bool(out.flush());
 }
 
+std::string hours_text(double seconds) {
+    char buf[64];
+    if (seconds < 2 * 3600) std::snprintf(buf, sizeof buf, "%.0f minutes", seconds / 60);
+    else if (seconds < 3 * 86400) std::snprintf(buf, sizeof buf, "%.0f hours", seconds / 3600);
+    else std::snprintf(buf, sizeof buf, "%.0f days", seconds / 86400);
+    return buf;
+}
+
 }  // namespace
+
+double estimated_train_seconds(const RunOptions& options, size_t train_size) {
+    constexpr double measured_flops_per_second = 50e9;
+    constexpr double mean_input_length = 18;  // design.md: S is about 18 on average
+    return double(options.epochs) * double(train_size) *
+           flops_per_training_example(options.model.decoder, options.model.H, mean_input_length) /
+           measured_flops_per_second;
+}
+
+std::string write_problem(const std::string& path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status)) {
+        if (!std::filesystem::is_regular_file(status)) return "it is not a regular file";
+        if (!std::ofstream(path, std::ios::app)) return "it cannot be opened for writing";
+        return "";
+    }
+    // Created empty and removed again: the folder exists and takes new files.
+    const bool created = bool(std::ofstream(path));
+    std::filesystem::remove(path, error);
+    return created ? "" : "it cannot be created (does the folder exist?)";
+}
 
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
@@ -220,6 +254,9 @@ TrainArgs parse_train_args(const Args& args) {
             run.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
         } else if (take_option(args, i, "--lr", v)) {
             run.learning_rate = parse_learning_rate(v);
+        } else if (args[i] == "--yes-long") {
+            o.yes_long = true;
+            ++i;
         } else if (take_option(args, i, "--save", v)) {
             if (v.empty()) throw UsageError("--save needs a file name");
             o.save_path = v;
@@ -246,9 +283,27 @@ int train(const Args& args) {
     const std::string& save_path = parsed.save_path;
     const std::string& json_path = parsed.json_path;
 
+    // Refused before any work: an output that cannot be written, a run of hours.
+    for (const std::string* path : {&save_path, &json_path}) {
+        if (path->empty() || *path == "-") continue;
+        const std::string problem = write_problem(*path);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(*path).c_str(), problem.c_str());
+            return 1;
+        }
+    }
+    const DateSplits data = make_date_splits(options.data_seed);
+    const double estimate = estimated_train_seconds(options, data.train.size());
+    if (estimate > long_run_seconds && !parsed.yes_long) {
+        std::fprintf(stderr,
+                     "lookback: width %d for %d epochs would train for about %s on this machine's "
+                     "measured speed; add --yes-long to run it anyway\n",
+                     options.model.H, options.epochs, hours_text(estimate).c_str());
+        return 1;
+    }
+
     const bool json_to_stdout = json_path == "-";
     options.progress = stdout_is_terminal() && !json_to_stdout;
-    const DateSplits data = make_date_splits(options.data_seed);
     const RunResult result = train_and_evaluate(options, data);
     if (!result.failure.empty()) {
         std::fprintf(stderr, "lookback: %s Nothing was saved: try a smaller --lr.\n",

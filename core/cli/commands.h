@@ -94,7 +94,19 @@ struct RunResult {
 struct TrainArgs {
     RunOptions run;
     std::string save_path, json_path;  // empty: not written
+    bool yes_long = false;             // --yes-long: run even if it is estimated to be long
 };
+// design.md's FLOP model of one training example (cmd_bench.cpp), and from it
+// the estimated seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md
+// measured for attention at width 64 (wider models come nearer the kernels'
+// 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
+double flops_per_training_example(DecoderKind decoder, double H, double S);
+double estimated_train_seconds(const RunOptions& options, size_t train_size);
+constexpr double long_run_seconds = 3600;  // longer needs --yes-long
+// Why path cannot be written, or "" if it can (checked before a long run).
+std::string write_problem(const std::string& path);
+// How predict reports a refused date: the text escaped and cut, then why.
+std::string refusal_line(const std::string& text, const std::string& error);
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 // The train JSON: model, scorer, width, epochs, seed, parameters,
 // train_seconds, examples_per_second, exact, per_char, per_position[10],
