@@ -185,6 +185,8 @@ const ModelCase* model_case(std::string_view name) {
     return nullptr;
 }
 
+}  // namespace
+
 // design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
 //   encoder             S · 3H(E_in + H)                        E_in = 32
@@ -204,6 +206,8 @@ double flops_per_forward(DecoderKind decoder, double H, double S) {
 double flops_per_training_example(DecoderKind decoder, double H, double S) {
     return 3 * flops_per_forward(decoder, H, S);
 }
+
+namespace {
 
 struct ModelResult {
     double train_examples_per_second, infer_strings_per_second, single_strings_per_second;
@@ -257,40 +261,45 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 }  // namespace
 
-int bench(const Args& args) {
-    const char* usage =
-        "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
-        "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
-    bool json = false, run_kernels = true, run_models = true;
-    double budget = 1.0;  // seconds per training figure (kernels and inference get less)
-    std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
-    std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
-    try {
-        for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
-            std::string value;
-            if (args[i] == "--json") json = true, ++i;
-            else if (args[i] == "--no-kernels") run_kernels = false, ++i;
-            else if (args[i] == "--no-models") run_models = false, ++i;
-            else if (take_option(args, i, "--seconds", value)) {
-                budget = std::stod(value);
-                if (!(budget > 0 && budget <= 600)) throw UsageError("--seconds must be in (0, 600]");
-            } else if (take_option(args, i, "--widths", value)) {
-                widths.clear();
-                for (const std::string& w : split_commas(value))
-                    widths.push_back(int(parse_integer("--widths", w, 1, 256)));
-            } else if (take_option(args, i, "--models", value)) {
-                model_names = split_commas(value);
-                for (const std::string& name : model_names)
-                    if (!model_case(name))
-                        throw UsageError("unknown model '" + name + "' in --models");
-            } else
-                throw UsageError("unknown option '" + args[i] + "'");
-        }
-    } catch (const UsageError& e) {
-        return usage_error(e.what(), usage);
-    } catch (const std::logic_error&) {  // std::stod: not a number, or out of range
-        return usage_error("--seconds needs a number", usage);
+const char* const bench_usage =
+    "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
+    "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
+
+BenchArgs parse_bench_args(const Args& args) {
+    BenchArgs o;
+    for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
+        std::string value;
+        if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--no-kernels") o.run_kernels = false, ++i;
+        else if (args[i] == "--no-models") o.run_models = false, ++i;
+        else if (take_option(args, i, "--seconds", value)) {
+            o.budget = parse_decimal("--seconds", value, 0, 600);
+        } else if (take_option(args, i, "--widths", value)) {
+            o.widths.clear();
+            for (const std::string& w : split_commas(value))
+                o.widths.push_back(int(parse_integer("--widths", w, 1, 256)));
+        } else if (take_option(args, i, "--models", value)) {
+            o.model_names = split_commas(value);
+            for (const std::string& name : o.model_names)
+                if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                    throw UsageError("unknown model " + shown(name) + " in --models");
+        } else
+            throw UsageError("unknown option " + shown(args[i]));
     }
+    return o;
+}
+
+int bench(const Args& args) {
+    BenchArgs options;
+    try {
+        options = parse_bench_args(args);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), bench_usage);
+    }
+    const bool json = options.json, run_kernels = options.run_kernels, run_models = options.run_models;
+    const double budget = options.budget;
+    const std::vector<int>& widths = options.widths;
+    const std::vector<std::string>& model_names = options.model_names;
 
     const char* target = target_name();
     nlohmann::json out = {{"target", target}, {"simd_width", kernels::simd_width()},

@@ -14,7 +14,7 @@ namespace lb::cli {
 namespace {
 
 const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N]\n"
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
     "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
 
 constexpr int width_count = sweep_width_count;
@@ -205,29 +205,38 @@ bool write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int sweep(const Args& args) {
-    std::string out_dir = "assets";
-    int epochs = sweep_epochs;
-    uint64_t seed = 1, data_seed = 1;
-    try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--out", v)) {
-                if (v.empty()) throw UsageError("--out needs a folder");
-                out_dir = v;
-            } else if (take_option(args, i, "--epochs", v)) {
-                epochs = int(parse_integer("--epochs", v, 1, 10000));
-            } else if (take_option(args, i, "--seed", v)) {
-                seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--data-seed", v)) {
-                data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-            } else {
-                throw UsageError("unknown option '" + args[i] + "'");
-            }
+SweepArgs parse_sweep_args(const Args& args) {
+    SweepArgs o;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--out", v)) {
+            if (v.empty()) throw UsageError("--out needs a folder");
+            o.out_dir = v;
+        } else if (take_option(args, i, "--epochs", v)) {
+            o.epochs = int(parse_integer("--epochs", v, 1, 10000));
+        } else if (take_option(args, i, "--seed", v)) {
+            o.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--data-seed", v)) {
+            o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--lr", v)) {
+            o.learning_rate = parse_learning_rate(v);
+        } else {
+            throw UsageError("unknown option " + shown(args[i]));
         }
+    }
+    return o;
+}
+
+int sweep(const Args& args) {
+    SweepArgs parsed;
+    try {
+        parsed = parse_sweep_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), sweep_usage);
     }
+    const std::string& out_dir = parsed.out_dir;
+    const int epochs = parsed.epochs;
+    const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const std::string md_path = out_dir + "/sweep.md", json_path = out_dir + "/sweep.json";
     {  // fail before the training, not after
         const std::string probe = out_dir + "/.sweep-probe";
@@ -253,12 +262,18 @@ int sweep(const Args& args) {
             o.epochs = epochs;
             o.seed = seed;
             o.data_seed = data_seed;
+            o.learning_rate = parsed.learning_rate;
             o.progress = terminal;
             char label[64];
             std::snprintf(label, sizeof label, "%-9s width %2d ", std::string(decoder_name(o.model.decoder)).c_str(),
                           widths[size_t(w)]);
             o.label = label;
             run->result = train_and_evaluate(o, data);
+            if (!run->result.failure.empty()) {
+                std::fprintf(stderr, "\nlookback: %s%s The sweep is incomplete: nothing was written; "
+                             "try a smaller --lr.\n", label, run->result.failure.c_str());
+                return 1;
+            }
             const Metrics& m = run->result.metrics;
             std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label, m.exact,
                         m.per_char, run->result.train_seconds, run->result.parameters);

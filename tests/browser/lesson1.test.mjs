@@ -186,7 +186,7 @@ test('the URL reproduces the view, and a bad URL gets a message and the defaults
 
   const bad = await openFigure(context, figure, '?we.s=abc&we.step=9&we.scorer=cosine&we.h1=1,2,3&other=kept');
   const fallback = await state(bad.page, figure);
-  for (const part of ['we.s=abc', 'we.step=9', 'we.scorer=cosine', 'we.h1=1,2,3']) {
+  for (const part of ["we.s='abc'", "we.step='9'", "we.scorer='cosine'", "we.h1='1,2,3'"]) {
     assert.ok(fallback.url_messages.some((m) => m.includes(part)), `a message names ${part}: ${fallback.url_messages}`);
   }
   assert.equal(fallback.step, 1);

@@ -28,6 +28,7 @@
 #include "charts.h"
 #include "lesson2.h"
 #include "probes.h"
+#include "text.h"  // core/text.h
 
 namespace lb::web {
 
@@ -141,7 +142,7 @@ void show_example(Lab& lab, AlignmentState& st, int index) {
 bool show_typed(AlignmentState& st, const std::string& text) {
     std::string error;
     if (encode_user_input(text, error).empty()) {
-        st.message = valid_utf8("Not shown: " + error + ". The map below is still the last one.");
+        st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
         return false;
     }
     st.shown_input = normalise_user_input(text);

@@ -69,7 +69,7 @@ EMSCRIPTEN_KEEPALIVE const char* lb_selfcheck_ask(int kind) {
         self_check.asked[kind] = true;
         json = nlohmann::json{{"prompt", q.prompt}, {"tolerance", q.tolerance}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     } catch (const std::exception& e) {
-        json = nlohmann::json{{"error", lb::web::valid_utf8(e.what())}}.dump();
+        json = nlohmann::json{{"error", lb::sanitize_utf8(e.what())}}.dump();
     }
     return json.c_str();
 }
@@ -90,7 +90,7 @@ EMSCRIPTEN_KEEPALIVE const char* lb_selfcheck_check(int kind, const char* text) 
                      {"tolerance", q.tolerance},
                      {"working", q.working}});
     } catch (const std::exception& e) {
-        json = dump({{"valid", false}, {"message", lb::web::valid_utf8(e.what())}});
+        json = dump({{"valid", false}, {"message", lb::sanitize_utf8(e.what())}});
     }
     return json.c_str();
 }

@@ -32,7 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text.h"
+#include "page_text.h"
 #include "url_state.h"
 
 namespace lb::web {

@@ -28,6 +28,7 @@
 #include <imgui_internal.h>  // HoveredWindow and ClearActiveID: whether the wheel scrolls, blur
 
 #include "host.h"
+#include "text.h"  // core/text.h
 #include "theme.h"
 
 
@@ -148,7 +149,7 @@ void sync_text_alternative(Host& h) {
     if (h.spec.url)
         for (const std::string& m : h.spec.url->messages()) text += "<p role=\"alert\">" + html_escape(m) + "</p>";
     try {
-        text += valid_utf8(h.spec.text_alternative());
+        text += lb::sanitize_utf8(h.spec.text_alternative());
     } catch (const std::exception& e) {  // a bug: logged, and the old text stays
         std::fprintf(stderr, "lookback: figure %s: %s\n", h.spec.name.c_str(), e.what());
         return;
@@ -415,7 +416,7 @@ EMSCRIPTEN_KEEPALIVE const char* lb_state(int index) {
         if (h && h->spec.url && state.is_object()) state["url_messages"] = h->spec.url->messages();
         json = state.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // never invalid UTF-8
     } catch (const std::exception& e) {
-        json = nlohmann::json{{"error", valid_utf8(e.what())}}.dump();
+        json = nlohmann::json{{"error", lb::sanitize_utf8(e.what())}}.dump();
     }
     return json.c_str();
 }

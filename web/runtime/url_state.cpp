@@ -1,6 +1,8 @@
 // web/runtime/url_state.cpp — see url_state.h.
 #include "url_state.h"
 
+#include "text.h"  // core/text.h
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -11,31 +13,8 @@
 namespace lb::web {
 namespace {
 
-// A value from the URL as a message may quote it: valid UTF-8, control characters and bytes
-// that are not UTF-8 escaped as \xNN, cut after 40 bytes on a character boundary.
-std::string shown(const std::string& text) {
-    constexpr size_t most = 40;
-    std::string out;
-    size_t i = 0;
-    while (i < text.size() && out.size() < most) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        size_t length = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 : (byte >> 3) == 30 ? 4 : 0;
-        bool valid = length > 0 && i + length <= text.size();
-        for (size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 2;
-        if (valid && length == 1 && (byte < 0x20 || byte == 0x7f)) valid = false;
-        if (valid) {
-            out.append(text, i, length);
-            i += length;
-        } else {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02X", byte);
-            out += escaped;
-            i += 1;
-        }
-    }
-    if (i < text.size()) out += "\u2026 (" + std::to_string(text.size()) + " bytes)";
-    return out;
-}
+// A value from the URL as a message quotes it: escaped, cut, always valid UTF-8 (core/text.h).
+std::string shown(const std::string& text) { return lb::quote_untrusted(text, 40); }
 
 bool whole_number(const std::string& text, long& out) {
     if (text.empty() || text.size() > 12) return false;
@@ -184,10 +163,10 @@ UrlTable& UrlTable::text(const std::string& key, std::string& field, size_t max_
                          std::function<std::string(const std::string&)> check) {
     return entry(key, "text of at most " + std::to_string(max_bytes) + " bytes", [&field] { return field; },
                [this, key, &field, max_bytes, check](const std::string& text) {
-                   if (text.size() > max_bytes || shown(text).find("\\x") != std::string::npos) return false;
+                   if (text.size() > max_bytes || !lb::is_valid_utf8(text)) return false;
                    if (check) {
                        if (std::string why = check(text); !why.empty()) {
-                           messages_.push_back("The link's " + prefix_ + key + "=" + shown(text) + " was refused (" + why +
+                           messages_.push_back("The link's " + prefix_ + key + "=" + shown(text) + " was refused (" + lb::sanitize_utf8(why) +
                                                "), so the figure shows its default instead.");
                            return true;  // refused with its own reason: no second message
                        }

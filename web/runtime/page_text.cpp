@@ -1,5 +1,9 @@
-// web/runtime/text.cpp — see text.h.
-#include "text.h"
+// web/runtime/page_text.cpp — see page_text.h.
+#include "page_text.h"
+
+#include <cstring>
+
+#include "text.h"  // core/text.h
 
 #include <cmath>
 #include <cstdio>
@@ -46,42 +50,11 @@ std::string minutes_seconds(double seconds) {
     return text;
 }
 
-namespace {
-// The length of the valid UTF-8 sequence at text[i], or 0.
-size_t sequence_length(std::string_view text, size_t i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    const size_t n = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 : (byte >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + n > text.size()) return 0;
-    for (size_t k = 1; k < n; ++k)
-        if ((static_cast<unsigned char>(text[i + k]) >> 6) != 2) return 0;
-    return n;
-}
-}  // namespace
-
-std::string valid_utf8(std::string_view text) {
-    std::string out;
-    for (size_t i = 0; i < text.size();) {
-        if (const size_t n = sequence_length(text, i)) {
-            out.append(text.substr(i, n));
-            i += n;
-        } else {
-            out += "\uFFFD";
-            i += 1;
-        }
-    }
-    return out;
-}
-
 void copy_utf8(char* out, size_t capacity, std::string_view text) {
     if (capacity == 0) return;
-    size_t used = 0;
-    for (size_t i = 0; i < text.size();) {
-        const size_t n = sequence_length(text, i);
-        if (n == 0 || used + n >= capacity) break;
-        for (size_t k = 0; k < n; ++k) out[used++] = text[i + k];
-        i += n;
-    }
-    out[used] = 0;
+    const std::string_view fits = lb::utf8_prefix(text, capacity - 1);
+    std::memcpy(out, fits.data(), fits.size());
+    out[fits.size()] = 0;
 }
 
 }  // namespace lb::web

@@ -1,5 +1,5 @@
-// web/runtime/text.h — text the figures put on the page: HTML for text alternatives, numbers
-// written for readers.
+// web/runtime/page_text.h — text the figures put on the page: HTML for text alternatives, numbers
+// written for readers. (Untrusted text made safe is core/text.h's.)
 #pragma once
 #include <cstddef>
 #include <string>
@@ -16,9 +16,6 @@ std::string fixed(double value, int digits);
 // Seconds as "1:05"; "–" when unknown.
 std::string minutes_seconds(double seconds);
 
-// Text that is valid UTF-8: every byte of a broken sequence becomes U+FFFD. Messages that quote a
-// reader's input go through it, so nothing the page shows or hands to JSON is malformed.
-std::string valid_utf8(std::string_view text);
 // Copies text into a fixed buffer (an ImGui text field), cut on a character boundary.
 void copy_utf8(char* out, size_t capacity, std::string_view text);
 
