@@ -77,7 +77,7 @@ TEST_CASE("url table: each bad value keeps its default and is named with what th
     CHECK(m[3].find("2 numbers from -1 to 1") != std::string::npos);
     CHECK(m[4].find("1 or 0") != std::string::npos);
     CHECK(m[5].find("no '!' here") != std::string::npos);
-    CHECK(m[6].find("tr.colour is not a setting of this figure") != std::string::npos);
+    CHECK(m[6].find("'tr.colour' is not a setting of this figure") != std::string::npos);
 }
 
 TEST_CASE("url table: numbers out of range, not finite, or of the wrong count are refused") {

@@ -161,9 +161,11 @@ UrlTable& UrlTable::flag(const std::string& key, bool& field) {
 
 UrlTable& UrlTable::text(const std::string& key, std::string& field, size_t max_bytes,
                          std::function<std::string(const std::string&)> check) {
-    return entry(key, "text of at most " + std::to_string(max_bytes) + " bytes", [&field] { return field; },
+    return entry(key, "text of at most " + std::to_string(max_bytes) + " bytes, without control characters", [&field] { return field; },
                [this, key, &field, max_bytes, check](const std::string& text) {
                    if (text.size() > max_bytes || !lb::is_valid_utf8(text)) return false;
+                   for (const char c : text)
+                       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;  // control bytes
                    if (check) {
                        if (std::string why = check(text); !why.empty()) {
                            messages_.push_back("The link's " + prefix_ + key + "=" + shown(text) + " was refused (" + lb::sanitize_utf8(why) +
