@@ -61,7 +61,8 @@ test('a run in a Web Worker gives exactly the losses of the same wasm under node
 });
 
 test('the page trains in workers: Step is one batch each, and the main thread trains nothing', async () => {
-  const { context, page, problems } = await openAt('training', 'step', '?tr.width=16');
+  const { context, page, problems } = await openAt('training', 'step', '?tr.width=16&tr.lr=0.003');
+  assert.equal((await state(page, 'training')).learning_rate, 0.003, 'the URL sets the learning rate');
   await clickWidget(page, 'training', 'step');
   await until('one step each', async () => (await state(page, 'training')).runs.every((r) => r.steps === 1), 20000);
   await page.waitForTimeout(500);

@@ -12,6 +12,7 @@
 #include <emscripten/emscripten.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <imgui.h>
@@ -29,6 +30,10 @@ namespace {
 
 const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
 constexpr int max_epochs = 30;
+// The learning rate's range: from too slow to learn in 12 epochs to far past where Adam diverges,
+// so a reader can watch a run go non-finite and stop (the trainer keeps its last sound weights).
+constexpr double min_learning_rate = 1e-5, max_learning_rate = 10;
+const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 constexpr int batches_per_epoch = (6000 + 63) / 64;  // the training split in batches of 64
 
 }  // namespace
@@ -38,7 +43,8 @@ TrainingState::TrainingState(Lab& lab) {
     url.integer_in("width", lab.width, widths)
         .choice("scorer", lab.scorer, {{"additive", Scorer::additive}, {"dot", Scorer::dot}, {"general", Scorer::general}})
         .integer("seed", lab.seed, 0, 1000000)
-        .integer("epochs", lab.epochs, 1, max_epochs);
+        .integer("epochs", lab.epochs, 1, max_epochs)
+        .number("lr", lab.learning_rate, min_learning_rate, max_learning_rate);
 }
 
 namespace {
@@ -75,6 +81,18 @@ void ShowSettings(Lab& lab) {
     int epochs = lab.epochs;
     if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != lab.epochs) lab.epochs = epochs, changed = true;
     record_rect("epochs");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(80);
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", lab.learning_rate);
+    if (ImGui::BeginCombo("learning rate", shown)) {
+        for (double rate : learning_rates) {
+            std::snprintf(shown, sizeof shown, "%g", rate);
+            if (ImGui::Selectable(shown, rate == lab.learning_rate)) changed |= rate != lab.learning_rate, lab.learning_rate = rate;
+        }
+        ImGui::EndCombo();
+    }
+    record_rect("learning-rate");
     if (changed) lab.build_live();  // new settings start new runs
 }
 
@@ -214,6 +232,7 @@ nlohmann::json state_json(Lab& lab) {
         {"scorer", std::string(scorer_name(lab.scorer))},
         {"seed", lab.seed},
         {"epochs", lab.epochs},
+        {"learning_rate", lab.learning_rate},
         {"runs", {run_json(*lab.live[0]), run_json(*lab.live[1])}},
         {"wall_seconds", lab.live_clock.ms() / 1000},
         {"examples_per_second", lab.live_clock.ms() > 0 ? examples / (lab.live_clock.ms() / 1000) : 0.0},
@@ -225,8 +244,11 @@ nlohmann::json state_json(Lab& lab) {
 
 std::string text_alternative(Lab& lab) {
     if (!lab.live[0]) return "";
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%g", lab.learning_rate);
     std::string html = "<p>Width " + std::to_string(lab.width) + ", " + std::string(scorer_name(lab.scorer)) +
-                       " scorer, seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs. " +
+                       " scorer, seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " +
+                       rate + ". " +
                        (lab.live_running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     html += "<table><thead><tr><th scope=\"col\">epoch</th><th scope=\"col\">plain loss</th><th scope=\"col\">plain exact</th>"
             "<th scope=\"col\">plain per-char</th><th scope=\"col\">attention loss</th><th scope=\"col\">attention exact</th>"

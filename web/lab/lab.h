@@ -107,6 +107,7 @@ struct Lab {
     Scorer scorer = Scorer::additive;
     int seed = 1;
     int epochs = 12;
+    double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
     std::array<std::unique_ptr<Run>, 2> live;
     Stopwatch live_clock;          // wall time while the pair trains
     void build_live();             // (re)creates the pair from the settings, not running
@@ -158,7 +159,7 @@ struct Lab {
     void shipped_evaluated(int k, const std::string& json);
     void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
     void changed();                // results changed: every figure that reads the Lab redraws
-    void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 10 a second
+    void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 4 a second
 
 private:
     void schedule_sweep();

@@ -44,7 +44,8 @@ std::string config_json(const TrainerConfig& c) {
                           {"scorer", std::string(scorer_name(c.model.scorer))},
                           {"width", c.model.H},
                           {"epochs", c.epochs},
-                          {"seed", c.seed}}
+                          {"seed", c.seed},
+                          {"learning_rate", c.adam.learning_rate}}
         .dump();
 }
 
@@ -120,8 +121,9 @@ namespace {
 
 const char* const dependent_figures[] = {"training", "sweep", "alignment", "probes", "results"};
 
-TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed) {
+TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3) {
     TrainerConfig c;
+    c.adam.learning_rate = float(learning_rate);
     c.model.decoder = kind;
     c.model.scorer = scorer;
     c.model.H = width;
@@ -167,7 +169,7 @@ void Lab::build_live() {
     live_clock = {};
     for (int k = 0; k < 2; ++k)
         live[size_t(k)] = std::make_unique<Run>(
-            trainer_config(k ? DecoderKind::attention : DecoderKind::plain, scorer, width, epochs, seed));
+            trainer_config(k ? DecoderKind::attention : DecoderKind::plain, scorer, width, epochs, seed, learning_rate));
     changed();
 }
 
@@ -242,9 +244,12 @@ void Lab::run_reported(int id, const std::string& json) {
 }
 
 namespace {
-// The moving figures redraw ten times a second at most: workers report twenty times a second
-// each, and under software WebGL a redraw costs the page more than the report is worth.
-constexpr double progress_redraw_ms = 100;
+// The moving figures redraw four times a second at most (a finished epoch redraws at once):
+// workers report twenty times a second each, and under software WebGL a redraw costs the page's
+// frame rate and the workers' cores more than the report is worth. Measured on the 2-core
+// machine of BENCHMARKS.md while a worker trained: 31.6 frames/s at ten redraws a second, 42.3 at
+// four, 58.1 with none; the worker's examples/s 1,793, 1,818 and 2,822.
+constexpr double progress_redraw_ms = 250;
 const char* const moving_figures[] = {"training", "sweep"};
 std::array<double, 2> last_redraw = {0, 0};
 std::array<bool, 2> redraw_pending = {false, false};

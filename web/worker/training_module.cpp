@@ -134,6 +134,10 @@ EMSCRIPTEN_KEEPALIVE int lbt_work(int id, double budget_ms, int stop_at_step) {
         lb::Trainer& t = *run->trainer;
         const double start = emscripten_get_now();
         do {
+            if (!t.failure().empty()) {  // a step went non-finite: the trainer kept the last sound weights
+                message = t.failure();
+                return -1;
+            }
             if (t.done()) return 1;
             const bool training = t.phase() == lb::Trainer::Phase::training;
             if (training && stop_at_step >= 0 && t.rows_into_batch() == 0 &&
@@ -143,6 +147,10 @@ EMSCRIPTEN_KEEPALIVE int lbt_work(int id, double budget_ms, int stop_at_step) {
             t.work(training ? t.rows_left() : std::min(t.rows_left(), 256));
             if (training) run->busy_ms += emscripten_get_now() - t0;
         } while (emscripten_get_now() - start < budget_ms);
+        if (!t.failure().empty()) {
+            message = t.failure();
+            return -1;
+        }
         return t.done() ? 1 : 0;
     });
 }
