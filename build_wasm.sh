@@ -87,17 +87,14 @@ build_weights() {
 # The hostile-input guards (README): the doctest suite under ASan + UBSan, and
 # the libFuzzer targets (clang 14; libclang-rt-14-dev holds libFuzzer).
 fuzz_targets=(weights date options selfcheck url)
-build_asan() {
-  say "Building the doctest suite under ASan + UBSan (build/asan)"
-  cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOKBACK_SANITIZE=ON >/dev/null \
-    || fail "cmake (asan) failed"
-  cmake --build build/asan -j"$jobs" --target lookback_tests || fail "asan build failed"
-}
-build_fuzz() {
-  say "Building the fuzz targets (build/fuzz, clang++-14)"
+# One sanitizer build (build/fuzz, clang++-14, ASan + UBSan + xtensor's asserts) makes both the
+# fuzz targets and the doctest suite that runs under the sanitizers: the core is compiled once.
+build_sanitized() {
+  say "Building under ASan + UBSan: the fuzz targets and the doctest suite (build/fuzz, clang++-14)"
   cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
     -DLOOKBACK_FUZZ=ON >/dev/null || fail "cmake (fuzz) failed"
-  cmake --build build/fuzz -j"$jobs" --target "${fuzz_targets[@]/#/fuzz_}" || fail "fuzz build failed"
+  cmake --build build/fuzz -j"$jobs" --target lookback_tests "${fuzz_targets[@]/#/fuzz_}" \
+    || fail "sanitizer build failed"
 }
 # $1 = seconds per target. New inputs go to build/fuzz/corpus/TARGET (never committed); the
 # committed tests/fuzz/corpus/TARGET seeds it and receives any crash input as a regression.
@@ -167,10 +164,9 @@ run_tests() {
   run_suite "browser" build/test-logs/browser.log \
     node --test --test-concurrency=1 tests/browser/
   say "Suite 4/5: the doctest suite under ASan + UBSan"
-  build_asan
-  run_suite "asan doctest" build/test-logs/asan.log build/asan/lookback_tests --no-colors
+  build_sanitized
+  run_suite "asan doctest" build/test-logs/asan.log build/fuzz/lookback_tests --no-colors
   say "Suite 5/5: each fuzz target for 20 s"
-  build_fuzz
   run_fuzzers 20
   echo "tests: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
@@ -188,7 +184,7 @@ case "$mode" in
     install_debian
     build_native
     build_weights
-    build_fuzz
+    build_sanitized
     run_fuzzers "${1:-60}"
     echo "fuzz: $passed passed, $failed failed"
     [ "$failed" -eq 0 ] ;;

@@ -16,6 +16,13 @@
 
 namespace lb::web {
 
+// A wrapped line in the style's dim text colour: notes under a figure that must fit a phone.
+inline void DimTextWrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+
 // The two models keep one colour each in every chart of the experiment.
 inline ImU32 plain_color() { return page_is_dark() ? IM_COL32(170, 170, 180, 255) : IM_COL32(110, 110, 120, 255); }
 inline ImU32 attention_color() { return lesson_colors().context; }

@@ -81,9 +81,9 @@ void ShowControls(Lab& lab) {
             ImGui::TextColored(lesson_colors().error, "%s %d stopped: %s", std::string(decoder_name(run->config().model.decoder)).c_str(),
                                run->config().model.H, run->message().c_str());
     if (lab.worker_count > 1)
-        ImGui::TextDisabled("%d cells train at once, one per Web Worker.", lab.worker_count);
+        DimTextWrapped((std::to_string(lab.worker_count) + " cells train at once, one per Web Worker.").c_str());
     else
-        ImGui::TextDisabled("One cell trains at a time in a Web Worker: this machine has a core for the page and one more.");
+        DimTextWrapped("One cell trains at a time, in a Web Worker: this machine has a core for the page and one more.");
 }
 
 void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {

@@ -187,9 +187,9 @@ void ShowTraining(Lab& lab) {
     if (!lab.training_note.empty())
         ImGui::TextWrapped("%s", lab.training_note.c_str());
     else if (lab.worker_count == 1)
-        ImGui::TextDisabled("Both models train in a Web Worker, one slice each in turn; the page only draws.");
+        DimTextWrapped("Both models train in a Web Worker, a slice each in turn; the page only draws.");
     else
-        ImGui::TextDisabled("Both models train in Web Workers (up to %d at once); the page only draws.", lab.worker_count);
+        DimTextWrapped("Both models train in Web Workers, one each; the page only draws.");
 }
 
 //-----------------------------------------------------------------------------------------------
