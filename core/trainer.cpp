@@ -78,6 +78,15 @@ void init_params(Params& params, Rng& rng) {
     }
 }
 
+AdamConfig default_adam(const ModelConfig& model) {
+    AdamConfig adam;
+    if (model.decoder == DecoderKind::transformer) {
+        adam.learning_rate = transformer_learning_rate;
+        adam.warmup_steps = transformer_warmup_steps;
+    }
+    return adam;
+}
+
 AdamState make_adam_state(const ModelConfig& config) {
     return {make_params(config), make_params(config), 0};
 }

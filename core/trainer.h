@@ -48,6 +48,11 @@ float global_norm(const Params& grads);
 // θ −= lr_t · m / (√v + ε). Clips grads in place first if clip_norm > 0.
 void adam_update(Params& params, AdamState& state, Params& grads, const AdamConfig& config);
 
+// The rate and warmup a model is trained with unless told otherwise: Keras'
+// 1e-3 without warmup for the GRU models; for the Transformer, the setting
+// chosen by measurement (transformer_learning_rate, transformer_warmup_steps).
+AdamConfig default_adam(const ModelConfig& model);
+
 struct TrainerConfig {
     ModelConfig model;
     AdamConfig adam;

@@ -25,6 +25,7 @@
 #include "layers.h"
 #include "model.h"
 #include "rng.h"
+#include "safetensors.h"
 #include "trainer.h"
 #include "transformer.h"
 #include "transformer_layers.h"
@@ -632,4 +633,40 @@ TEST_CASE("transformer: a short fixed-seed training run lowers the loss, determi
         for (int i = 17; i < 20; ++i) late += first.loss_history()[size_t(i)];
         CHECK(late < 0.8f * early);
     }
+}
+
+TEST_CASE("transformer: weights round-trip through safetensors with their configuration") {
+    ModelConfig config = transformer(16, 2, Memory::first, 24);
+    const Model model = random_transformer(config, 34);
+    const SafetensorsContent content = model_to_safetensors(model, {{"seed", "7"}});
+    CHECK(content.metadata.at("model") == "transformer");
+    CHECK(content.metadata.at("memory") == "first");
+    CHECK(content.metadata.at("heads") == "2");
+    CHECK(content.metadata.at("ffn") == "24");
+    CHECK(content.metadata.at("width") == "16");
+    REQUIRE(content.tensors.size() == 34);
+    CHECK(content.find("decoder.layers.0.multihead_attn.out_proj.weight") != nullptr);
+    const std::vector<uint8_t> bytes = encode_safetensors(content);
+    const Model back = load_model(bytes.data(), bytes.size());
+    CHECK(back.config.decoder == DecoderKind::transformer);
+    CHECK(back.config.memory == Memory::first);
+    CHECK(back.config.heads == 2);
+    CHECK(transformer_config(back.config).F == 24);
+    const std::vector<ConstNamedTensor> a = named_tensors(model.params), b = named_tensors(back.params);
+    REQUIRE(a.size() == b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+        CAPTURE(a[k].name);
+        CHECK(a[k].name == b[k].name);
+        CHECK(std::equal(a[k].data, a[k].data + a[k].size, b[k].data));
+    }
+    // into a model of another configuration: refused, and nothing changes
+    Model other = make_model(transformer(16, 4, Memory::first, 24));
+    CHECK_THROWS_AS(load_weights_into(other, content), SafetensorsError);
+    SafetensorsContent garbled = content;
+    garbled.metadata["memory"] = "last";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(garbled), doctest::Contains("not all or first"),
+                         SafetensorsError);
+    garbled = content;
+    garbled.metadata["heads"] = "3";
+    CHECK_THROWS_AS(model_from_safetensors(garbled), SafetensorsError);
 }

@@ -14,7 +14,7 @@
 namespace lb::cli {
 
 std::string decoder_name(DecoderKind kind) {
-    return kind == DecoderKind::plain ? "plain" : "attention";
+    return kind == DecoderKind::plain ? "plain" : kind == DecoderKind::attention ? "attention" : "transformer";
 }
 
 bool stdout_is_terminal() { return isatty(fileno(stdout)) != 0; }
@@ -77,6 +77,7 @@ private:
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) {
     TrainerConfig config;
     config.model = options.model;
+    config.adam = options.adam;
     config.seed = options.seed;
     config.epochs = options.epochs;
     config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
@@ -113,12 +114,13 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
 nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     const Metrics& m = r.metrics;
     const bool attention = options.model.decoder == DecoderKind::attention;
+    const bool transformer = options.model.decoder == DecoderKind::transformer;
     nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
     for (int k = 0; k < length_bucket_count; ++k)
         ranges.push_back({m.buckets.lowest_length(k), m.buckets.highest_length(k)});
     for (int f = 0; f < format_count; ++f) formats.push_back(format_name(f));
     for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
-    return {
+    nlohmann::json json = {
         {"model", decoder_name(options.model.decoder)},
         {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
         {"width", options.model.H},
@@ -141,25 +143,60 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"format_names", formats},
         {"epoch_train_loss", losses},
     };
+    if (transformer) {
+        json["memory"] = memory_name(options.model.memory);
+        json["heads"] = options.model.heads;
+        json["ffn"] = transformer_config(options.model).F;
+        json["dropout"] = options.model.dropout;
+        json["learning_rate"] = options.adam.learning_rate;
+        json["warmup_steps"] = options.adam.warmup_steps;
+    }
+    return json;
 }
 
 // --- the command -------------------------------------------------------------
 
 namespace {
 
+// A number in [lo, hi] for a flag (plain decimal or exponent form).
+float parse_fraction(const char* flag, const std::string& text, double lo, double hi) {
+    size_t used = 0;
+    double v = -1;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || !(v >= lo && v <= hi))
+        throw UsageError(std::string(flag) + " must be a number from " + std::to_string(lo) +
+                         " to " + std::to_string(hi) + ", not '" + text + "'");
+    return float(v);
+}
+
 const char* const train_usage =
-    "lookback train [--model plain|attention] [--scorer additive|dot|general] [--width N]\n"
+    "lookback train [--model plain|attention|transformer] [--scorer additive|dot|general] [--width N]\n"
+    "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P]\n"
+    "                      [--lr RATE] [--warmup STEPS]\n"
     "                      [--epochs N] [--seed N] [--data-seed N] [--save FILE] [--json FILE]\n"
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
-    "  --scorer applies to --model attention only; --json - writes the JSON to stdout";
+    "  --scorer applies to --model attention only; --memory, --heads (4), --ffn (2 x width) and\n"
+    "  --dropout (0) to --model transformer only; --lr and --warmup default to the model's\n"
+    "  setting (GRU: 1e-3, no warmup); --json - writes the JSON to stdout";
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
+    const std::string detail =
+        o.model.decoder == DecoderKind::attention
+            ? " (" + std::string(scorer_name(o.model.scorer)) + " scorer)"
+        : o.model.decoder == DecoderKind::transformer
+            ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
+                  std::to_string(o.model.heads) + " heads, feed-forward " +
+                  std::to_string(transformer_config(o.model).F) + ", lr " +
+                  std::to_string(o.adam.learning_rate).substr(0, 6) + ", warmup " +
+                  std::to_string(o.adam.warmup_steps) + ")"
+            : "";
     std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                decoder_name(o.model.decoder).c_str(),
-                o.model.decoder == DecoderKind::attention
-                    ? (" (" + std::string(scorer_name(o.model.scorer)) + " scorer)").c_str()
-                    : "",
+                decoder_name(o.model.decoder).c_str(), detail.c_str(),
                 o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
@@ -191,19 +228,40 @@ bool write_text(const std::string& path, const std::string& text) {
 int train(const Args& args) {
     RunOptions options;
     std::string save_path, json_path;
-    bool scorer_given = false;
+    bool scorer_given = false, transformer_given = false, lr_given = false, warmup_given = false;
     try {
         for (size_t i = 0; i < args.size();) {
             std::string v;
             if (take_option(args, i, "--model", v)) {
                 if (v == "plain") options.model.decoder = DecoderKind::plain;
                 else if (v == "attention") options.model.decoder = DecoderKind::attention;
-                else throw UsageError("--model must be plain or attention, not '" + v + "'");
+                else if (v == "transformer") options.model.decoder = DecoderKind::transformer;
+                else throw UsageError("--model must be plain, attention or transformer, not '" + v + "'");
             } else if (take_option(args, i, "--scorer", v)) {
                 const auto scorer = parse_scorer(v);
                 if (!scorer) throw UsageError("--scorer must be additive, dot or general, not '" + v + "'");
                 options.model.scorer = *scorer;
                 scorer_given = true;
+            } else if (take_option(args, i, "--memory", v)) {
+                if (v == "all") options.model.memory = Memory::all;
+                else if (v == "first") options.model.memory = Memory::first;
+                else throw UsageError("--memory must be all or first, not '" + v + "'");
+                transformer_given = true;
+            } else if (take_option(args, i, "--heads", v)) {
+                options.model.heads = int(parse_integer("--heads", v, 1, 8));
+                transformer_given = true;
+            } else if (take_option(args, i, "--ffn", v)) {
+                options.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
+                transformer_given = true;
+            } else if (take_option(args, i, "--dropout", v)) {
+                options.model.dropout = parse_fraction("--dropout", v, 0.0, 0.9);
+                transformer_given = true;
+            } else if (take_option(args, i, "--lr", v)) {
+                options.adam.learning_rate = parse_fraction("--lr", v, 1e-6, 1.0);
+                lr_given = true;
+            } else if (take_option(args, i, "--warmup", v)) {
+                options.adam.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));
+                warmup_given = true;
             } else if (take_option(args, i, "--width", v)) {
                 options.model.H = int(parse_integer("--width", v, 1, 1024));
             } else if (take_option(args, i, "--epochs", v)) {
@@ -222,8 +280,21 @@ int train(const Args& args) {
                 throw UsageError("unknown option '" + args[i] + "'");
             }
         }
-        if (scorer_given && options.model.decoder == DecoderKind::plain)
+        if (scorer_given && options.model.decoder != DecoderKind::attention)
             throw UsageError("--scorer applies to --model attention only");
+        const bool transformer = options.model.decoder == DecoderKind::transformer;
+        if (transformer_given && !transformer)
+            throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
+        if (transformer) {
+            try {
+                check_transformer_config(transformer_config(options.model));
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+            const AdamConfig chosen = default_adam(options.model);
+            if (!lr_given) options.adam.learning_rate = chosen.learning_rate;
+            if (!warmup_given) options.adam.warmup_steps = chosen.warmup_steps;
+        }
     } catch (const UsageError& e) {
         return usage_error(e.what(), train_usage);
     }

@@ -40,6 +40,7 @@ long long parse_integer(const char* flag, const std::string& text, long long lo,
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
 struct RunOptions {
     ModelConfig model;
+    AdamConfig adam;         // the trainer's rate (and warmup); see default_adam
     int epochs = 12;
     uint64_t seed = 1;       // initialisation and shuffling
     uint64_t data_seed = 1;  // the dataset's strings
@@ -60,7 +61,7 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 // per-format exact match and the loss per epoch.
 nlohmann::json run_json(const RunOptions& options, const RunResult& result);
 
-std::string decoder_name(DecoderKind kind);  // "plain" | "attention"
+std::string decoder_name(DecoderKind kind);  // "plain" | "attention" | "transformer"
 bool stdout_is_terminal();
 
 }  // namespace lb::cli
