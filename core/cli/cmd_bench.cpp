@@ -164,13 +164,21 @@ struct ModelCase {
     Scorer scorer;
     const char* name;  // as in the JSON: model, scorer
     const char* scorer_name;
+    Memory memory = Memory::all;  // transformer only
+    const char* flag = nullptr;   // its --models name if not the scorer's
 };
 const ModelCase model_cases[] = {
     {DecoderKind::plain, Scorer::dot, "plain", "none"},
     {DecoderKind::attention, Scorer::dot, "attention", "dot"},
     {DecoderKind::attention, Scorer::general, "attention", "general"},
     {DecoderKind::attention, Scorer::additive, "attention", "additive"},
+    {DecoderKind::transformer, Scorer::dot, "transformer", "none", Memory::all, "transformer"},
+    {DecoderKind::transformer, Scorer::dot, "transformer-first", "none", Memory::first,
+     "transformer-first"},
 };
+const char* models_flag_name(const ModelCase& c) {
+    return c.flag ? c.flag : c.decoder == DecoderKind::plain ? "plain" : c.scorer_name;
+}
 
 // design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
@@ -180,7 +188,20 @@ const ModelCase model_cases[] = {
 //   training = forward + backward ≈ 3 × forward
 // It leaves out the output layer, softmax and gate math, so it is the work the
 // products do, and GFLOP/s by it is comparable with the kernels' figures.
+// The Transformer (D = H, F = 2D, heads do not change the count), T = 10:
+//   encoder   S · (4D² + 2DF) + 2S²D           projections, FFN; scores and weighted sums
+//   decoder   T · (4D² + 2D² + 2DF + 13D) + S · 2D² + 2T²D + 2TSD
+//             self-attention, cross q and out, FFN, output; the memory's K and V; scores
+double transformer_flops_per_forward(double D, double S) {
+    const double T = output_length, F = 2 * D;
+    const double encoder_macs = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
+    const double decoder_macs = T * (6 * D * D + 2 * D * F + 13 * D) + S * 2 * D * D +
+                                2 * T * T * D + 2 * T * S * D;
+    return 2 * (encoder_macs + decoder_macs);
+}
+
 double flops_per_forward(DecoderKind decoder, double H, double S) {
+    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
     const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
     const double encoder_macs = S * 3 * H * (E_in + H);
     const double decoder_macs = decoder == DecoderKind::attention
@@ -203,6 +224,8 @@ ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, doubl
     config.model.decoder = m.decoder;
     config.model.scorer = m.scorer;
     config.model.H = H;
+    config.model.memory = m.memory;
+    config.adam = default_adam(config.model);
     config.batch_size = 64;
     config.epochs = 0;  // never done
     config.evaluate_each_epoch = false;
@@ -247,7 +270,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 int bench(const Args& args) {
     const char* usage =
         "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
-        "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
+        "[--models plain,dot,general,additive] [--no-kernels] [--no-models]\n"
+        "  --models also takes transformer and transformer-first (the one-layer Transformer, 4 heads)";
     bool json = false, run_kernels = true, run_models = true;
     double budget = 1.0;  // seconds per training figure (kernels and inference get less)
     std::vector<int> widths = {8, 16, 32, 64};
@@ -268,7 +292,8 @@ int bench(const Args& args) {
             } else if (take_option(args, i, "--models", value)) {
                 model_names = split_commas(value);
                 for (const std::string& name : model_names)
-                    if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                    if (std::none_of(std::begin(model_cases), std::end(model_cases),
+                                     [&](const ModelCase& c) { return name == models_flag_name(c); }))
                         throw UsageError("unknown model '" + name + "' in --models");
             } else
                 throw UsageError("unknown option '" + args[i] + "'");
@@ -322,7 +347,7 @@ int bench(const Args& args) {
         for (const std::string& name : model_names) {
             const ModelCase* m = nullptr;
             for (const ModelCase& c : model_cases)
-                if (name == (c.decoder == DecoderKind::plain ? "plain" : c.scorer_name)) m = &c;
+                if (name == models_flag_name(c)) m = &c;
             for (int H : widths) {
                 const ModelResult r = bench_model(*m, H, data, mean_length, budget);
                 results.push_back({{"model", m->name},
