@@ -33,21 +33,60 @@ bool same_config(const TransformerConfig& a, const TransformerConfig& b) {
            a.dropout == b.dropout;
 }
 
-void reserve_attention(AttentionBuffers& a, size_t Nq, size_t Nk, size_t alpha, size_t dalpha,
-                       size_t D) {
-    grow(a.q, Nq * D);
+// Greedy decoding needs an attention's keys/values and weights (and the
+// encoder's, its queries and context); teacher forcing and backward need all.
+void reserve_attention(AttentionBuffers& a, size_t Nq, size_t Nk, size_t alpha, size_t D,
+                       bool decoding) {
     grow(a.kv, Nk * 2 * D);
     grow(a.alpha, alpha);
+    if (decoding) return;
+    grow(a.q, Nq * D);
     grow(a.ctx, Nq * D);
+}
+void reserve_attention_backward(AttentionBuffers& a, size_t Nq, size_t Nk, size_t dalpha, size_t D) {
     grow(a.dq, Nq * D);
     grow(a.dkv, Nk * 2 * D);
     grow(a.dctx, Nq * D);
     grow(a.dalpha, dalpha);
 }
 
-void reserve_residual(ResidualNormBuffers& r, size_t N, size_t D) {
-    for (auto* b : {&r.sub, &r.mask, &r.sum, &r.out, &r.xhat, &r.dout}) grow(*b, N * D);
+void reserve_residual(ResidualNormBuffers& r, size_t N, size_t D, bool backward) {
+    for (auto* b : {&r.sub, &r.sum, &r.out, &r.xhat}) grow(*b, N * D);
     grow(r.rstd, N);
+    if (backward)
+        for (auto* b : {&r.mask, &r.dout}) grow(*b, N * D);
+}
+
+// What transformer_forward and transformer_backward use beyond decoding's
+// buffers (transformer_reserve): the decoder over all T positions at once,
+// dropout masks, gradients.
+void reserve_training(TransformerCache& c, int B, int S) {
+    if (B <= c.train_B_cap && S <= c.train_S_cap) return;
+    c.train_B_cap = std::max(B, c.train_B_cap);
+    c.train_S_cap = std::max(S, c.train_S_cap);
+    const TransformerConfig& config = c.config;
+    const size_t Bc = c.train_B_cap, Sc = c.train_S_cap, D = config.D, A = config.heads,
+                 F = config.F;
+    const size_t NS = Bc * Sc, NT = Bc * T, L = std::max(Sc, size_t(T));
+    grow(c.x_mask, NS * D);
+    reserve_attention_backward(c.enc_attn, NS, NS, Sc * Sc, D);
+    reserve_residual(c.enc_res1, NS, D, true);
+    reserve_residual(c.enc_res2, NS, D, true);
+    grow(c.y, NT * D);
+    grow(c.y_mask, NT * D);
+    reserve_attention(c.dec_attn, NT, NT, Bc * A * T * T, D, false);
+    reserve_attention_backward(c.dec_attn, NT, NT, T * T, D);
+    reserve_residual(c.dec_res1, NT, D, true);
+    reserve_attention(c.cross_attn, NT, NS, Bc * A * T * Sc, D, false);
+    reserve_attention_backward(c.cross_attn, NT, NS, T * Sc, D);
+    reserve_residual(c.dec_res2, NT, D, true);
+    grow(c.dec_hidden, NT * F);
+    reserve_residual(c.dec_res3, NT, D, true);
+    grow(c.probs, NT * V);
+    grow(c.dlogits, NT * V);
+    grow(c.dy, NT * D);
+    grow(c.dx, NS * D);
+    grow(c.dhidden, Bc * L * F);
 }
 
 // out = LayerNorm(x + dropout(sub)), sub already in r.sub [N, D].
@@ -174,28 +213,18 @@ void transformer_reserve(TransformerCache& c, const TransformerConfig& config, i
     c.S_cap = std::max(S, c.S_cap);
     const size_t Bc = c.B_cap, Sc = c.S_cap, D = config.D, A = config.heads, F = config.F;
     const size_t NS = Bc * Sc, NT = Bc * T, L = std::max(Sc, size_t(T));
-    c.pe = xt::zeros<float>({L * D});
-    sinusoid_positions(c.pe.data(), int(L), int(D));
+    if (c.pe.size() < L * D) {
+        c.pe = xt::zeros<float>({L * D});
+        sinusoid_positions(c.pe.data(), int(L), int(D));
+    }
     grow(c.x, NS * D);
-    grow(c.x_mask, NS * D);
-    reserve_attention(c.enc_attn, NS, NS, Bc * A * Sc * Sc, Sc * Sc, D);
-    reserve_residual(c.enc_res1, NS, D);
+    reserve_attention(c.enc_attn, NS, NS, Bc * A * Sc * Sc, D, false);
+    reserve_residual(c.enc_res1, NS, D, false);
     grow(c.enc_hidden, NS * F);
-    reserve_residual(c.enc_res2, NS, D);
-    grow(c.y, NT * D);
-    grow(c.y_mask, NT * D);
-    reserve_attention(c.dec_attn, NT, NT, Bc * A * T * T, T * T, D);
-    reserve_residual(c.dec_res1, NT, D);
-    reserve_attention(c.cross_attn, NT, NS, Bc * A * T * Sc, T * Sc, D);
-    reserve_residual(c.dec_res2, NT, D);
-    grow(c.dec_hidden, NT * F);
-    reserve_residual(c.dec_res3, NT, D);
+    reserve_residual(c.enc_res2, NS, D, false);
+    reserve_attention(c.dec_attn, NT, NT, Bc * A * T * T, D, true);
+    reserve_attention(c.cross_attn, NT, NS, Bc * A * T * Sc, D, true);
     grow(c.logits, NT * V);
-    grow(c.probs, NT * V);
-    grow(c.dlogits, NT * V);
-    grow(c.dy, NT * D);
-    grow(c.dx, NS * D);
-    grow(c.dhidden, Bc * L * F);
     for (auto* b : {&c.step_y, &c.step_q, &c.step_ctx, &c.step_sub, &c.step_sum, &c.step_xhat,
                     &c.step_y1, &c.step_y2, &c.step_z})
         grow(*b, Bc * D);
@@ -207,6 +236,7 @@ float transformer_forward(TransformerCache& c, const Batch& batch, const Transfo
                           const TransformerConfig& cfg, Rng* dropout_rng) {
     const int B = batch.B, S = batch.S, D = cfg.D, A = cfg.heads, F = cfg.F, N = B * T;
     transformer_reserve(c, cfg, B, S);
+    reserve_training(c, B, S);
     Rng* rng = cfg.dropout > 0.0f ? dropout_rng : nullptr;
     c.dropout_on = rng != nullptr;
     encode(c, batch.src.data(), batch.src_len.data(), p, cfg, rng);
