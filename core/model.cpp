@@ -114,8 +114,15 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
 }
 
 // A transformer's cross-attention map of row b (L real positions of S): each
-// head's [A, T, L] and their mean [T, L].
+// head's [A, T, L] and their mean [T, L]; and its encoder's self-attention
+// [A, L, L].
 void copy_cross_attention(Decoded& d, const Activations& a, int b, int L, int S, int A) {
+    const float* self = a.transformer.enc_attn.alpha.data() + size_t(b) * A * S * S;
+    d.encoder_self_attention = xt::zeros<float>({size_t(A), size_t(L), size_t(L)});
+    for (int h = 0; h < A; ++h)
+        for (int i = 0; i < L; ++i)
+            for (int j = 0; j < L; ++j)
+                d.encoder_self_attention(h, i, j) = self[(size_t(h) * S + i) * S + j];
     const float* alpha = a.transformer.cross_attn.alpha.data() + size_t(b) * A * T * S;
     d.heads = xt::zeros<float>({size_t(A), size_t(T), size_t(L)});
     d.attention = xt::zeros<float>({size_t(T), size_t(L)});

@@ -163,6 +163,8 @@ struct Decoded {
     xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
                                       // transformer: the cross-attention, mean over heads
     xt::xtensor<float, 3> heads;      // transformer: [heads, 10, S_real] each head's; else [0, 0, 0]
+    xt::xtensor<float, 3> encoder_self_attention;  // transformer: [heads, S_real, S_real], row i =
+                                                   // what input position i attends to; else empty
 };
 // Decodes every example (in batches of batch_size). keep_attention = false
 // skips copying the matrices (metrics need only the strings).

@@ -603,6 +603,16 @@ TEST_CASE("transformer: decoding returns the cross-attention map, mean and per h
             CHECK(row == Approx(1.0).epsilon(1e-5));
             if (memory == Memory::first) CHECK(d.attention(t, 0) == Approx(1.0));
         }
+        // the encoder's self-attention: each head's rows sum to 1 over the L positions
+        REQUIRE(d.encoder_self_attention.shape()[0] == 4);
+        REQUIRE(d.encoder_self_attention.shape()[1] == L);
+        REQUIRE(d.encoder_self_attention.shape()[2] == L);
+        for (size_t h = 0; h < 4; ++h)
+            for (size_t i = 0; i < L; ++i) {
+                double row = 0;
+                for (size_t j = 0; j < L; ++j) row += d.encoder_self_attention(h, i, j);
+                CHECK(row == Approx(1.0).epsilon(1e-5));
+            }
         // the same through decode_examples, in a batch with a longer string
         const std::vector<Example> examples = {{text, "1977-09-19", 1}, format_date(1953, 9, 30, 1)};
         const std::vector<Decoded> batch = decode_examples(examples, model);
@@ -611,6 +621,42 @@ TEST_CASE("transformer: decoding returns the cross-attention map, mean and per h
         for (size_t t = 0; t < T; ++t)
             for (size_t j = 0; j < L; ++j)
                 CHECK(batch[0].attention(t, j) == Approx(d.attention(t, j)).epsilon(1e-5));
+        for (size_t i = 0; i < L; ++i)
+            for (size_t j = 0; j < L; ++j)
+                CHECK(batch[0].encoder_self_attention(1, i, j) ==
+                      Approx(d.encoder_self_attention(1, i, j)).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("gradient check: whole transformer with dropout (the masks held fixed)") {
+    ModelConfig config = transformer(8, 2, Memory::all, 12);
+    config.dropout = 0.25f;
+    Model model = random_transformer(config, 35);
+    keep_away_from_relu_kinks(model, 35);
+    Rng rng(36);
+    const Batch batch = ragged_batch(rng);
+    Activations acts;
+    // the same generator state on every call draws the same masks
+    auto loss = [&] {
+        Rng masks(37);
+        model_forward(acts, batch, model, &masks);
+        return summed_loss(acts.transformer.logits.data(), batch);
+    };
+    const double with_dropout = loss();
+    // some units really are dropped: without the generator the loss differs
+    Activations plain;
+    model_forward(plain, batch, model);
+    CHECK(std::fabs(summed_loss(plain.transformer.logits.data(), batch) - with_dropout) > 1e-3);
+    Params grads = make_params(config);
+    zero_params(grads);
+    model_backward(grads, acts, batch, model);
+    const int N = batch.B * output_length;
+    std::vector<NamedTensor> params = named_tensors(model.params), dparams = named_tensors(grads);
+    for (size_t k = 0; k < params.size(); ++k) {
+        std::vector<float> scaled(dparams[k].data, dparams[k].data + dparams[k].size);
+        for (float& g : scaled) g *= float(N);
+        check_gradient(params[k].name, params[k].data, scaled.data(), params[k].size, loss,
+                       whole_model_noise_floor);
     }
 }
 
