@@ -16,8 +16,17 @@
 // Attention, FFN and LayerNorm are transformer_layers.h's; every sub-layer's
 // output passes through dropout (rate p, off by default) before its residual
 // sum, and so do the embedded inputs x and y (the paper's §5.4). The √D scale
-// of the embeddings is the paper's (§3.4): with embeddings initialised in
-// ±0.05 it keeps the token's share of x near that of the positions'.
+// of the embeddings is the paper's (§3.4); with embeddings initialised in
+// ±0.05 (the trainer's rule for every embedding) a token's √D·e is ±0.4 per
+// feature against the sinusoids' ±1, so position and token both stay legible.
+// Measured (width 64, 12 epochs, seed 1, lr 1e-3, warmup 200; exact match,
+// memory all / first):
+//   ±0.05, × √D (this code)                   1.0000 / 0.6200
+//   ±0.05, unscaled                           0.9792 / 0.5967
+//   N(0, 1) (nn.Embedding's), unscaled        0.9583 / 0.5083
+//   N(0, 1), × √D (the PyTorch tutorials')    0.3025 / 0.0017
+// The last drowns the positions (tokens ~8 per feature): it is the setting
+// that reproduces the PyTorch reference's 0.40–0.51 / 0.003.
 //
 // Parameters (D = d_model, F = feed-forward width, one layer each):
 //   embeddings     40·D + 13·D
