@@ -62,8 +62,9 @@ void reserve_residual(ResidualNormBuffers& r, size_t N, size_t D, bool backward)
 // dropout masks, gradients.
 void reserve_training(TransformerCache& c, int B, int S) {
     if (B <= c.train_B_cap && S <= c.train_S_cap) return;
+    // at least the longest generated string: training batches then size once
     c.train_B_cap = std::max(B, c.train_B_cap);
-    c.train_S_cap = std::max(S, c.train_S_cap);
+    c.train_S_cap = std::max({S, c.train_S_cap, max_input_length});
     const TransformerConfig& config = c.config;
     const size_t Bc = c.train_B_cap, Sc = c.train_S_cap, D = config.D, A = config.heads,
                  F = config.F;
@@ -210,7 +211,7 @@ void transformer_reserve(TransformerCache& c, const TransformerConfig& config, i
     c.S = S;
     if (B <= c.B_cap && S <= c.S_cap) return;
     c.B_cap = std::max(B, c.B_cap);
-    c.S_cap = std::max(S, c.S_cap);
+    c.S_cap = std::max({S, c.S_cap, max_input_length});  // batches of any length, then, size once
     const size_t Bc = c.B_cap, Sc = c.S_cap, D = config.D, A = config.heads, F = config.F;
     const size_t NS = Bc * Sc, NT = Bc * T, L = std::max(Sc, size_t(T));
     if (c.pe.size() < L * D) {

@@ -63,22 +63,37 @@ void embed_positions_backward(float* dweight, const float* dout, const int32_t* 
 }
 
 // --- layer norm ---------------------------------------------------------------
+// Float throughout, with the row sums in eight partial sums (kernels::dot for
+// the sums of products) so that the loops vectorise; a row is D ≤ 1024 values.
+
+namespace {
+
+float row_sum(const float* a, int n) {
+    float partial[8] = {};
+    int c = 0;
+    for (; c + 8 <= n; c += 8)
+        for (int k = 0; k < 8; ++k) partial[k] += a[c + k];
+    float sum = 0;
+    for (; c < n; ++c) sum += a[c];
+    for (float p : partial) sum += p;
+    return sum;
+}
+
+}  // namespace
 
 void layer_norm_forward(float* y, float* xhat, float* rstd, const float* x, const float* gamma,
                         const float* beta, int N, int D) {
     for (int n = 0; n < N; ++n) {
         const float* xn = x + size_t(n) * D;
-        double mean = 0, var = 0;
-        for (int c = 0; c < D; ++c) mean += xn[c];
-        mean /= D;
-        for (int c = 0; c < D; ++c) var += (xn[c] - mean) * (xn[c] - mean);
-        var /= D;  // the biased variance, as nn.LayerNorm
-        const float r = float(1.0 / std::sqrt(var + layer_norm_epsilon));
-        rstd[n] = r;
         float* h = xhat + size_t(n) * D;
         float* yn = y + size_t(n) * D;
+        const float mean = row_sum(xn, D) / float(D);
+        for (int c = 0; c < D; ++c) h[c] = xn[c] - mean;
+        // the biased variance, as nn.LayerNorm
+        const float r = 1.0f / std::sqrt(kernels::dot(h, h, D) / float(D) + layer_norm_epsilon);
+        rstd[n] = r;
         for (int c = 0; c < D; ++c) {
-            h[c] = float(xn[c] - mean) * r;
+            h[c] *= r;
             yn[c] = h[c] * gamma[c] + beta[c];
         }
     }
@@ -92,18 +107,21 @@ void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy
         const float* dyn = dy + size_t(n) * D;
         const float* h = xhat + size_t(n) * D;
         float* dxn = dx + size_t(n) * D;
-        double g_mean = 0, gh_mean = 0;
         for (int c = 0; c < D; ++c) {
-            const double g = double(dyn[c]) * gamma[c];
-            g_mean += g;
-            gh_mean += g * h[c];
             dgamma[c] += dyn[c] * h[c];
             dbeta[c] += dyn[c];
         }
-        g_mean /= D;
-        gh_mean /= D;
-        for (int c = 0; c < D; ++c)
-            dxn[c] += float(rstd[n] * (double(dyn[c]) * gamma[c] - g_mean - h[c] * gh_mean));
+        const float g_mean = kernels::dot(dyn, gamma, D) / float(D);
+        float partial[8] = {};
+        int c = 0;
+        for (; c + 8 <= D; c += 8)
+            for (int k = 0; k < 8; ++k) partial[k] += dyn[c + k] * gamma[c + k] * h[c + k];
+        float gh_sum = 0;
+        for (; c < D; ++c) gh_sum += dyn[c] * gamma[c] * h[c];
+        for (float p : partial) gh_sum += p;
+        const float gh_mean = gh_sum / float(D), r = rstd[n];
+        for (int c2 = 0; c2 < D; ++c2)
+            dxn[c2] += r * (dyn[c2] * gamma[c2] - g_mean - h[c2] * gh_mean);
     }
 }
 
