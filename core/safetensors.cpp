@@ -321,6 +321,7 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
         if (config.ffn < 1 || config.ffn > 4 * max_width)
             throw SafetensorsError("metadata \"ffn\" is '" + ffn + "', not an integer from 1 to " +
                                    std::to_string(4 * max_width));
+        if (config.ffn == 2 * config.H) config.ffn = 0;  // the default, as a fresh config says it
         try {
             check_transformer_config(transformer_config(config));
         } catch (const std::invalid_argument& e) {

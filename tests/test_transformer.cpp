@@ -705,6 +705,10 @@ TEST_CASE("transformer: weights round-trip through safetensors with their config
         CHECK(a[k].name == b[k].name);
         CHECK(std::equal(a[k].data, a[k].data + a[k].size, b[k].data));
     }
+    // the default feed-forward width reads back as the default (ffn = 0 → 2H)
+    const Model default_ffn = make_model(transformer(16, 2, Memory::all));
+    const std::vector<uint8_t> default_bytes = encode_safetensors(model_to_safetensors(default_ffn));
+    CHECK(load_model(default_bytes.data(), default_bytes.size()).config.ffn == 0);
     // into a model of another configuration: refused, and nothing changes
     Model other = make_model(transformer(16, 4, Memory::first, 24));
     CHECK_THROWS_AS(load_weights_into(other, content), SafetensorsError);
