@@ -7,6 +7,8 @@
 #   ./build_wasm.sh serve      ... then serve build/site on 127.0.0.1 (PORT, default 8080)
 #   ./build_wasm.sh test       ... then run every test suite (native, wasm under node, browser)
 #   ./build_wasm.sh bench [--json]   ... then run the benchmark natively and as wasm
+#   ./build_wasm.sh fuzz [SECONDS]   build the libFuzzer targets (build/fuzz) and run each
+#                                    SECONDS (default 60); a crash input lands in its corpus
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)
@@ -22,7 +24,7 @@ export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core chromium)
+                 fonts-dejavu-core chromium clang-14 libclang-rt-14-dev)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
@@ -75,23 +77,52 @@ build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
     -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
   cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
 }
-# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs), trained by the native
-# `lookback` into build/assets/ and copied into the site; kept while newer than the tool.
-weights_seed=1
+# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs, seed 1) are the native
+# build's `shipped_models` target (CMakeLists.txt): trained by `lookback` into build/assets/, again
+# only when the tool changes; the wasm tests and the site read them there.
 build_weights() {
-  local tool=build/native/lookback
-  mkdir -p build/assets
-  for model in plain attention; do
-    local file=build/assets/$model-64.safetensors
-    [ -f "$file" ] && [ "$file" -nt "$tool" ] && continue
-    say "Training the shipped $model model (width 64, 12 epochs, seed $weights_seed)"
-    "$tool" train --model "$model" --width 64 --epochs 12 --seed "$weights_seed" --save "$file" >/dev/null \
-      || fail "training the shipped $model model failed"
+  say "The shipped models (build/assets)"
+  cmake --build build/native -j"$jobs" --target shipped_models || fail "training the shipped models failed"
+}
+# The hostile-input guards (README): the doctest suite under ASan + UBSan, and
+# the libFuzzer targets (clang 14; libclang-rt-14-dev holds libFuzzer).
+fuzz_targets=(weights date options selfcheck url)
+build_asan() {
+  say "Building the doctest suite under ASan + UBSan (build/asan)"
+  cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOKBACK_SANITIZE=ON >/dev/null \
+    || fail "cmake (asan) failed"
+  cmake --build build/asan -j"$jobs" --target lookback_tests || fail "asan build failed"
+}
+build_fuzz() {
+  say "Building the fuzz targets (build/fuzz, clang++-14)"
+  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DLOOKBACK_FUZZ=ON >/dev/null || fail "cmake (fuzz) failed"
+  cmake --build build/fuzz -j"$jobs" --target "${fuzz_targets[@]/#/fuzz_}" || fail "fuzz build failed"
+}
+# $1 = seconds per target. New inputs go to build/fuzz/corpus/TARGET (never committed); the
+# committed tests/fuzz/corpus/TARGET seeds it and receives any crash input as a regression.
+run_fuzzers() {
+  local seconds=$1 t
+  for t in "${fuzz_targets[@]}"; do
+    local work=build/fuzz/corpus/$t log=build/test-logs/fuzz-$t.log rc=0
+    mkdir -p "$work" build/test-logs
+    [ "$t" = weights ] && cp build/assets/*.safetensors "$work"/ 2>/dev/null
+    say "Fuzzing $t for $seconds s"
+    build/fuzz/fuzz_"$t" -max_total_time="$seconds" -print_final_stats=1 \
+      -artifact_prefix="tests/fuzz/corpus/$t/crash-" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+    local runs; runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ "$rc" -eq 0 ]; then
+      count 1 0 "fuzz $t (${runs:-0} inputs in $seconds s)"
+    else
+      tail -40 "$log"
+      count 0 1 "fuzz $t (crash input saved in tests/fuzz/corpus/$t: commit it as a regression)"
+    fi
   done
 }
+
 assemble_site() {
   say "Assembling the site (build/site)"
-  node web/build_page.mjs build/site || fail "assembling the site failed"
+  node web/page/build_page.mjs build/site || fail "assembling the site failed"
 }
 
 build_all() {
@@ -126,26 +157,40 @@ run_suite() {  # $1 = name, $2 = log file, rest = command; counts parsed from th
 }
 run_tests() {
   mkdir -p build/test-logs
-  say "Suite 1/3: doctest, native (ctest)"
+  say "Suite 1/5: doctest, native (ctest)"
   run_suite "native doctest" build/test-logs/native.log \
     ctest --test-dir build/native --output-on-failure -V
-  say "Suite 2/3: the same doctest suite as WebAssembly (SIMD) under node"
+  say "Suite 2/5: the same doctest suite as WebAssembly (SIMD) under node"
   run_suite "wasm doctest" build/test-logs/wasm.log \
     node --no-experimental-fetch build/wasm/lookback_tests.js --no-colors
-  say "Suite 3/3: browser tests (headless Chromium)"
+  say "Suite 3/5: browser tests (headless Chromium)"
   run_suite "browser" build/test-logs/browser.log \
     node --test --test-concurrency=1 tests/browser/
+  say "Suite 4/5: the doctest suite under ASan + UBSan"
+  build_asan
+  run_suite "asan doctest" build/test-logs/asan.log build/asan/lookback_tests --no-colors
+  say "Suite 5/5: each fuzz target for 20 s"
+  build_fuzz
+  run_fuzzers 20
   echo "tests: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
 }
 
 case "$mode" in
   build) build_all ;;
-  serve) build_all; say "Serving build/site"; exec node web/serve.mjs build/site ;;
+  serve) build_all; say "Serving build/site"; exec node web/page/serve.mjs build/site ;;
   test)  build_all; run_tests ;;
   bench)
     build_all
     build_wasm build/wasm-scalar OFF
     node tests/bench/run.mjs "$@" ;;
-  *) fail "unknown mode '$mode' (use: build, serve, test, bench)" ;;
+  fuzz)
+    install_debian
+    build_native
+    build_weights
+    build_fuzz
+    run_fuzzers "${1:-60}"
+    echo "fuzz: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] ;;
+  *) fail "unknown mode '$mode' (use: build, serve, test, bench, fuzz)" ;;
 esac

@@ -35,15 +35,6 @@ AttentionParams make_attention_params(Scorer scorer, int H) {
     return p;
 }
 
-long attention_parameter_count(Scorer scorer, long H) {
-    switch (scorer) {
-        case Scorer::dot: return 0;
-        case Scorer::general: return H * H;
-        case Scorer::additive: return 2 * H * H + H;
-    }
-    return 0;
-}
-
 void attention_reserve(AttentionCache& c, Scorer scorer, int B, int S, int T, int H) {
     const size_t BS = size_t(B) * S, BT = size_t(B) * T;
     grow(c.alpha, BT * S);

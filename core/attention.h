@@ -28,7 +28,6 @@ struct AttentionParams {
     xt::xtensor<float, 2> W;    // general:  [H, H]
 };
 AttentionParams make_attention_params(Scorer scorer, int H);  // zero-filled, unused ones empty
-long attention_parameter_count(Scorer scorer, long H);
 
 // Caches and workspaces; flat buffers that only grow (attention_reserve).
 struct AttentionCache {

@@ -31,12 +31,12 @@ double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& p) {
         case Scorer::general:  // sᵀ (W h)
             if (p.W.size() != s.size()) throw std::invalid_argument("general: W must be D×D");
             return dot(s, matvec(p.W, h));
-        case Scorer::additive: {  // vᵀ tanh(W1 s + W2 h)
-            const Vec a = matvec(p.W1, s), b = matvec(p.W2, h);
-            if (a.size() != b.size() || a.size() != p.v.size())
-                throw std::invalid_argument("additive: W1, W2 and v disagree in width");
+        case Scorer::additive: {  // vᵀ tanh(W_e h + W_d s)
+            const Vec k = matvec(p.W_e, h), q = matvec(p.W_d, s);
+            if (k.size() != q.size() || k.size() != p.v.size())
+                throw std::invalid_argument("additive: W_e, W_d and v disagree in width");
             double sum = 0;
-            for (size_t k = 0; k < a.size(); ++k) sum += p.v[k] * std::tanh(a[k] + b[k]);
+            for (size_t a = 0; a < k.size(); ++a) sum += p.v[a] * std::tanh(k[a] + q[a]);
             return sum;
         }
     }
@@ -64,15 +64,6 @@ AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs, const S
         for (size_t d = 0; d < s.size(); ++d) out.context[d] += out.weights[i] * hs[i][d];
     }
     return out;
-}
-
-long scorer_parameter_count(Scorer scorer, long H) {
-    switch (scorer) {
-        case Scorer::dot: return 0;
-        case Scorer::general: return H * H;
-        case Scorer::additive: return 2 * H * H + H;
-    }
-    return 0;
 }
 
 }  // namespace lb

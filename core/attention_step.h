@@ -4,6 +4,8 @@
 //
 // Legend: S source positions, D state width, A width of the additive scorer's
 // hidden layer. The four steps: score, softmax, weighted sum (context).
+// The scorers and their weights' names are attention.h's (W, W_e, W_d, v); the
+// tests check this step against the batched attention on the same weights.
 #pragma once
 #include <vector>
 #include "scorer.h"
@@ -14,10 +16,10 @@ using Vec = std::vector<double>;
 using Mat = std::vector<Vec>;  // row-major, Mat[row][col]
 
 struct ScorerParams {
-    Mat W;   // general: [D, D]
-    Mat W1;  // additive, applied to the decoder state s: [A, D]
-    Mat W2;  // additive, applied to each encoder state h_i: [A, D]
-    Vec v;   // additive: [A]
+    Mat W;    // general: [D, D]
+    Mat W_e;  // additive, applied to each encoder state h_i: [A, D]
+    Mat W_d;  // additive, applied to the decoder state s: [A, D]
+    Vec v;    // additive: [A]
 };
 
 struct AttentionStep {
@@ -36,8 +38,5 @@ double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& para
 // subtracted, so they stay finite even where exp(e_i) itself overflows.
 AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs,
                              const ScorerParams& params = {});
-
-// Number of parameters of a scorer at state width H (additive: A = H).
-long scorer_parameter_count(Scorer scorer, long H);
 
 }  // namespace lb

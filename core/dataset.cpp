@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_set>
 
 #include "rng.h"
+#include "text.h"
 
 namespace lb {
 
@@ -70,13 +72,17 @@ std::vector<int> encode_output(std::string_view text) {
     return tokens;
 }
 
-std::string decode_output(const std::vector<int>& tokens) {
+std::string decode_output(const int32_t* tokens, int count) {
     std::string text;
-    for (int t : tokens) {
-        if (t == pad_token) break;
-        if (const char c = output_char(t)) text += c;
+    for (int i = 0; i < count; ++i) {
+        if (tokens[i] == pad_token) break;
+        if (const char c = output_char(tokens[i])) text += c;
     }
     return text;
+}
+std::string decode_output(const std::vector<int>& tokens) {
+    static_assert(std::is_same_v<int, int32_t>, "token ids are int32");
+    return decode_output(tokens.data(), int(tokens.size()));
 }
 
 // --- the calendar ------------------------------------------------------------
@@ -228,39 +234,6 @@ std::string normalise_user_input(std::string_view text) {
     return out;
 }
 
-namespace {
-
-// How to show a refused character: itself, or a name for the invisible ones.
-std::string describe_char(std::string_view bytes) {
-    if (bytes.size() == 1) {
-        const unsigned char c = bytes[0];
-        if (c == '\t') return "a tab";
-        if (c == '\n') return "a line break";
-        if (c == '\r') return "a carriage return";
-        if (c < 0x20 || c >= 0x7f) {  // invisible, or a byte that is not UTF-8 on its own
-            char hex[32];
-            std::snprintf(hex, sizeof hex, "the byte 0x%02x", c);
-            return hex;
-        }
-    }
-    std::string quoted(1, '\'');  // built in steps: gcc 12 misreads "'" + string as overlap
-    quoted.append(bytes);
-    quoted += '\'';
-    return quoted;
-}
-
-// Bytes of the UTF-8 character starting at text[i] (1 for ASCII or a stray byte).
-size_t utf8_length(std::string_view text, size_t i) {
-    const unsigned char lead = text[i];
-    size_t n = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    size_t len = 1;
-    while (len < n && i + len < text.size() && (static_cast<unsigned char>(text[i + len]) & 0xc0) == 0x80)
-        ++len;
-    return len;
-}
-
-}  // namespace
-
 std::vector<int> encode_user_input(std::string_view text, std::string& error, int max_length) {
     error.clear();
     const std::string clean = normalise_user_input(text);
@@ -271,14 +244,14 @@ std::vector<int> encode_user_input(std::string_view text, std::string& error, in
     int position = 0;  // in characters, counting from 1
     for (size_t i = 0; i < clean.size();) {
         ++position;
-        const size_t len = utf8_length(clean, i);
-        if (len > 1 || input_token(clean[i]) < 0) {
-            error = "character " + describe_char(std::string_view(clean).substr(i, len)) +
+        const size_t len = utf8_char_length(clean, i);  // 0: a byte that is not UTF-8
+        if (len != 1 || input_token(clean[i]) < 0) {
+            error = "character " + describe_char(clean, i, len) +
                     " at position " + std::to_string(position) +
                     " is not accepted: use a-z, 0-9, space, '/' or ','";
             return {};
         }
-        i += len;
+        ++i;
     }
     if (int(clean.size()) > max_length) {
         error = "the input is " + std::to_string(clean.size()) +

@@ -69,8 +69,10 @@ std::string normalise_user_input(std::string_view text);
 // std::invalid_argument on a character outside the vocabulary.
 std::vector<int> encode_input(std::string_view text);
 std::vector<int> encode_output(std::string_view text);
-// Output tokens back to text: stops at pad, skips start.
+// Output tokens back to text: stops at pad, skips start. The one way from
+// output tokens to text (greedy decoding's [T] rows use the pointer form).
 std::string decode_output(const std::vector<int>& tokens);
+std::string decode_output(const int32_t* tokens, int count);
 
 // A padded batch of examples[indices[b]].
 struct Batch {

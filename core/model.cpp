@@ -169,7 +169,7 @@ long parameter_count(const ModelConfig& config) {
     const long H = config.H, G = 3 * H, D = decoder_input_width(config);
     const long encoder = long(input_vocab_size) * E_in + G * E_in + G * H + 2 * G;
     const long decoder = long(V) * E_out + G * D + G * H + 2 * G + V * H + V;
-    const long attention = has_attention(config) ? attention_parameter_count(config.scorer, H) : 0;
+    const long attention = has_attention(config) ? scorer_parameter_count(config.scorer, H) : 0;
     return encoder + decoder + attention;
 }
 
@@ -396,7 +396,7 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
         greedy_decode_batch(a, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < batch.B; ++b) {
             Decoded d;
-            for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(b) * T + t]);
+            d.output = decode_output(a.tokens.data() + size_t(b) * T, T);
             const int L = batch.src_len[b];
             if (keep_attention && is_transformer(model.config)) {
                 copy_cross_attention(d, a, b, L, batch.S, model.config.heads);
@@ -423,7 +423,7 @@ Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     thread_local Activations a;
     greedy_decode_batch(a, tokens.data(), &L, 1, L, model);
     Decoded d;
-    for (int t = 0; t < T; ++t) d.output += output_char(a.tokens[size_t(t)]);
+    d.output = decode_output(a.tokens.data(), T);
     if (is_transformer(model.config)) {
         copy_cross_attention(d, a, 0, L, L, model.config.heads);
     } else if (has_attention(model.config)) {

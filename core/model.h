@@ -27,7 +27,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <xtensor/xtensor.hpp>
 #include "attention.h"
@@ -42,6 +44,19 @@ constexpr int encoder_embedding_width = 32;  // E_in
 constexpr int decoder_embedding_width = 16;  // E_out
 
 enum class DecoderKind { plain, attention, transformer };
+
+// The decoder's name on the command line, in weights' metadata and in JSON.
+inline std::string_view decoder_name(DecoderKind kind) {
+    return kind == DecoderKind::plain       ? "plain"
+           : kind == DecoderKind::attention ? "attention"
+                                            : "transformer";
+}
+inline std::optional<DecoderKind> parse_decoder(std::string_view name) {
+    if (name == "plain") return DecoderKind::plain;
+    if (name == "attention") return DecoderKind::attention;
+    if (name == "transformer") return DecoderKind::transformer;
+    return std::nullopt;
+}
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;
@@ -75,7 +90,9 @@ struct Model {
 
 Params make_params(const ModelConfig& config);  // zero-filled, the config's shapes
 Model make_model(const ModelConfig& config);    // zero-filled (init_params in trainer.h)
-long parameter_count(const ModelConfig& config); // by formula: 36,893 / 57,437 at H = 64
+// By formula (the one count; the scorer's share is scorer.h's scorer_parameter_count):
+// 36,893 plain / 57,437 additive attention at H = 64.
+long parameter_count(const ModelConfig& config);
 void zero_params(Params& params);
 
 // One named tensor of a Params, viewed (not copied). Safetensors I/O, Adam and
@@ -159,7 +176,7 @@ void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_l
                          const Model& model);
 
 struct Decoded {
-    std::string output;               // 10 characters, YYYY-MM-DD if the model is right
+    std::string output;               // 10 characters (decode_output), YYYY-MM-DD if the model is right
     xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
                                       // transformer: the cross-attention, mean over heads
     xt::xtensor<float, 3> heads;      // transformer: [heads, 10, S_real] each head's; else [0, 0, 0]

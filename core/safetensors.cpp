@@ -3,6 +3,8 @@
 #include "safetensors.h"
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <set>
 
 #include "model.h"
+#include "text.h"
 
 namespace lb {
 
@@ -25,6 +28,9 @@ const StoredTensor* SafetensorsContent::find(const std::string& name) const {
 namespace {
 
 const char* const metadata_key = "__metadata__";
+
+// A name or path from the file or the user, for a message (text.h).
+std::string shown_text(const std::string& text) { return quote_untrusted(text, 80); }
 
 std::string shape_text(const std::vector<int64_t>& shape) {
     std::string s = "[";
@@ -92,16 +98,16 @@ void write_safetensors_file(const std::string& path, const SafetensorsContent& c
     const std::string temporary = path + ".partial";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw SafetensorsError("cannot write '" + temporary + "'");
+        if (!out) throw SafetensorsError("cannot write " + shown_text(temporary));
         out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
         if (!out.flush()) {
             std::remove(temporary.c_str());
-            throw SafetensorsError("cannot write '" + temporary + "' (disk full?)");
+            throw SafetensorsError("cannot write " + shown_text(temporary) + " (disk full?)");
         }
     }
     if (std::rename(temporary.c_str(), path.c_str()) != 0) {
         std::remove(temporary.c_str());
-        throw SafetensorsError("cannot move '" + temporary + "' to '" + path + "'");
+        throw SafetensorsError("cannot move " + shown_text(temporary) + " to " + shown_text(path));
     }
 }
 
@@ -117,7 +123,7 @@ struct Entry {
 
 Entry parse_entry(const std::string& name, const json& value) {
     auto fail = [&](const std::string& what) {
-        throw SafetensorsError("tensor '" + name + "': " + what);
+        throw SafetensorsError("tensor " + shown_text(name) + ": " + what);
     };
     if (!value.is_object()) fail("its header entry is not a JSON object");
     for (const char* key : {"dtype", "shape", "data_offsets"})
@@ -125,7 +131,7 @@ Entry parse_entry(const std::string& name, const json& value) {
     const json& dtype = value["dtype"];
     if (!dtype.is_string()) fail("\"dtype\" is not a string");
     if (dtype.get<std::string>() != "F32")
-        fail("dtype '" + dtype.get<std::string>() + "' is not supported (only F32 is)");
+        fail("dtype " + shown_text(dtype.get<std::string>()) + " is not supported (only F32 is)");
 
     Entry e;
     e.name = name;
@@ -164,8 +170,9 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
     json header;
     try {
         header = json::parse(bytes + 8, bytes + 8 + header_length);
-    } catch (const json::parse_error& e) {
-        throw SafetensorsError(std::string("the header is not valid JSON: ") + e.what());
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e999)
+        // nlohmann quotes the bytes it stopped at, which may be half a character.
+        throw SafetensorsError("the header is not valid JSON: " + sanitize_utf8(e.what()));
     }
     if (!header.is_object()) throw SafetensorsError("the header is not a JSON object");
 
@@ -177,8 +184,8 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
                 throw SafetensorsError("\"__metadata__\" is not a JSON object");
             for (auto m = it.value().begin(); m != it.value().end(); ++m) {
                 if (!m.value().is_string())
-                    throw SafetensorsError("\"__metadata__\" entry '" + m.key() +
-                                           "' is not a string");
+                    throw SafetensorsError("\"__metadata__\" entry " + shown_text(m.key()) +
+                                           " is not a string");
                 content.metadata[m.key()] = m.value().get<std::string>();
             }
             continue;
@@ -194,7 +201,7 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
     uint64_t covered = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
         const Entry& e = entries[i];
-        const std::string where = "tensor '" + e.name + "' (data_offsets [" +
+        const std::string where = "tensor " + shown_text(e.name) + " (data_offsets [" +
                                   std::to_string(e.begin) + ", " + std::to_string(e.end) + "])";
         if (e.end > data_size)
             throw SafetensorsError(where + " goes beyond the data, which holds " +
@@ -206,7 +213,7 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
                                    " bytes but shape " + shape_text(e.shape) + " of F32 needs " +
                                    (n < 0 ? std::string("more than the file") : std::to_string(n * 4)));
         if (e.begin < covered)
-            throw SafetensorsError(where + " overlaps tensor '" + entries[i - 1].name + "'");
+            throw SafetensorsError(where + " overlaps tensor " + shown_text(entries[i - 1].name));
         if (e.begin > covered)
             throw SafetensorsError(where + " leaves bytes [" + std::to_string(covered) + ", " +
                                    std::to_string(e.begin) + ") of the data unused");
@@ -233,14 +240,30 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
 }
 
 SafetensorsContent read_safetensors_file(const std::string& path) {
+    // Looked at before it is opened: opening a FIFO waits for a writer, and a
+    // folder or a device (/dev/zero) has no end to read up to.
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (error || !std::filesystem::exists(status))
+        throw SafetensorsError("cannot open " + shown_text(path) + ": no such file");
+    if (!std::filesystem::is_regular_file(status))
+        throw SafetensorsError(shown_text(path) + " is not a regular file (a folder, a device or a pipe)");
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    if (error) throw SafetensorsError("cannot open " + shown_text(path));
+    if (size > max_weights_file_bytes)
+        throw SafetensorsError(shown_text(path) + " holds " + std::to_string(size) +
+                               " bytes, larger than the " + std::to_string(max_weights_file_bytes) +
+                               " a weights file may have");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw SafetensorsError("cannot open '" + path + "'");
-    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
+    if (!in) throw SafetensorsError("cannot open " + shown_text(path));
+    // No more than the size seen above, even if the file grows meanwhile.
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
+    bytes.resize(size_t(in.gcount()));
     try {
         return decode_safetensors(bytes.data(), bytes.size());
     } catch (const SafetensorsError& e) {
-        throw SafetensorsError("'" + path + "': " + e.what());
+        throw SafetensorsError(shown_text(path) + ": " + e.what());
     }
 }
 
@@ -248,16 +271,16 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
                    bool allow_extra) {
     for (const ExpectedTensor& want : expected) {
         const StoredTensor* t = content.find(want.name);
-        if (!t) throw SafetensorsError("missing tensor '" + want.name + "'");
+        if (!t) throw SafetensorsError("missing tensor " + shown_text(want.name));
         if (t->shape != want.shape)
-            throw SafetensorsError("tensor '" + want.name + "' has shape " + shape_text(t->shape) +
+            throw SafetensorsError("tensor " + shown_text(want.name) + " has shape " + shape_text(t->shape) +
                                    " but this model expects " + shape_text(want.shape));
     }
     if (allow_extra) return;
     for (const StoredTensor& t : content.tensors) {
         bool known = false;
         for (const ExpectedTensor& want : expected) known = known || want.name == t.name;
-        if (!known) throw SafetensorsError("unexpected tensor '" + t.name + "' for this model");
+        if (!known) throw SafetensorsError("unexpected tensor " + shown_text(t.name) + " for this model");
     }
 }
 
@@ -285,17 +308,17 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     };
     ModelConfig config;
     const std::string kind = get("model");
-    if (kind == "plain") config.decoder = DecoderKind::plain;
-    else if (kind == "attention") config.decoder = DecoderKind::attention;
-    else if (kind == "transformer") config.decoder = DecoderKind::transformer;
-    else throw SafetensorsError("metadata \"model\" is '" + kind +
-                                "', not plain, attention or transformer");
+    const auto decoder = parse_decoder(kind);
+    if (!decoder)
+        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) +
+                               ", not plain, attention or transformer");
+    config.decoder = *decoder;
     if (config.decoder == DecoderKind::attention) {
         const std::string name = get("scorer");
         const auto scorer = parse_scorer(name);
         if (!scorer)
-            throw SafetensorsError("metadata \"scorer\" is '" + name +
-                                   "', not dot, general or additive");
+            throw SafetensorsError("metadata \"scorer\" is " + shown_text(name) +
+                                   ", not dot, general or additive");
         config.scorer = *scorer;
     }
     const std::string width = get("width");
@@ -303,14 +326,14 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     if (width.empty() || width.size() > 4 ||
         !std::all_of(width.begin(), width.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         (H = std::stoi(width)) < 1 || H > max_width)
-        throw SafetensorsError("metadata \"width\" is '" + width + "', not an integer from 1 to " +
+        throw SafetensorsError("metadata \"width\" is " + shown_text(width) + ", not an integer from 1 to " +
                                std::to_string(max_width));
     config.H = H;
     if (config.decoder == DecoderKind::transformer) {
         const std::string memory = get("memory"), heads = get("heads"), ffn = get("ffn");
         if (memory == "all") config.memory = Memory::all;
         else if (memory == "first") config.memory = Memory::first;
-        else throw SafetensorsError("metadata \"memory\" is '" + memory + "', not all or first");
+        else throw SafetensorsError("metadata \"memory\" is " + shown_text(memory) + ", not all or first");
         auto small_integer = [](const std::string& text) {
             const bool digits = !text.empty() && text.size() <= 4 &&
                                 std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -319,16 +342,27 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
         config.heads = small_integer(heads);
         config.ffn = small_integer(ffn);
         if (config.ffn < 1 || config.ffn > 4 * max_width)
-            throw SafetensorsError("metadata \"ffn\" is '" + ffn + "', not an integer from 1 to " +
+            throw SafetensorsError("metadata \"ffn\" is " + shown_text(ffn) + ", not an integer from 1 to " +
                                    std::to_string(4 * max_width));
         if (config.ffn == 2 * config.H) config.ffn = 0;  // the default, as a fresh config says it
         try {
             check_transformer_config(transformer_config(config));
         } catch (const std::invalid_argument& e) {
-            throw SafetensorsError("metadata \"heads\" is '" + heads + "': " + e.what());
+            throw SafetensorsError("metadata \"heads\" is " + shown_text(heads) + ": " + e.what());
         }
     }
     return config;
+}
+
+// Refuses a NaN or an infinity anywhere: such a model decodes garbage with
+// weights shown as "nan", and training from it never recovers.
+void check_finite(const SafetensorsContent& content) {
+    for (const StoredTensor& t : content.tensors)
+        for (size_t i = 0; i < t.data.size(); ++i)
+            if (!std::isfinite(t.data[i]))
+                throw SafetensorsError("tensor " + shown_text(t.name) + " holds a non-finite value (" +
+                                       (std::isnan(t.data[i]) ? "nan" : "infinity") +
+                                       ") at index " + std::to_string(i));
 }
 
 // Copies the tensors into params, whose shapes check_tensors has confirmed.
@@ -348,7 +382,7 @@ SafetensorsContent model_to_safetensors(const Model& model,
     const bool attention = model.config.decoder == DecoderKind::attention;
     const bool transformer = model.config.decoder == DecoderKind::transformer;
     content.metadata["format"] = file_format;
-    content.metadata["model"] = attention ? "attention" : transformer ? "transformer" : "plain";
+    content.metadata["model"] = std::string(decoder_name(model.config.decoder));
     content.metadata["scorer"] = attention ? std::string(scorer_name(model.config.scorer)) : "none";
     content.metadata["width"] = std::to_string(model.config.H);
     if (transformer) {
@@ -382,6 +416,7 @@ Model model_from_safetensors(const SafetensorsContent& content) {
                                std::to_string(config.H) + " in the metadata)");
     Model model = make_model(config);
     check_tensors(content, expected_tensors(model.params));
+    check_finite(content);
     copy_into(model.params, content);
     return model;
 }
@@ -391,7 +426,7 @@ Model load_model(const std::string& path) {
     try {
         return model_from_safetensors(content);
     } catch (const SafetensorsError& e) {
-        throw SafetensorsError("'" + path + "': " + e.what());
+        throw SafetensorsError(shown_text(path) + ": " + e.what());
     }
 }
 
@@ -416,6 +451,7 @@ void load_weights_into(Model& model, const SafetensorsContent& content) {
                                    : std::string()) +
                                ", not this model's configuration");
     check_tensors(content, expected_tensors(model.params));
+    check_finite(content);
     copy_into(model.params, content);
 }
 

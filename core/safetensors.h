@@ -49,9 +49,16 @@ std::vector<uint8_t> encode_safetensors(const SafetensorsContent& content);
 // Parses and checks a whole file; throws SafetensorsError.
 SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size);
 
+// The largest file read_safetensors_file reads: 256 MiB, about four times a
+// width-1024 attention model (the widest the CLI trains, 17.8 M parameters =
+// 71 MB), so a hostile or mistaken path cannot make us read without end.
+constexpr uint64_t max_weights_file_bytes = uint64_t(256) << 20;
+
 // Writes through a temporary file renamed into place (no half-written file
 // under the real name); throws SafetensorsError if the file cannot be written.
 void write_safetensors_file(const std::string& path, const SafetensorsContent& content);
+// Reads a regular file of at most max_weights_file_bytes (anything else — a
+// folder, a device, a FIFO — is refused before it is opened) and decodes it.
 SafetensorsContent read_safetensors_file(const std::string& path);
 
 // Checks that every expected tensor is present with exactly its shape (and,

@@ -20,6 +20,16 @@ inline std::string_view scorer_name(Scorer s) {
     return "?";
 }
 
+// Parameters of a scorer at state width H (additive: W_e, W_d [H, H] and v [H]).
+inline long scorer_parameter_count(Scorer s, long H) {
+    switch (s) {
+        case Scorer::dot: return 0;
+        case Scorer::general: return H * H;
+        case Scorer::additive: return 2 * H * H + H;
+    }
+    return 0;
+}
+
 inline std::optional<Scorer> parse_scorer(std::string_view name) {
     if (name == "dot") return Scorer::dot;
     if (name == "general") return Scorer::general;

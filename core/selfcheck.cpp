@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include "attention_step.h"
+#include "text.h"
 
 namespace lb {
 namespace {
@@ -103,11 +104,27 @@ Question make_question(QuestionKind kind, Rng& rng) {
     return q;
 }
 
-bool is_correct(const Question& q, double given) {
+bool is_correct(const Question& q, double given) noexcept {
     return std::isfinite(given) && std::fabs(given - q.answer) <= q.tolerance;
 }
 
-std::optional<double> parse_answer(std::string_view text, std::string& error) {
+namespace {
+
+// What to type instead of a character that is not part of a decimal number.
+std::string hint_for(char32_t c) {
+    if (c == ',') return "use a point: 0.67";
+    if (c == 0x2212 || (c >= 0x2010 && c <= 0x2015) || c == 0xfe63 || c == 0xff0d)
+        return "type the minus as '-'";
+    if ((c >= 0xbc && c <= 0xbe) || (c >= 0x2150 && c <= 0x215e))
+        return "type a fraction as a decimal: 0.5";
+    if ((c >= 0x660 && c <= 0x669) || (c >= 0x6f0 && c <= 0x6f9) || (c >= 0x966 && c <= 0x96f) ||
+        (c >= 0xff10 && c <= 0xff19))
+        return "type the digits 0-9";
+    if (!is_visible(c)) return "remove it";
+    return "type digits 0-9, a point and a leading '-' (e.g. -0.67)";
+}
+
+std::optional<double> parse_checked(std::string_view text, std::string& error) {
     while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
     while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
     if (text.empty()) {
@@ -115,6 +132,7 @@ std::optional<double> parse_answer(std::string_view text, std::string& error) {
         return std::nullopt;
     }
     // Only digits, one point and a leading sign: strtod alone would take "1e3", "inf", "0x1p3".
+    // A refused character is named whole (never one byte of it), so the message stays UTF-8.
     size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
     bool digit = false, point = false;
     for (; i < text.size(); ++i) {
@@ -122,15 +140,30 @@ std::optional<double> parse_answer(std::string_view text, std::string& error) {
         if (c >= '0' && c <= '9') digit = true;
         else if (c == '.' && !point) point = true;
         else {
-            error = std::string("'") + c + "' is not part of a decimal number (use a point: 0.67).";
+            const size_t n = utf8_char_length(text, i);
+            const std::string what = describe_char(text, i, n);
+            if (n == 0) error = "The answer is not valid text (" + what + "): type a decimal number.";
+            else error = what + " is not part of a decimal number: " + hint_for(utf8_code_point(text, i, n)) + ".";
             return std::nullopt;
         }
     }
     if (!digit) {
-        error = "'" + std::string(text) + "' has no digits.";
+        error = quote_untrusted(text) + " has no digits.";  // only a sign and a point
         return std::nullopt;
     }
     return std::strtod(std::string(text).c_str(), nullptr);
+}
+
+}  // namespace
+
+std::optional<double> parse_answer(std::string_view text, std::string& error) noexcept {
+    // The page calls this with whatever was typed: nothing may escape it.
+    try {
+        return parse_checked(text, error);
+    } catch (...) {
+        error = "The answer could not be read.";
+        return std::nullopt;
+    }
 }
 
 }  // namespace lb

@@ -26,10 +26,14 @@ struct Question {
 Question make_question(QuestionKind kind, Rng& rng);
 
 // Whether `given` is within the question's tolerance.
-bool is_correct(const Question& q, double given);
+bool is_correct(const Question& q, double given) noexcept;
 
 // The reader's typed answer: a decimal number ("5", "0.67", "-1.5", ".5").
-// Returns nothing and sets `error` for anything else (empty, letters, "1,5"...).
-std::optional<double> parse_answer(std::string_view text, std::string& error);
+// Returns nothing and sets `error` for anything else (empty, letters, "1,5",
+// a typographic minus, "½", digits of another script, a no-break space, bytes
+// that are not UTF-8...). The message names the refused character whole and
+// says what to type instead; it is valid UTF-8 and short whatever was typed.
+// Never throws (the page calls it with any text).
+std::optional<double> parse_answer(std::string_view text, std::string& error) noexcept;
 
 }  // namespace lb

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -154,9 +155,8 @@ int SplitEvaluator::work(const Model& model, int max_rows) {
         const Batch batch = make_batch(*examples_, indices_);
         greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < B; ++b) {
-            std::string& out = predictions_.emplace_back(size_t(output_length), ' ');
-            for (int t = 0; t < output_length; ++t)
-                out[size_t(t)] = output_char(acts_.tokens[size_t(b) * output_length + size_t(t)]);
+            predictions_.push_back(
+                decode_output(acts_.tokens.data() + size_t(b) * output_length, output_length));
         }
         row_ += B;
     }
@@ -171,6 +171,7 @@ Trainer::Trainer(const TrainerConfig& config, const DateSplits& data)
       model_(make_model(config.model)),
       grads_(make_params(config.model)),
       chunk_grads_(make_params(config.model)),
+      last_sound_(make_params(config.model)),
       adam_(make_adam_state(config.model)),
       rng_(config.seed),
       dropout_rng_(config.seed ^ dropout_stream),
@@ -198,11 +199,26 @@ int Trainer::rows_left() const {
                                        : batch_rows() - row_;
 }
 
-bool Trainer::done() const { return config_.epochs > 0 && epoch_ >= config_.epochs; }
+bool Trainer::done() const {
+    return !failure_.empty() || (config_.epochs > 0 && epoch_ >= config_.epochs);
+}
+
+void Trainer::stop(const char* what, double value) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "training stopped at step %zu (epoch %d): %s is not finite (%s), so the "
+                  "weights would be too; the learning rate %g is probably too high. The model "
+                  "keeps the weights of step %zu.",
+                  losses_.size() + 1, epoch_ + 1, what, std::isnan(value) ? "nan" : "infinite",
+                  double(config_.adam.learning_rate), losses_.size());
+    failure_ = text;
+    row_ = 0;
+    batch_loss_ = 0;
+}
 
 double Trainer::fraction_done() const {
     if (config_.epochs <= 0) return 0;
-    if (done()) return 1;
+    if (epoch_ >= config_.epochs) return 1;
     const bool evaluates = config_.evaluate_each_epoch && !data_.held_out.empty();
     const double train = double(data_.train.size());
     const double per_epoch = train + (evaluates ? double(data_.held_out.size()) : 0.0);
@@ -247,7 +263,23 @@ void Trainer::train_rows(int rows) {
     examples_ += rows;
     if (row_ < B) return;
 
+    // The guard (see failure()): NaN in the loss or the gradient would reach
+    // every weight through this update, and an overflowing update would too.
+    const float norm = global_norm(grads_);
+    if (!std::isfinite(batch_loss_)) return stop("the loss", batch_loss_);
+    if (!std::isfinite(norm)) return stop("the gradient's global norm", norm);
+    const auto weights = tensor_spans(model_.params), saved = tensor_spans(last_sound_);
+    for (int k = 0; k < tensor_slots; ++k)
+        std::copy(weights[k].data, weights[k].data + weights[k].size, saved[k].data);
     adam_update(model_.params, adam_, grads_, config_.adam);
+    for (int k = 0; k < tensor_slots; ++k)
+        for (size_t i = 0; i < weights[k].size; ++i)
+            if (!std::isfinite(weights[k].data[i])) {
+                const float bad = weights[k].data[i];
+                for (int j = 0; j < tensor_slots; ++j)
+                    std::copy(saved[j].data, saved[j].data + saved[j].size, weights[j].data);
+                return stop("a weight after the update", bad);
+            }
     losses_.push_back(float(batch_loss_));
     epoch_loss_sum_ += batch_loss_;
     batch_loss_ = 0;

@@ -119,7 +119,14 @@ public:
     // held-out strings, and after the last one records the epoch. Returns the
     // rows done (0 once done()).
     int work(int max_rows);
+    // After the configured epochs, or once a step failed (failure()).
     bool done() const;
+    // Empty while training is sound. Before each update the trainer checks the
+    // batch's loss and the gradient's global norm, and after it every weight;
+    // if any is not finite (NaN or infinite: a learning rate far too high) the
+    // run stops here with this message, and model() keeps the weights of the
+    // last sound step: the bad update is never applied.
+    const std::string& failure() const { return failure_; }
 
     enum class Phase { training, evaluating };
     Phase phase() const { return phase_; }
@@ -146,11 +153,13 @@ private:
     void start_epoch();
     void train_rows(int rows);
     void finish_epoch();
+    void stop(const char* what, double value);
 
     TrainerConfig config_;
     const DateSplits& data_;
     Model model_;
     Params grads_, chunk_grads_;  // the batch's gradient; one chunk's (partial batches only)
+    Params last_sound_;           // the weights before the current update (the guard's copy)
     AdamState adam_;
     Activations acts_;
     Rng rng_;
@@ -168,6 +177,7 @@ private:
     double epoch_loss_sum_ = 0;
     int epoch_ = 0, batch_ = 0, row_ = 0;
     long examples_ = 0;
+    std::string failure_;
 };
 
 }  // namespace lb

@@ -1,10 +1,15 @@
 // Hand-computed cases of one attention step: the lesson's worked example and
-// the self-check computations (lesson-brief §2 and §9).
+// the self-check computations (lesson-brief §2 and §9); and the teaching step
+// against the batched attention the models run (attention.h), each scorer, on
+// the same weights.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
+#include "attention.h"
 #include "attention_step.h"
+#include "rng.h"
 
 using namespace lb;
 using doctest::Approx;
@@ -39,12 +44,18 @@ TEST_CASE("softmax weights are positive and sum to one, even for huge scores") {
 
 TEST_CASE("self-check computations") {
     SUBCASE("context from weights: h = 2, 4, 6 with α = 0.1, 0.3, 0.6 gives 5.0") {
-        // Scores log α give exactly those weights.
-        const AttentionStep step = attention_step(
-            Scorer::dot, {1.0}, {{std::log(0.1)}, {std::log(0.3)}, {std::log(0.6)}});
+        // Two-dimensional states: the first coordinate carries the values 2, 4, 6, the
+        // second log α, and s = (0, 1) scores only the second, so e_i = log α_i and the
+        // weights are exactly 0.1, 0.3, 0.6. By hand, c = 0.1·2 + 0.3·4 + 0.6·6 = 5.0 and
+        // c's second coordinate is Σ α log α = 0.1 ln 0.1 + 0.3 ln 0.3 + 0.6 ln 0.6 = −0.8979.
+        const AttentionStep step =
+            attention_step(Scorer::dot, {0.0, 1.0},
+                           {{2, std::log(0.1)}, {4, std::log(0.3)}, {6, std::log(0.6)}});
+        CHECK(step.weights[0] == Approx(0.1));
+        CHECK(step.weights[1] == Approx(0.3));
         CHECK(step.weights[2] == Approx(0.6));
-        double c = 0.1 * 2 + 0.3 * 4 + 0.6 * 6;
-        CHECK(c == Approx(5.0));
+        CHECK(step.context[0] == Approx(5.0));
+        CHECK(step.context[1] == Approx(-0.8979).epsilon(1e-4));
     }
     SUBCASE("softmax(1,2,3)_3 ≈ 0.67") {
         const AttentionStep step = attention_step(Scorer::dot, {1.0}, {{1}, {2}, {3}});
@@ -58,10 +69,10 @@ TEST_CASE("self-check computations") {
         p.W = {{2, 0}, {0, 3}};
         CHECK(score(Scorer::general, {1, 1}, {2, 1}, p) == Approx(7));
     }
-    SUBCASE("additive score by hand: v=(1,-1), W1=I, W2=2I") {
+    SUBCASE("additive score by hand: v=(1,-1), W_d=I, W_e=2I") {
         ScorerParams p;
-        p.W1 = {{1, 0}, {0, 1}};
-        p.W2 = {{2, 0}, {0, 2}};
+        p.W_d = {{1, 0}, {0, 1}};
+        p.W_e = {{2, 0}, {0, 2}};
         p.v = {1, -1};
         // tanh(0.5 + 2·0.25) - tanh(-0.5 + 2·1) = tanh(1) - tanh(1.5)
         CHECK(score(Scorer::additive, {0.5, -0.5}, {0.25, 1}, p) ==
@@ -81,4 +92,64 @@ TEST_CASE("scorer parameter counts") {
     CHECK(scorer_parameter_count(Scorer::dot, 64) == 0);
     CHECK(scorer_parameter_count(Scorer::general, 64) == 64 * 64);
     CHECK(scorer_parameter_count(Scorer::additive, 64) == 2 * 64 * 64 + 64);  // W_e, W_d, v
+}
+
+// Legend: B rows, S source positions (padded), T decoder steps, H width.
+TEST_CASE("the batched attention equals the one-step version, each scorer, same weights") {
+    constexpr int S = 5, T = 3, H = 4;
+    for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive})
+        for (int B : {1, 3}) {  // one row and a batch take different product paths
+            CAPTURE(scorer_name(scorer));
+            CAPTURE(B);
+            Rng rng(7);
+            auto fill = [&](float* x, size_t n) {
+                for (size_t i = 0; i < n; ++i) x[i] = rng.uniform(-1.0f, 1.0f);
+            };
+            AttentionParams p = make_attention_params(scorer, H);
+            fill(p.W.data(), p.W.size());
+            fill(p.W_e.data(), p.W_e.size());
+            fill(p.W_d.data(), p.W_d.size());
+            fill(p.v.data(), p.v.size());
+            std::vector<float> enc(size_t(B) * S * H), s_prevs(size_t(B) * T * H), ctx(size_t(B) * H);
+            fill(enc.data(), enc.size());
+            fill(s_prevs.data(), s_prevs.size());
+            const std::vector<int> src_len = {5, 3, 1};  // rows 1 and 2 are padded
+
+            // The same weights as the step's matrices.
+            auto mat = [](const xt::xtensor<float, 2>& M) {
+                Mat out(M.shape(0), Vec(M.shape(1)));
+                for (size_t r = 0; r < M.shape(0); ++r)
+                    for (size_t c = 0; c < M.shape(1); ++c) out[r][c] = M(r, c);
+                return out;
+            };
+            ScorerParams sp;
+            sp.W = mat(p.W);
+            sp.W_e = mat(p.W_e);
+            sp.W_d = mat(p.W_d);
+            sp.v.assign(p.v.begin(), p.v.end());
+
+            AttentionCache cache;
+            attention_reserve(cache, scorer, B, S, T, H);
+            attention_keys_forward(cache, enc.data(), p, scorer, B, S, H);
+            for (int t = 0; t < T; ++t) {
+                attention_step_forward(ctx.data(), H, cache, s_prevs.data() + size_t(t) * H, T * H,
+                                       enc.data(), src_len.data(), p, scorer, t, B, S, T, H);
+                for (int b = 0; b < B; ++b) {
+                    const int L = src_len[size_t(b)];
+                    const float* s_prev = s_prevs.data() + (size_t(b) * T + t) * H;
+                    Mat hs;
+                    for (int j = 0; j < L; ++j) {
+                        const float* h = enc.data() + (size_t(b) * S + j) * H;
+                        hs.emplace_back(h, h + H);
+                    }
+                    const AttentionStep step = attention_step(scorer, Vec(s_prev, s_prev + H), hs, sp);
+                    for (int j = 0; j < S; ++j) {
+                        const float alpha = cache.alpha[(size_t(b) * T + t) * S + j];
+                        CHECK(alpha == Approx(j < L ? step.weights[size_t(j)] : 0.0).epsilon(1e-5));
+                    }
+                    for (int i = 0; i < H; ++i)
+                        CHECK(ctx[size_t(b) * H + i] == Approx(step.context[size_t(i)]).epsilon(1e-5));
+                }
+            }
+        }
 }

@@ -272,6 +272,8 @@ TEST_CASE("dataset: vocabularies") {
     CHECK(tokens.size() == 11);  // 0 pad and 1 start left over: 13 in all
     CHECK(output_char(start_token) == '\0');
     CHECK(decode_output({start_token, output_token('1'), output_token('-'), pad_token, output_token('9')}) == "1-");
+    const int32_t row[] = {output_token('2'), output_token('0'), output_token('1')};
+    CHECK(decode_output(row, 2) == "20");  // a row of greedy decoding: count characters at most
 }
 
 TEST_CASE("dataset: a user's own input") {

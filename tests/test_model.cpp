@@ -9,6 +9,7 @@
 
 #include "dataset.h"
 #include "model.h"
+#include "published.h"
 #include "rng.h"
 #include "trainer.h"
 
@@ -45,6 +46,10 @@ TEST_CASE("parameter counts match the source's, and the formula at every width")
     const ModelConfig additive{DecoderKind::attention, Scorer::additive, 64};
     CHECK(parameter_count(plain) == 36893);
     CHECK(parameter_count(additive) == 57437);
+    // published.h quotes the same counts (lesson-brief §4), per model and at the sweep's widest
+    CHECK(source_figures.of(DecoderKind::plain).parameters_64 == 36893);
+    CHECK(source_figures.of(DecoderKind::attention).parameters_64 == 57437);
+    CHECK(sweep_widths.back() == 64);
     for (int H : {1, 8, 16, 32, 64, 100}) {
         CAPTURE(H);
         const long h = H, G = 3 * h;
@@ -231,4 +236,14 @@ TEST_CASE("greedy decoding: shapes, characters, batched = single") {
         CHECK(strings_only[1].attention.size() == 0);
     }
     CHECK_THROWS(decode_tokens({}, random_model(all_configs[0], 1)));
+}
+
+TEST_CASE("decoder names: one spelling each way") {
+    CHECK(decoder_name(DecoderKind::plain) == "plain");
+    CHECK(decoder_name(DecoderKind::attention) == "attention");
+    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
+        CHECK(parse_decoder(decoder_name(kind)) == kind);
+    CHECK_FALSE(parse_decoder("Plain").has_value());
+    CHECK_FALSE(parse_decoder("additive").has_value());  // a scorer, not a decoder
+    CHECK_FALSE(parse_decoder("").has_value());
 }

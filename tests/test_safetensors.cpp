@@ -13,6 +13,10 @@
 #include "model.h"
 #include "rng.h"
 #include "safetensors.h"
+#include "text.h"
+#ifndef __EMSCRIPTEN__
+#include <sys/stat.h>  // mkfifo
+#endif
 
 using namespace lb;
 
@@ -306,5 +310,74 @@ TEST_CASE("safetensors: a model's weights file") {
         load_weights_into(target, content);  // and a good one does load
         CHECK(std::memcmp(named_tensors(target.params)[0].data, named_tensors(model.params)[0].data,
                           4 * named_tensors(model.params)[0].size) == 0);
+    }
+}
+
+TEST_CASE("safetensors: a number beyond double's range, and any other JSON failure, is refused") {
+    // The 19-byte file: length 11, header {"a":1e999}.
+    const std::vector<uint8_t> overflow = {0x0b, 0, 0, 0, 0, 0, 0, 0, '{', '"', 'a', '"',
+                                           ':', '1', 'e', '9', '9', '9', '}'};
+    CHECK(contains(refusal(overflow), "the header is not valid JSON"));
+    CHECK(contains(refusal(file_bytes(R"({"a":{"dtype":"F32","shape":[1e999],"data_offsets":[0,4]}})",
+                                      {0, 0, 0, 0})),
+                   "not valid JSON"));
+    // A parse error quotes the bytes it stopped at; the message stays UTF-8.
+    const std::string message = refusal(file_bytes("{\"a\":\xc3}", {}));
+    CHECK(contains(message, "not valid JSON"));
+    CHECK(is_valid_utf8(message));
+    // A tensor name with a control character is shown escaped.
+    const std::string named = refusal(file_bytes(R"({"a\u001b[2J":{"dtype":"F16","shape":[],"data_offsets":[0,2]}})", {0, 0}));
+    CHECK(contains(named, "'a\\x1b[2J'"));
+}
+
+TEST_CASE("safetensors: only a regular file of bounded size is read") {
+    const auto refused = [](const std::string& path) {
+        try {
+            read_safetensors_file(path);
+        } catch (const SafetensorsError& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    const std::string folder = std::filesystem::temp_directory_path().string();
+    CHECK(contains(refused(folder), "not a regular file"));
+    CHECK_THROWS_WITH_AS(load_model(folder), doctest::Contains("not a regular file"), SafetensorsError);
+    if (std::filesystem::exists("/dev/zero"))  // would read until memory runs out
+        CHECK(contains(refused("/dev/zero"), "not a regular file"));
+#ifndef __EMSCRIPTEN__
+    const std::string fifo = temp_path("lookback_fifo.safetensors");
+    std::filesystem::remove(fifo);
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);  // opening it would wait for a writer forever
+    CHECK(contains(refused(fifo), "not a regular file"));
+    std::filesystem::remove(fifo);
+#endif
+    // Larger than the stated limit: refused from its size, before a byte is read.
+    const std::string big = temp_path("lookback_big.safetensors");
+    std::ofstream(big, std::ios::binary).put('x');
+    std::filesystem::resize_file(big, max_weights_file_bytes + 1);  // sparse: no disk used
+    CHECK(contains(refused(big), "larger than"));
+    std::filesystem::remove(big);
+}
+
+TEST_CASE("safetensors: a model file with a non-finite weight is refused") {
+    ModelConfig config;
+    config.H = 4;
+    Model model = make_model(config);
+    Rng rng(5);
+    for (const NamedTensor& t : named_tensors(model.params))
+        for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-1.0f, 1.0f);
+    for (const float bad : {std::numeric_limits<float>::quiet_NaN(), INFINITY, -INFINITY}) {
+        SafetensorsContent content = model_to_safetensors(model);
+        StoredTensor& t = content.tensors[2];
+        t.data[3] = bad;
+        const std::string where = "tensor '" + t.name + "' holds a non-finite value";
+        const std::vector<uint8_t> bytes = encode_safetensors(content);
+        CHECK_THROWS_WITH_AS(load_model(bytes.data(), bytes.size()), doctest::Contains(where.c_str()),
+                             SafetensorsError);
+        Model target = make_model(config);
+        CHECK_THROWS_WITH_AS(load_weights_into(target, content), doctest::Contains(where.c_str()),
+                             SafetensorsError);
+        for (const NamedTensor& p : named_tensors(target.params))
+            for (size_t i = 0; i < p.size; ++i) REQUIRE(p.data[i] == 0.0f);
     }
 }

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include "selfcheck.h"
+#include "text.h"
 
 using namespace lb;
 
@@ -88,4 +89,37 @@ TEST_CASE("typed answers") {
     CHECK(is_correct(q, 0.67));
     CHECK_FALSE(is_correct(q, 0.70));
     CHECK_FALSE(is_correct(q, NAN));
+}
+
+TEST_CASE("typed answers that are not ASCII: refused with a message that is valid UTF-8") {
+    const struct {
+        const char* answer;
+        const char* named;  // how the message names the character
+    } cases[] = {
+        {"\xc3\xa9", "'\xc3\xa9' (U+00E9)"},                      // é
+        {"\xe2\x88\x92" "1", "'\xe2\x88\x92' (U+2212)"},          // a typographic minus
+        {"\xc2\xbd", "'\xc2\xbd' (U+00BD)"},                      // ½
+        {"\xd9\xa3", "'\xd9\xa3' (U+0663)"},                      // Arabic-Indic three
+        {"0.5\xc2\xa0", "a no-break space (U+00A0)"},
+        {"0.5\xc3", "the byte 0xc3"},                             // cut inside a character
+        {"1\x1b[2J", "the byte 0x1b"},                            // a terminal escape
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.answer);
+        std::string error;
+        CHECK_FALSE(parse_answer(c.answer, error).has_value());
+        CHECK(is_valid_utf8(error));
+        CHECK(error.find(c.named) != std::string::npos);
+        for (char b : error) CHECK(static_cast<unsigned char>(b) >= 0x20);
+    }
+    std::string error;
+    CHECK_FALSE(parse_answer("\xe2\x88\x92" "1", error).has_value());
+    CHECK(error.find("'-'") != std::string::npos);  // says what to type instead
+    CHECK_FALSE(parse_answer("\xc2\xbd", error).has_value());
+    CHECK(error.find("0.5") != std::string::npos);
+    CHECK_FALSE(parse_answer("\xd9\xa3", error).has_value());
+    CHECK(error.find("0-9") != std::string::npos);
+    // A long answer: the message stays short.
+    CHECK_FALSE(parse_answer(std::string(5000, '\xc3'), error).has_value());
+    CHECK(error.size() < 200);
 }

@@ -1,5 +1,5 @@
-// The shipped 64-unit attention model (trained by the build into build/assets/,
-// see build_wasm.sh build_weights): where its attention looks for
+// The shipped 64-unit attention model (trained by the native build's
+// `shipped_models` target into build/assets/, see CMakeLists.txt): where its attention looks for
 // "monday 19 september 1977", and its held-out accuracy (lesson-brief §4–5).
 #include <doctest/doctest.h>
 
@@ -18,7 +18,8 @@ const std::string weights_dir = LOOKBACK_WEIGHTS_DIR;
 bool shipped_model(const char* name, Model& model) {
     const std::string path = weights_dir + "/" + name;
     if (!std::ifstream(path)) {
-        FAIL(path << " is missing: run ./build_wasm.sh build (it trains the shipped models)");
+        FAIL(path << " is missing: build the native target shipped_models "
+                    "(cmake --build build/native --target shipped_models)");
         return false;
     }
     model = load_model(path);

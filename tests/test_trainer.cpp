@@ -273,3 +273,36 @@ TEST_CASE("trainer: a seed gives the same run however the work is split") {
         CHECK(c.epoch_history()[e].train_loss == Approx(a.epoch_history()[e].train_loss).epsilon(1e-5));
     }
 }
+
+TEST_CASE("trainer: a step that goes non-finite stops the run and keeps the last finite weights") {
+    const DateSplits data = make_date_splits(6, 128, 12);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::additive, 8};
+    config.batch_size = 16;
+    config.epochs = 50;  // 400 steps, if nothing stopped it
+    config.adam.learning_rate = 1e30f;  // each step moves every weight by about 1e30
+    Trainer trainer(config, data);
+    const auto all_finite = [](const Params& params) {
+        for (const ConstNamedTensor& t : named_tensors(params))
+            for (size_t i = 0; i < t.size; ++i)
+                if (!std::isfinite(t.data[i])) return false;
+        return true;
+    };
+    int steps = 0;
+    while (!trainer.done() && steps < 400) trainer.step(1), ++steps;
+    CHECK(all_finite(trainer.model().params));
+    for (float loss : trainer.loss_history()) CHECK(std::isfinite(loss));
+    CHECK(trainer.done());
+    CHECK(trainer.epoch() < 50);
+    CHECK(trainer.failure().find("not finite") != std::string::npos);
+    CHECK(trainer.failure().find("learning rate") != std::string::npos);
+    CHECK(trainer.step(1) == 0);  // stays stopped
+    CHECK(trainer.work(10) == 0);
+
+    config.adam.learning_rate = 1e-3f;  // the same run at a sane rate never trips the guard
+    config.epochs = 1;
+    Trainer sane(config, data);
+    sane.step(100);
+    CHECK(sane.done());
+    CHECK(sane.failure().empty());
+}

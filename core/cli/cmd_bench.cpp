@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@
 #include "dataset.h"
 #include "kernels.h"
 #include "model.h"
+#include "published.h"
 #include "rng.h"
 #include "trainer.h"
 
@@ -161,24 +163,37 @@ double kernel_gflops(const KernelCase& c, double budget) {
 
 struct ModelCase {
     DecoderKind decoder;
-    Scorer scorer;
-    const char* name;  // as in the JSON: model, scorer
-    const char* scorer_name;
+    Scorer scorer;  // attention only
     Memory memory = Memory::all;  // transformer only
-    const char* flag = nullptr;   // its --models name if not the scorer's
+    // --models' name for the case: "plain", the attention decoder's scorer,
+    // "transformer" or "transformer-first"
+    std::string_view name() const {
+        if (decoder == DecoderKind::transformer)
+            return memory == Memory::all ? "transformer" : "transformer-first";
+        return decoder == DecoderKind::plain ? decoder_name(decoder) : scorer_name(scorer);
+    }
+    // the JSON's "scorer": the scorer's name, "none" for plain and transformer
+    std::string scorer_label() const {
+        return decoder != DecoderKind::attention ? "none" : std::string(scorer_name(scorer));
+    }
 };
+// The Transformer rows are asked for by name (--models transformer,...), so
+// the default rows and the reference comparison stay as they were.
 const ModelCase model_cases[] = {
-    {DecoderKind::plain, Scorer::dot, "plain", "none"},
-    {DecoderKind::attention, Scorer::dot, "attention", "dot"},
-    {DecoderKind::attention, Scorer::general, "attention", "general"},
-    {DecoderKind::attention, Scorer::additive, "attention", "additive"},
-    {DecoderKind::transformer, Scorer::dot, "transformer", "none", Memory::all, "transformer"},
-    {DecoderKind::transformer, Scorer::dot, "transformer-first", "none", Memory::first,
-     "transformer-first"},
+    {DecoderKind::plain, Scorer::dot},
+    {DecoderKind::attention, Scorer::dot},
+    {DecoderKind::attention, Scorer::general},
+    {DecoderKind::attention, Scorer::additive},
+    {DecoderKind::transformer, Scorer::dot, Memory::all},
+    {DecoderKind::transformer, Scorer::dot, Memory::first},
 };
-const char* models_flag_name(const ModelCase& c) {
-    return c.flag ? c.flag : c.decoder == DecoderKind::plain ? "plain" : c.scorer_name;
+const ModelCase* model_case(std::string_view name) {
+    for (const ModelCase& c : model_cases)
+        if (c.name() == name) return &c;
+    return nullptr;
 }
+
+}  // namespace
 
 // design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
@@ -199,7 +214,6 @@ double transformer_flops_per_forward(double D, double S) {
                                 2 * T * T * D + 2 * T * S * D;
     return 2 * (encoder_macs + decoder_macs);
 }
-
 double flops_per_forward(DecoderKind decoder, double H, double S) {
     if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
     const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
@@ -212,6 +226,8 @@ double flops_per_forward(DecoderKind decoder, double H, double S) {
 double flops_per_training_example(DecoderKind decoder, double H, double S) {
     return 3 * flops_per_forward(decoder, H, S);
 }
+
+namespace {
 
 struct ModelResult {
     double train_examples_per_second, infer_strings_per_second, single_strings_per_second;
@@ -267,42 +283,46 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 }  // namespace
 
-int bench(const Args& args) {
-    const char* usage =
-        "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
-        "[--models plain,dot,general,additive] [--no-kernels] [--no-models]\n"
-        "  --models also takes transformer and transformer-first (the one-layer Transformer, 4 heads)";
-    bool json = false, run_kernels = true, run_models = true;
-    double budget = 1.0;  // seconds per training figure (kernels and inference get less)
-    std::vector<int> widths = {8, 16, 32, 64};
-    std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
-    try {
-        for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
-            std::string value;
-            if (args[i] == "--json") json = true, ++i;
-            else if (args[i] == "--no-kernels") run_kernels = false, ++i;
-            else if (args[i] == "--no-models") run_models = false, ++i;
-            else if (take_option(args, i, "--seconds", value)) {
-                budget = std::stod(value);
-                if (!(budget > 0 && budget <= 600)) throw UsageError("--seconds must be in (0, 600]");
-            } else if (take_option(args, i, "--widths", value)) {
-                widths.clear();
-                for (const std::string& w : split_commas(value))
-                    widths.push_back(int(parse_integer("--widths", w, 1, 256)));
-            } else if (take_option(args, i, "--models", value)) {
-                model_names = split_commas(value);
-                for (const std::string& name : model_names)
-                    if (std::none_of(std::begin(model_cases), std::end(model_cases),
-                                     [&](const ModelCase& c) { return name == models_flag_name(c); }))
-                        throw UsageError("unknown model '" + name + "' in --models");
-            } else
-                throw UsageError("unknown option '" + args[i] + "'");
-        }
-    } catch (const UsageError& e) {
-        return usage_error(e.what(), usage);
-    } catch (const std::logic_error&) {  // std::stod: not a number, or out of range
-        return usage_error("--seconds needs a number", usage);
+const char* const bench_usage =
+    "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
+    "[--models plain,dot,general,additive] [--no-kernels] [--no-models]\n"
+    "  --models also takes transformer and transformer-first (the one-layer Transformer, 4 heads)";
+
+BenchArgs parse_bench_args(const Args& args) {
+    BenchArgs o;
+    for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
+        std::string value;
+        if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--no-kernels") o.run_kernels = false, ++i;
+        else if (args[i] == "--no-models") o.run_models = false, ++i;
+        else if (take_option(args, i, "--seconds", value)) {
+            o.budget = parse_decimal("--seconds", value, 0, 600);
+        } else if (take_option(args, i, "--widths", value)) {
+            o.widths.clear();
+            for (const std::string& w : split_commas(value))
+                o.widths.push_back(int(parse_integer("--widths", w, 1, 256)));
+        } else if (take_option(args, i, "--models", value)) {
+            o.model_names = split_commas(value);
+            for (const std::string& name : o.model_names)
+                if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                    throw UsageError("unknown model " + shown(name) + " in --models");
+        } else
+            throw UsageError("unknown option " + shown(args[i]));
     }
+    return o;
+}
+
+int bench(const Args& args) {
+    BenchArgs options;
+    try {
+        options = parse_bench_args(args);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), bench_usage);
+    }
+    const bool json = options.json, run_kernels = options.run_kernels, run_models = options.run_models;
+    const double budget = options.budget;
+    const std::vector<int>& widths = options.widths;
+    const std::vector<std::string>& model_names = options.model_names;
 
     const char* target = target_name();
     nlohmann::json out = {{"target", target}, {"simd_width", kernels::simd_width()},
@@ -345,13 +365,11 @@ int bench(const Args& args) {
                         "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
                         "mem MB", "heap MB");
         for (const std::string& name : model_names) {
-            const ModelCase* m = nullptr;
-            for (const ModelCase& c : model_cases)
-                if (name == models_flag_name(c)) m = &c;
+            const ModelCase* m = model_case(name);
             for (int H : widths) {
                 const ModelResult r = bench_model(*m, H, data, mean_length, budget);
-                results.push_back({{"model", m->name},
-                                   {"scorer", m->scorer_name},
+                results.push_back({{"model", decoder_name(m->decoder)},
+                                   {"scorer", m->scorer_label()},
                                    {"width", H},
                                    {"target", target},
                                    {"train_examples_per_second", r.train_examples_per_second},
@@ -362,9 +380,13 @@ int bench(const Args& args) {
                                     flops_per_training_example(m->decoder, H, mean_length)},
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
+                if (m->decoder == DecoderKind::transformer)
+                    results.back()["memory"] = memory_name(m->memory);
                 if (!json)
-                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n", m->name,
-                                m->scorer_name, H,
+                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n",
+                                std::string(decoder_name(m->decoder)).c_str(),
+                                m->decoder == DecoderKind::transformer
+                                    ? memory_name(m->memory) : m->scorer_label().c_str(), H,
                                 flops_per_training_example(m->decoder, H, mean_length) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);

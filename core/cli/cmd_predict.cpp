@@ -118,28 +118,40 @@ nlohmann::json line_json(const std::string& input, const Decoded& d, const std::
 
 }  // namespace
 
+std::string refusal_line(const std::string& text, const std::string& error) {
+    // The text is whatever was typed: escape sequences and a 10 kB paste included.
+    return "lookback: refused " + shown(text) + ": " + error;
+}
+
+PredictArgs parse_predict_args(const Args& args) {
+    PredictArgs o;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--weights", v)) o.weights = v;
+        else if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--per-head") o.per_head = true, ++i;
+        else if (args[i] == "--") {  // everything after is text, even "--x"
+            o.texts.insert(o.texts.end(), args.begin() + long(i) + 1, args.end());
+            break;
+        } else if (args[i].size() > 1 && args[i].compare(0, 2, "--") == 0)
+            throw UsageError("unknown option " + shown(args[i]));
+        else o.texts.push_back(args[i++]);
+    }
+    if (o.weights.empty()) throw UsageError("--weights FILE is required");
+    if (o.texts.empty()) throw UsageError("give at least one date to read");
+    return o;
+}
+
 int predict(const Args& args) {
-    std::string weights;
-    bool json = false, per_head = false;
-    std::vector<std::string> texts;
+    PredictArgs parsed;
     try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--weights", v)) weights = v;
-            else if (args[i] == "--json") json = true, ++i;
-            else if (args[i] == "--per-head") per_head = true, ++i;
-            else if (args[i] == "--") {  // everything after is text, even "--x"
-                texts.insert(texts.end(), args.begin() + long(i) + 1, args.end());
-                break;
-            } else if (args[i].size() > 1 && args[i].compare(0, 2, "--") == 0)
-                throw UsageError("unknown option '" + args[i] + "'");
-            else texts.push_back(args[i++]);
-        }
-        if (weights.empty()) throw UsageError("--weights FILE is required");
-        if (texts.empty()) throw UsageError("give at least one date to read");
+        parsed = parse_predict_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), predict_usage);
     }
+    const std::string& weights = parsed.weights;
+    const bool json = parsed.json;
+    const std::vector<std::string>& texts = parsed.texts;
 
     Model model;
     try {
@@ -154,15 +166,15 @@ int predict(const Args& args) {
         std::string error;
         const std::vector<int> tokens = encode_user_input(text, error);
         if (tokens.empty()) {
-            std::fprintf(stderr, "lookback: refused \"%s\": %s\n", text.c_str(), error.c_str());
+            std::fprintf(stderr, "%s\n", refusal_line(text, error).c_str());
             ++refused;
             continue;
         }
         const std::string input = normalise_user_input(text);
         const Decoded d = decode_tokens(tokens, model);
         const std::vector<Peak> peaks = peaks_of(d, input);
-        if (json) std::printf("%s\n", line_json(input, d, peaks, per_head).dump().c_str());
-        else print_text(input, d, peaks, per_head);
+        if (json) std::printf("%s\n", line_json(input, d, peaks, parsed.per_head).dump().c_str());
+        else print_text(input, d, peaks, parsed.per_head);
     }
     return refused ? 1 : 0;
 }

@@ -7,33 +7,19 @@
 #include <fstream>
 
 #include "commands.h"
+#include "published.h"
 
 namespace lb::cli {
 
 namespace {
 
 const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N]\n"
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
     "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
 
-const int widths[] = {8, 16, 32, 64};
-constexpr int width_count = 4;
-
-// The source's measurements (TensorFlow, 12 epochs, 1,200 held-out strings),
-// as quoted in lesson-brief §4.
-struct Source {
-    double plain_exact[width_count] = {0.0000, 0.0000, 0.0008, 0.0017};
-    double attention_exact[width_count] = {0.0000, 0.0133, 0.9042, 1.0000};
-    double plain_per_char[width_count] = {0.1432, 0.5524, 0.6467, 0.7277};
-    double attention_per_char[width_count] = {0.4995, 0.7450, 0.9871, 1.0000};
-    // Width 64, per output position y y y y - m m - d d.
-    double plain_position[output_length] = {1.0, 1.0, 1.0, 0.9625, 1.0,
-                                            0.7467, 0.1108, 1.0, 0.3658, 0.0908};
-    double attention_position[output_length] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    double plain_buckets[length_bucket_count] = {0.7300, 0.7211, 0.7386, 0.7086};
-    long plain_parameters = 36893, attention_parameters = 57437;
-    double plain_seconds = 43.6, attention_seconds = 83.5;
-} const source;
+constexpr int width_count = sweep_width_count;
+const auto& widths = sweep_widths;   // published.h
+const SourceFigures& source = source_figures;
 
 struct Run {
     RunOptions options;
@@ -121,10 +107,10 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
     for (int w = 0; w < width_count; ++w) {
         const Metrics& p = plain[w].result.metrics;
         const Metrics& a = attention[w].result.metrics;
-        line("| " + std::to_string(widths[w]) + " | " + fixed(source.plain_exact[w]) + " | " +
-             fixed(p.exact) + " | " + fixed(source.attention_exact[w]) + " | " + fixed(a.exact) +
-             " | " + fixed(source.plain_per_char[w]) + " | " + fixed(p.per_char) + " | " +
-             fixed(source.attention_per_char[w]) + " | " + fixed(a.per_char) + " |");
+        line("| " + std::to_string(widths[size_t(w)]) + " | " + fixed(source.plain.exact[size_t(w)]) + " | " +
+             fixed(p.exact) + " | " + fixed(source.attention.exact[size_t(w)]) + " | " + fixed(a.exact) +
+             " | " + fixed(source.plain.per_char[size_t(w)]) + " | " + fixed(p.per_char) + " | " +
+             fixed(source.attention.per_char[size_t(w)]) + " | " + fixed(a.per_char) + " |");
     }
     line("");
     line("## Accuracy per output position at width 64");
@@ -135,8 +121,8 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
                                         "month 1", "month 2", "dash", "day 1", "day 2"};
     for (int t = 0; t < output_length; ++t)
         line("| " + std::to_string(t + 1) + " | " + roles[t] + " | " +
-             fixed(source.plain_position[t]) + " | " + fixed(p64.per_position[size_t(t)]) + " | " +
-             fixed(source.attention_position[t]) + " | " + fixed(a64.per_position[size_t(t)]) + " |");
+             fixed(source.plain.per_position_64[size_t(t)]) + " | " + fixed(p64.per_position[size_t(t)]) + " | " +
+             fixed(source.attention.per_position_64[size_t(t)]) + " | " + fixed(a64.per_position[size_t(t)]) + " |");
     line("");
     line("## Per-character accuracy by input length at width 64");
     line("");
@@ -151,11 +137,11 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
     for (int k = 0; k < length_bucket_count; ++k)
         line("| " + std::to_string(k + 1) + " | " + std::to_string(p64.buckets.lowest_length(k)) +
              "–" + std::to_string(p64.buckets.highest_length(k)) + " | " +
-             std::to_string(p64.bucket_count[size_t(k)]) + " | " + fixed(source.plain_buckets[k]) +
+             std::to_string(p64.bucket_count[size_t(k)]) + " | " + fixed(source.plain_length_buckets_64[size_t(k)]) +
              " | " + fixed(p64.per_length_bucket[size_t(k)]) + " | " +
              fixed(a64.per_length_bucket[size_t(k)]) + " |");
     double source_spread = 0, lo = 1, hi = 0;
-    for (double b : source.plain_buckets) lo = std::min(lo, b), hi = std::max(hi, b);
+    for (double b : source.plain_length_buckets_64) lo = std::min(lo, b), hi = std::max(hi, b);
     source_spread = hi - lo;
     line("| spread | | | " + fixed(source_spread) + " | " + fixed(spread(p64.per_length_bucket)) +
          " | " + fixed(spread(a64.per_length_bucket)) + " |");
@@ -177,14 +163,14 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
     for (int w = 0; w < width_count; ++w) {
         const RunResult& p = plain[w].result;
         const RunResult& a = attention[w].result;
-        line("| " + std::to_string(widths[w]) + " | " + thousands(p.parameters) + " | " +
+        line("| " + std::to_string(widths[size_t(w)]) + " | " + thousands(p.parameters) + " | " +
              thousands(a.parameters) + " | " + fixed(p.train_seconds, 1) + " | " +
              fixed(a.train_seconds, 1) + " | " + fixed(a.train_seconds / p.train_seconds, 2) + "× |");
     }
-    line("| 64, source | " + thousands(source.plain_parameters) + " | " +
-         thousands(source.attention_parameters) + " | " + fixed(source.plain_seconds, 1) + " | " +
-         fixed(source.attention_seconds, 1) + " | " +
-         fixed(source.attention_seconds / source.plain_seconds, 2) + "× |");
+    line("| 64, source | " + thousands(source.plain.parameters_64) + " | " +
+         thousands(source.attention.parameters_64) + " | " + fixed(source.plain.seconds_64, 1) + " | " +
+         fixed(source.attention.seconds_64, 1) + " | " +
+         fixed(source.attention.seconds_64 / source.plain.seconds_64, 2) + "× |");
     line("");
     line("## Checks (issue 3, \"Results to show\")");
     line("");
@@ -196,20 +182,18 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
 }
 
 nlohmann::json source_json() {
-    auto list = [](const double* v, int n) { return std::vector<double>(v, v + n); };
     return {
-        {"widths", std::vector<int>(widths, widths + width_count)},
-        {"plain_exact", list(source.plain_exact, width_count)},
-        {"attention_exact", list(source.attention_exact, width_count)},
-        {"plain_per_char", list(source.plain_per_char, width_count)},
-        {"attention_per_char", list(source.attention_per_char, width_count)},
+        {"widths", widths},
+        {"plain_exact", source.plain.exact},
+        {"attention_exact", source.attention.exact},
+        {"plain_per_char", source.plain.per_char},
+        {"attention_per_char", source.attention.per_char},
         {"per_position_64",
-         {{"plain", list(source.plain_position, output_length)},
-          {"attention", list(source.attention_position, output_length)}}},
-        {"length_buckets_plain_64", list(source.plain_buckets, length_bucket_count)},
+         {{"plain", source.plain.per_position_64}, {"attention", source.attention.per_position_64}}},
+        {"length_buckets_plain_64", source.plain_length_buckets_64},
         {"parameters_64",
-         {{"plain", source.plain_parameters}, {"attention", source.attention_parameters}}},
-        {"seconds_64", {{"plain", source.plain_seconds}, {"attention", source.attention_seconds}}},
+         {{"plain", source.plain.parameters_64}, {"attention", source.attention.parameters_64}}},
+        {"seconds_64", {{"plain", source.plain.seconds_64}, {"attention", source.attention.seconds_64}}},
     };
 }
 
@@ -221,29 +205,38 @@ bool write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int sweep(const Args& args) {
-    std::string out_dir = "assets";
-    int epochs = 12;
-    uint64_t seed = 1, data_seed = 1;
-    try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--out", v)) {
-                if (v.empty()) throw UsageError("--out needs a folder");
-                out_dir = v;
-            } else if (take_option(args, i, "--epochs", v)) {
-                epochs = int(parse_integer("--epochs", v, 1, 10000));
-            } else if (take_option(args, i, "--seed", v)) {
-                seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--data-seed", v)) {
-                data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-            } else {
-                throw UsageError("unknown option '" + args[i] + "'");
-            }
+SweepArgs parse_sweep_args(const Args& args) {
+    SweepArgs o;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--out", v)) {
+            if (v.empty()) throw UsageError("--out needs a folder");
+            o.out_dir = v;
+        } else if (take_option(args, i, "--epochs", v)) {
+            o.epochs = int(parse_integer("--epochs", v, 1, 10000));
+        } else if (take_option(args, i, "--seed", v)) {
+            o.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--data-seed", v)) {
+            o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--lr", v)) {
+            o.learning_rate = parse_learning_rate(v);
+        } else {
+            throw UsageError("unknown option " + shown(args[i]));
         }
+    }
+    return o;
+}
+
+int sweep(const Args& args) {
+    SweepArgs parsed;
+    try {
+        parsed = parse_sweep_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), sweep_usage);
     }
+    const std::string& out_dir = parsed.out_dir;
+    const int epochs = parsed.epochs;
+    const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const std::string md_path = out_dir + "/sweep.md", json_path = out_dir + "/sweep.json";
     {  // fail before the training, not after
         const std::string probe = out_dir + "/.sweep-probe";
@@ -265,15 +258,22 @@ int sweep(const Args& args) {
             RunOptions& o = run->options;
             o.model.decoder = run == &plain[w] ? DecoderKind::plain : DecoderKind::attention;
             o.model.scorer = Scorer::additive;
-            o.model.H = widths[w];
+            o.model.H = widths[size_t(w)];
             o.epochs = epochs;
             o.seed = seed;
             o.data_seed = data_seed;
+            o.learning_rate = parsed.learning_rate;
             o.progress = terminal;
             char label[64];
-            std::snprintf(label, sizeof label, "%-9s width %2d ", decoder_name(o.model.decoder).c_str(), widths[w]);
+            std::snprintf(label, sizeof label, "%-9s width %2d ", std::string(decoder_name(o.model.decoder)).c_str(),
+                          widths[size_t(w)]);
             o.label = label;
             run->result = train_and_evaluate(o, data);
+            if (!run->result.failure.empty()) {
+                std::fprintf(stderr, "\nlookback: %s%s The sweep is incomplete: nothing was written; "
+                             "try a smaller --lr.\n", label, run->result.failure.c_str());
+                return 1;
+            }
             const Metrics& m = run->result.metrics;
             std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label, m.exact,
                         m.per_char, run->result.train_seconds, run->result.parameters);
@@ -290,7 +290,7 @@ int sweep(const Args& args) {
         {"data_seed", data_seed},
         {"train_size", data.train.size()},
         {"held_out_size", data.held_out.size()},
-        {"widths", std::vector<int>(widths, widths + width_count)},
+        {"widths", widths},
         {"runs", runs},
         {"source", source_json()},
         {"checks", check_list},

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
@@ -12,10 +13,6 @@
 #include "safetensors.h"
 
 namespace lb::cli {
-
-std::string decoder_name(DecoderKind kind) {
-    return kind == DecoderKind::plain ? "plain" : kind == DecoderKind::attention ? "attention" : "transformer";
-}
 
 bool stdout_is_terminal() { return isatty(fileno(stdout)) != 0; }
 
@@ -77,9 +74,10 @@ private:
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) {
     TrainerConfig config;
     config.model = options.model;
-    config.adam = options.adam;
     config.seed = options.seed;
     config.epochs = options.epochs;
+    config.adam.learning_rate = options.learning_rate;
+    config.adam.warmup_steps = options.warmup_steps;
     config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
     Trainer trainer(config, data);
 
@@ -95,6 +93,14 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     RunResult result;
     result.train_seconds = seconds_since(start);
     bar.finish();
+    result.model = trainer.model();
+    result.history = trainer.epoch_history();
+    result.parameters = parameter_count(options.model);
+    result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
+    if (!trainer.failure().empty()) {  // diverged: the last sound weights, nothing to evaluate
+        result.failure = trainer.failure();
+        return result;
+    }
 
     const Clock::time_point eval_start = Clock::now();
     const std::vector<Decoded> decoded = decode_examples(data.held_out, trainer.model(), false);
@@ -103,11 +109,6 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     for (const Decoded& d : decoded) predictions.push_back(d.output);
     result.metrics = evaluate_predictions(data.held_out, predictions);
     result.eval_seconds = seconds_since(eval_start);
-
-    result.model = trainer.model();
-    result.history = trainer.epoch_history();
-    result.parameters = parameter_count(options.model);
-    result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
     return result;
 }
 
@@ -125,6 +126,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
         {"width", options.model.H},
         {"epochs", options.epochs},
+        {"learning_rate", options.learning_rate},
         {"seed", options.seed},
         {"data_seed", options.data_seed},
         {"parameters", r.parameters},
@@ -148,8 +150,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         json["heads"] = options.model.heads;
         json["ffn"] = transformer_config(options.model).F;
         json["dropout"] = options.model.dropout;
-        json["learning_rate"] = options.adam.learning_rate;
-        json["warmup_steps"] = options.adam.warmup_steps;
+        json["warmup_steps"] = options.warmup_steps;
     }
     return json;
 }
@@ -158,30 +159,19 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 
 namespace {
 
-// A number in [lo, hi] for a flag (plain decimal or exponent form).
-float parse_fraction(const char* flag, const std::string& text, double lo, double hi) {
-    size_t used = 0;
-    double v = -1;
-    try {
-        v = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (text.empty() || used != text.size() || !(v >= lo && v <= hi))
-        throw UsageError(std::string(flag) + " must be a number from " + std::to_string(lo) +
-                         " to " + std::to_string(hi) + ", not '" + text + "'");
-    return float(v);
-}
-
 const char* const train_usage =
     "lookback train [--model plain|attention|transformer] [--scorer additive|dot|general] [--width N]\n"
-    "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P]\n"
-    "                      [--lr RATE] [--warmup STEPS]\n"
-    "                      [--epochs N] [--seed N] [--data-seed N] [--save FILE] [--json FILE]\n"
+    "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P] [--warmup STEPS]\n"
+    "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
-    "  --scorer applies to --model attention only; --memory, --heads (4), --ffn (2 x width) and\n"
-    "  --dropout (0) to --model transformer only; --lr and --warmup default to the model's\n"
-    "  setting (GRU: 1e-3, no warmup); --json - writes the JSON to stdout";
+    "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
+    "    goes NaN or infinite stops with a message (exit 1)\n"
+    "  --scorer applies to --model attention only; --memory (all), --heads (4), --ffn (2 x width)\n"
+    "    and --dropout (0) to --model transformer only; --warmup 0: the rate rises linearly over\n"
+    "    that many first steps; --json - writes the JSON to stdout\n"
+    "  --save and --json are checked before training; a run estimated (design.md's FLOP model at\n"
+    "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
+    "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
@@ -191,12 +181,10 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
         : o.model.decoder == DecoderKind::transformer
             ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
                   std::to_string(o.model.heads) + " heads, feed-forward " +
-                  std::to_string(transformer_config(o.model).F) + ", lr " +
-                  std::to_string(o.adam.learning_rate).substr(0, 6) + ", warmup " +
-                  std::to_string(o.adam.warmup_steps) + ")"
+                  std::to_string(transformer_config(o.model).F) + ")"
             : "";
     std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                decoder_name(o.model.decoder).c_str(), detail.c_str(),
+                std::string(decoder_name(o.model.decoder)).c_str(), detail.c_str(),
                 o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
@@ -223,86 +211,145 @@ bool write_text(const std::string& path, const std::string& text) {
     return bool(out.flush());
 }
 
+std::string hours_text(double seconds) {
+    char buf[64];
+    if (seconds < 2 * 3600) std::snprintf(buf, sizeof buf, "%.0f minutes", seconds / 60);
+    else if (seconds < 3 * 86400) std::snprintf(buf, sizeof buf, "%.0f hours", seconds / 3600);
+    else std::snprintf(buf, sizeof buf, "%.0f days", seconds / 86400);
+    return buf;
+}
+
 }  // namespace
 
+double estimated_train_seconds(const RunOptions& options, size_t train_size) {
+    constexpr double measured_flops_per_second = 50e9;
+    constexpr double mean_input_length = 18;  // design.md: S is about 18 on average
+    return double(options.epochs) * double(train_size) *
+           flops_per_training_example(options.model.decoder, options.model.H, mean_input_length) /
+           measured_flops_per_second;
+}
+
+std::string write_problem(const std::string& path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (std::filesystem::exists(status)) {
+        if (!std::filesystem::is_regular_file(status)) return "it is not a regular file";
+        if (!std::ofstream(path, std::ios::app)) return "it cannot be opened for writing";
+        return "";
+    }
+    // Created empty and removed again: the folder exists and takes new files.
+    const bool created = bool(std::ofstream(path));
+    std::filesystem::remove(path, error);
+    return created ? "" : "it cannot be created (does the folder exist?)";
+}
+
+TrainArgs parse_train_args(const Args& args) {
+    TrainArgs o;
+    RunOptions& run = o.run;
+    bool scorer_given = false, transformer_given = false;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--model", v)) {
+            const auto decoder = parse_decoder(v);
+            if (!decoder)
+                throw UsageError("--model must be plain, attention or transformer, not " + shown(v));
+            run.model.decoder = *decoder;
+        } else if (take_option(args, i, "--scorer", v)) {
+            const auto scorer = parse_scorer(v);
+            if (!scorer) throw UsageError("--scorer must be additive, dot or general, not " + shown(v));
+            run.model.scorer = *scorer;
+            scorer_given = true;
+        } else if (take_option(args, i, "--memory", v)) {
+            if (v == "all") run.model.memory = Memory::all;
+            else if (v == "first") run.model.memory = Memory::first;
+            else throw UsageError("--memory must be all or first, not " + shown(v));
+            transformer_given = true;
+        } else if (take_option(args, i, "--heads", v)) {
+            run.model.heads = int(parse_integer("--heads", v, 1, 8));
+            transformer_given = true;
+        } else if (take_option(args, i, "--ffn", v)) {
+            run.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
+            transformer_given = true;
+        } else if (take_option(args, i, "--dropout", v)) {
+            run.model.dropout = v == "0" ? 0.0f : float(parse_decimal("--dropout", v, 0, 0.9));
+            transformer_given = true;
+        } else if (take_option(args, i, "--warmup", v)) {
+            run.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));
+        } else if (take_option(args, i, "--width", v)) {
+            run.model.H = int(parse_integer("--width", v, 1, 1024));
+        } else if (take_option(args, i, "--epochs", v)) {
+            run.epochs = int(parse_integer("--epochs", v, 1, 10000));
+        } else if (take_option(args, i, "--seed", v)) {
+            run.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--data-seed", v)) {
+            run.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_option(args, i, "--lr", v)) {
+            run.learning_rate = parse_learning_rate(v);
+        } else if (args[i] == "--yes-long") {
+            o.yes_long = true;
+            ++i;
+        } else if (take_option(args, i, "--save", v)) {
+            if (v.empty()) throw UsageError("--save needs a file name");
+            o.save_path = v;
+        } else if (take_option(args, i, "--json", v)) {
+            if (v.empty()) throw UsageError("--json needs a file name (or -)");
+            o.json_path = v;
+        } else {
+            throw UsageError("unknown option " + shown(args[i]));
+        }
+    }
+    if (scorer_given && run.model.decoder != DecoderKind::attention)
+        throw UsageError("--scorer applies to --model attention only");
+    if (transformer_given && run.model.decoder != DecoderKind::transformer)
+        throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
+    if (run.model.decoder == DecoderKind::transformer) {
+        try {
+            check_transformer_config(transformer_config(run.model));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    return o;
+}
+
 int train(const Args& args) {
-    RunOptions options;
-    std::string save_path, json_path;
-    bool scorer_given = false, transformer_given = false, lr_given = false, warmup_given = false;
+    TrainArgs parsed;
     try {
-        for (size_t i = 0; i < args.size();) {
-            std::string v;
-            if (take_option(args, i, "--model", v)) {
-                if (v == "plain") options.model.decoder = DecoderKind::plain;
-                else if (v == "attention") options.model.decoder = DecoderKind::attention;
-                else if (v == "transformer") options.model.decoder = DecoderKind::transformer;
-                else throw UsageError("--model must be plain, attention or transformer, not '" + v + "'");
-            } else if (take_option(args, i, "--scorer", v)) {
-                const auto scorer = parse_scorer(v);
-                if (!scorer) throw UsageError("--scorer must be additive, dot or general, not '" + v + "'");
-                options.model.scorer = *scorer;
-                scorer_given = true;
-            } else if (take_option(args, i, "--memory", v)) {
-                if (v == "all") options.model.memory = Memory::all;
-                else if (v == "first") options.model.memory = Memory::first;
-                else throw UsageError("--memory must be all or first, not '" + v + "'");
-                transformer_given = true;
-            } else if (take_option(args, i, "--heads", v)) {
-                options.model.heads = int(parse_integer("--heads", v, 1, 8));
-                transformer_given = true;
-            } else if (take_option(args, i, "--ffn", v)) {
-                options.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
-                transformer_given = true;
-            } else if (take_option(args, i, "--dropout", v)) {
-                options.model.dropout = parse_fraction("--dropout", v, 0.0, 0.9);
-                transformer_given = true;
-            } else if (take_option(args, i, "--lr", v)) {
-                options.adam.learning_rate = parse_fraction("--lr", v, 1e-6, 1.0);
-                lr_given = true;
-            } else if (take_option(args, i, "--warmup", v)) {
-                options.adam.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));
-                warmup_given = true;
-            } else if (take_option(args, i, "--width", v)) {
-                options.model.H = int(parse_integer("--width", v, 1, 1024));
-            } else if (take_option(args, i, "--epochs", v)) {
-                options.epochs = int(parse_integer("--epochs", v, 1, 10000));
-            } else if (take_option(args, i, "--seed", v)) {
-                options.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--data-seed", v)) {
-                options.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-            } else if (take_option(args, i, "--save", v)) {
-                if (v.empty()) throw UsageError("--save needs a file name");
-                save_path = v;
-            } else if (take_option(args, i, "--json", v)) {
-                if (v.empty()) throw UsageError("--json needs a file name (or -)");
-                json_path = v;
-            } else {
-                throw UsageError("unknown option '" + args[i] + "'");
-            }
-        }
-        if (scorer_given && options.model.decoder != DecoderKind::attention)
-            throw UsageError("--scorer applies to --model attention only");
-        const bool transformer = options.model.decoder == DecoderKind::transformer;
-        if (transformer_given && !transformer)
-            throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
-        if (transformer) {
-            try {
-                check_transformer_config(transformer_config(options.model));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
-            }
-            const AdamConfig chosen = default_adam(options.model);
-            if (!lr_given) options.adam.learning_rate = chosen.learning_rate;
-            if (!warmup_given) options.adam.warmup_steps = chosen.warmup_steps;
-        }
+        parsed = parse_train_args(args);
     } catch (const UsageError& e) {
         return usage_error(e.what(), train_usage);
+    }
+    RunOptions& options = parsed.run;
+    const std::string& save_path = parsed.save_path;
+    const std::string& json_path = parsed.json_path;
+
+    // Refused before any work: an output that cannot be written, a run of hours.
+    for (const std::string* path : {&save_path, &json_path}) {
+        if (path->empty() || *path == "-") continue;
+        const std::string problem = write_problem(*path);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(*path).c_str(), problem.c_str());
+            return 1;
+        }
+    }
+    const DateSplits data = make_date_splits(options.data_seed);
+    const double estimate = estimated_train_seconds(options, data.train.size());
+    if (estimate > long_run_seconds && !parsed.yes_long) {
+        std::fprintf(stderr,
+                     "lookback: width %d for %d epochs would train for about %s on this machine's "
+                     "measured speed; add --yes-long to run it anyway\n",
+                     options.model.H, options.epochs, hours_text(estimate).c_str());
+        return 1;
     }
 
     const bool json_to_stdout = json_path == "-";
     options.progress = stdout_is_terminal() && !json_to_stdout;
-    const DateSplits data = make_date_splits(options.data_seed);
     const RunResult result = train_and_evaluate(options, data);
+    if (!result.failure.empty()) {
+        std::fprintf(stderr, "lookback: %s Nothing was saved: try a smaller --lr.\n",
+                     result.failure.c_str());
+        return 1;
+    }
 
     if (!json_to_stdout) print_metrics(options, result);
     if (!json_path.empty()) {

@@ -8,12 +8,21 @@
 
 namespace lb::cli {
 
-int worked_example(const Args& args) {
-    const char* usage = "lookback worked-example [--json]";
+bool parse_worked_example_args(const Args& args) {
     bool json = false;
     for (const std::string& a : args) {
         if (a == "--json") json = true;
-        else return usage_error("unknown option '" + a + "'", usage);
+        else throw UsageError("unknown option " + shown(a));
+    }
+    return json;
+}
+
+int worked_example(const Args& args) {
+    bool json = false;
+    try {
+        json = parse_worked_example_args(args);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), "lookback worked-example [--json]");
     }
     const Mat hs = {{1, 0}, {0, 1}, {1, 1}};
     const Vec s = {0.9, 0.2};

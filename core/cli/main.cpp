@@ -2,9 +2,12 @@
 // lesson's experiments from the core and prints tables or JSON.
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "commands.h"
+#include "text.h"
 
 namespace {
 
@@ -27,17 +30,35 @@ void print_usage(FILE* out) {
     for (const Command& c : commands) std::fprintf(out, "  %-16s %s\n", c.name, c.summary);
 }
 
-}  // namespace
-
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
         print_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     for (const Command& c : commands)
         if (!std::strcmp(argv[1], c.name)) return c.run(lb::cli::Args(argv + 2, argv + argc));
-    std::fprintf(stderr, "lookback: unknown command '%s'\n", argv[1]);
+    std::fprintf(stderr, "lookback: unknown command %s\n", lb::cli::shown(argv[1]).c_str());
     print_usage(stderr);
     return 2;
+}
+
+}  // namespace
+
+// Every path ends in a message and exit 0, 1 or 2: what a command did not
+// catch is reported here (exit 1), never left to abort the process.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const lb::cli::UsageError& e) {
+        std::fprintf(stderr, "lookback: %s\n", lb::quote_untrusted(e.what(), 300).c_str());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "lookback: out of memory\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "lookback: stopped by an unexpected error: %s\n",
+                     lb::quote_untrusted(e.what(), 300).c_str());
+    } catch (...) {
+        std::fprintf(stderr, "lookback: stopped by an unexpected error\n");
+    }
+    return 1;
 }

@@ -26,7 +26,7 @@ export async function serve(folder = site) {
   if (!fs.existsSync(path.join(folder, 'index.html')) && folder === site) {
     throw new Error('build/site is missing: run ./build_wasm.sh first');
   }
-  const server = spawn(process.execPath, [path.join(root, 'web/serve.mjs'), folder], {
+  const server = spawn(process.execPath, [path.join(root, 'web/page/serve.mjs'), folder], {
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -48,7 +48,13 @@ export async function serve(folder = site) {
 function siteWithFixtures() {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-site-'));
   fs.cpSync(site, folder, { recursive: true });
-  fs.cpSync(path.join(root, 'tests/browser/fixtures'), folder, { recursive: true });
+  for (const file of fs.readdirSync(path.join(root, 'tests/browser/fixtures')).filter((f) => f.endsWith('.html'))) {
+    fs.cpSync(path.join(root, 'tests/browser/fixtures', file), path.join(folder, file));
+  }
+  // The runtime's fixture module (built beside the page's, never part of the site).
+  for (const file of ['lookback_fixtures.js', 'lookback_fixtures.wasm']) {
+    fs.cpSync(path.join(root, 'build/wasm', file), path.join(folder, file));
+  }
   return { folder, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 

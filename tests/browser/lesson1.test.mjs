@@ -17,7 +17,7 @@ function step(scorer, s, hs, params = {}) {
   const score = (h) => {
     if (scorer === 'dot') return dot(s, h);
     if (scorer === 'general') return dot(s, matvec(params.W, h));
-    const a = matvec(params.W1, s), b = matvec(params.W2, h);
+    const a = matvec(params.W_d, s), b = matvec(params.W_e, h);
     return params.v.reduce((sum, v, k) => sum + v * Math.tanh(a[k] + b[k]), 0);
   };
   const scores = hs.map(score);
@@ -182,12 +182,12 @@ test('the URL reproduces the view, and a bad URL gets a message and the defaults
   for (const key of ['step', 'scorer', 's', 'encoder_states', 'weights', 'context']) {
     assert.deepEqual(reopened[key], view[key], `${key} survives the link`);
   }
-  assert.equal(reopened.url_message, '');
+  assert.deepEqual(reopened.url_messages, []);
 
   const bad = await openFigure(context, figure, '?we.s=abc&we.step=9&we.scorer=cosine&we.h1=1,2,3&other=kept');
   const fallback = await state(bad.page, figure);
-  for (const part of ['we.s=abc', 'we.step=9', 'we.scorer=cosine', 'we.h1=1,2,3']) {
-    assert.ok(fallback.url_message.includes(part), `the message names ${part}: ${fallback.url_message}`);
+  for (const part of ["we.s='abc'", "we.step='9'", "we.scorer='cosine'", "we.h1='1,2,3'"]) {
+    assert.ok(fallback.url_messages.some((m) => m.includes(part)), `a message names ${part}: ${fallback.url_messages}`);
   }
   assert.equal(fallback.step, 1);
   assert.equal(fallback.scorer, 'dot');

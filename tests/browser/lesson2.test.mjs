@@ -1,4 +1,4 @@
-// tests/browser/lesson2.test.mjs — the experiment's figures (web/lesson2.h) in headless Chromium:
+// tests/browser/lesson2.test.mjs — the experiment's figures (web/figures/, web/lab/, web/worker/) in headless Chromium:
 // live training makes the loss fall and Pause stops it while the page keeps its frame rate; an
 // output character clicked on the alignment map selects it, with bars that sum to 1 and a peak
 // that matches the matrix; a refused date keeps the last map; a header click ranks the results;
@@ -39,7 +39,7 @@ test('live training: the loss falls, Pause stops it, and the page keeps ≥ 30 f
   const fps = await framesPerSecond(page, 3000);
   const during = await state(page, 'training');
   console.log(`# training in the page: ${fps.toFixed(1)} frames/s, ${during.examples_per_second.toFixed(0)} examples/s (both models), ` +
-              `budget ${during.budget_ms.toFixed(1)} ms, work ${during.work_ms.toFixed(1)} ms per frame`);
+              `in ${during.workers} worker(s)`);
   assert.ok(fps >= 30, `frames per second while training: ${fps.toFixed(1)}`);
 
   await until('30 steps of each model', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 30), 60000);
@@ -138,7 +138,8 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
 
 test('results: a header click ranks every row by that column', async () => {
   const { context, page, problems } = await openAt('results', 'save-csv');
-  await until('rows from the page', async () => (await state(page, 'results')).rows.some((r) => r.origin === 'page'), 30000);
+  // Both shipped models checked by a worker: the page's two rows (nothing else trains here).
+  await until('rows from the page', async () => (await state(page, 'results')).rows.filter((r) => r.origin === 'page').length === 2, 60000);
   const sortedBy = (rows, key, descending) => rows.every((r, i) => {
     if (i === 0 || r[key] === null || rows[i - 1][key] === null) return true;
     return descending ? rows[i - 1][key] >= r[key] : rows[i - 1][key] <= r[key];
@@ -196,15 +197,19 @@ test('the shipped attention model gets ≥ 0.99 exact in the page, as it did nat
   await context.close();
 });
 
-test('the sweep fills in the page\'s rows, one run after another', async () => {
+test('the sweep fills in the page\'s rows, largest cells first, in workers', async () => {
   const { context, page, problems } = await openAt('sweep', 'run-all', '?sw.epochs=1');
   assert.equal((await state(page, 'sweep')).epochs, 1, 'the URL sets the epochs');
   await clickWidget(page, 'sweep', 'run-all');
   const pageCells = async () => (await state(page, 'sweep')).cells.filter((c) => c.origin === 'page');
-  await until('the width-8 runs', async () => (await pageCells()).length >= 2, 40000);
+  await until('a cell to train', async () => (await state(page, 'sweep')).training.length > 0, 20000);
+  const training = await state(page, 'sweep');
+  assert.ok(training.training.length >= 1 && training.training.length <= training.workers, 'a cell per worker');
+  assert.deepEqual(training.training[0], { model: 'attention', width: 64 }, 'the largest cell starts first');
+  await until('the width-64 runs', async () => (await pageCells()).length >= 2, 90000);
   await clickWidget(page, 'sweep', 'pause');
   const cells = await pageCells();
-  assert.deepEqual(cells.slice(0, 2).map((c) => [c.model, c.width]), [['plain', 8], ['attention', 8]]);
+  assert.deepEqual(cells.map((c) => [c.model, c.width]).sort(), [['attention', 64], ['plain', 64]]);
   for (const c of cells) assert.ok(c.per_char > 0.05 && c.per_char <= 1, `${c.model} ${c.width}: ${c.per_char}`);
   assert.deepEqual(problems, []);
   await context.close();

@@ -1,14 +1,20 @@
-// tests/browser/lesson2_bench.mjs — how fast the page trains (figure "training"), against the same
-// WebAssembly core under node. A program, not a test:
+// tests/browser/lesson2_bench.mjs — how fast the page trains and starts. A program, not a test:
 //
-//   node tests/browser/lesson2_bench.mjs [--site build/site] [--cli build/wasm/lookback.js]
-//                                        [--width 64] [--seconds 20]
+//   node tests/browser/lesson2_bench.mjs [--site build/site] [--width 64] [--seconds 15]
+//                                        [--loads 5] [--no-sweep] [--no-pytorch]
 //
-// Node: `lookback train --epochs 1` for each model prints its training examples/s. Page: Train is
-// clicked in headless Chromium and, over --seconds, the page counts its animation frames and the
-// figure reports each model's examples/s while it is working (busy) and both models' examples
-// per wall-clock second (what the reader gets, the frames' other work included).
-import { execFileSync } from 'node:child_process';
+// 1. One run in a Web Worker against the same training module (lookback_trainer.wasm) under
+//    node, side by side: examples/s of the worker's busy time and of the wall clock.
+// 2. Frames per second of the page while "Run all eight" trains on every worker, and the wall
+//    time of the whole table (4 widths × 2 models × 12 epochs), with each cell's cost; from those
+//    costs, what 4 and 8 cores would take (largest first, as the page schedules them).
+// 3. PyTorch's time for its attention-64 cell: 12 epochs of 6,000 strings at the examples/s of
+//    tests/bench/pytorch_reference.py (its training alone, one thread, CPU time).
+// 4. Start-up: navigation to the first visible figure's first frame, median of --loads cold loads.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { clickWidget, framesPerSecond, launch, openWatched, rect, root, serve, state, until } from './helpers.mjs';
 
@@ -16,48 +22,129 @@ const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
+const flag = (name) => process.argv.includes(`--${name}`);
 const site = path.resolve(option('site', path.join(root, 'build/site')));
-const cli = path.resolve(option('cli', path.join(root, 'build/wasm/lookback.js')));
 const width = Number(option('width', 64));
-const seconds = Number(option('seconds', 20));
+const seconds = Number(option('seconds', 15));
+const loads = Number(option('loads', 5));
+const config = { model: 'attention', scorer: 'additive', width, epochs: 100, seed: 1 };
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const print = (label, value) => console.log(`${label.padEnd(58)} ${value}`);
 
-function nodeExamplesPerSecond(model) {
-  const out = execFileSync(process.execPath, ['--no-experimental-fetch', cli, 'train', '--model', model, '--width', String(width), '--epochs', '1'],
-                           { encoding: 'utf8' });
-  const found = out.match(/\(([\d.]+) examples\/s\)/);
-  if (!found) throw new Error(`no examples/s in:\n${out}`);
-  return Number(found[1]);
+// --- 1. node: the same module, the same run ---------------------------------------------------
+async function nodeExamplesPerSecond() {
+  const create = createRequire(import.meta.url)(path.join(site, 'lookback_trainer.js'));
+  const module = await create({ wasmBinary: fs.readFileSync(path.join(site, 'lookback_trainer.wasm')) });
+  const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(config)]);
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) module._lbt_work(id, 200, -1);
+  const report = JSON.parse(module.UTF8ToString(module._lbt_report(id)));
+  return { busy: report.examples / report.train_seconds, wall: report.examples / ((performance.now() - start) / 1000) };
 }
 
-const node = { plain: nodeExamplesPerSecond('plain'), attention: nodeExamplesPerSecond('attention') };
-// Both models, one example each, back to back: the pair's rate in examples/s.
-const nodePair = 2 / (1 / node.plain + 1 / node.attention);
+async function workerExamplesPerSecond(page) {
+  return page.evaluate(([c, ms]) => new Promise((resolve, reject) => {
+    const worker = new Worker('training_worker.js');
+    let last = null, start = 0;
+    worker.onerror = (event) => reject(new Error(event.message));
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'ready') {
+        worker.postMessage({ type: 'create', run: 1, config: c });
+        worker.postMessage({ type: 'play', run: 1 });
+        start = performance.now();
+        setTimeout(() => worker.postMessage({ type: 'pause', run: 1 }), ms);
+      } else if (data.type === 'report') {
+        last = JSON.parse(data.report);
+      } else if (data.type === 'state') {
+        const wall = (performance.now() - start) / 1000;
+        worker.terminate();
+        resolve({ busy: last.examples / last.train_seconds, wall: last.examples / wall });
+      }
+    };
+  }), [config, seconds * 1000]);
+}
 
+// --- 2. the sweep ---------------------------------------------------------------------------------
+// Largest first onto the least-loaded of `cores` workers: the time the last one finishes.
+function makespan(costs, cores) {
+  const loadsOf = new Array(cores).fill(0);
+  for (const cost of [...costs].sort((a, b) => b - a)) {
+    loadsOf.sort((a, b) => a - b);
+    loadsOf[0] += cost;
+  }
+  return Math.max(...loadsOf);
+}
+
+async function sweep(page) {
+  await page.locator('canvas[data-figure="sweep"]').scrollIntoViewIfNeeded();
+  await until('the sweep figure', async () => (await rect(page, 'sweep', 'run-all')) !== null, 30000);
+  await clickWidget(page, 'sweep', 'run-all');
+  await until('the sweep to start', async () => (await state(page, 'sweep')).training.length > 0, 30000);
+  const fps = await framesPerSecond(page, 10000);
+  await until('the sweep to finish', async () => !(await state(page, 'sweep')).running, 30 * 60 * 1000);
+  const s = await state(page, 'sweep');
+  const cells = (await state(page, 'results')).rows?.filter((r) => r.origin === 'page' && r.run.startsWith('sweep')) ?? [];
+  return { fps, wall: s.wall_seconds, workers: s.workers, cells };
+}
+
+// --- 3. PyTorch -----------------------------------------------------------------------------------
+function pytorchCellSeconds() {
+  const script = path.join(root, 'tests/bench/pytorch_reference.py');
+  const result = spawnSync('/usr/bin/python3', [script, '--json', '--width', String(width), '--seconds', String(seconds)], { encoding: 'utf8' });
+  if (result.status !== 0) return null;
+  const measured = JSON.parse(result.stdout);
+  const rate = measured.train_examples_per_second;
+  return { rate, seconds: 12 * 6000 / rate, version: measured.torch_version };
+}
+
+// --- 4. start-up ------------------------------------------------------------------------------------
+async function firstFigureMs(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  const ms = await page.waitForFunction(() => {
+    const lb = window.lookback;
+    if (!lb) return false;
+    const visible = lb.figures().filter((name) => {
+      const box = document.querySelector(`canvas[data-figure="${name}"]`).getBoundingClientRect();
+      return box.bottom > 0 && box.top < innerHeight;
+    });
+    return visible.length > 0 && visible.some((name) => lb.frames(name) > 0) ? performance.now() : false;
+  }, null, { polling: 'raf', timeout: 30000 });
+  const value = await ms.jsonValue();
+  await context.close();
+  return value;
+}
+
+// --- run -----------------------------------------------------------------------------------------------
+console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate`);
+const node = await nodeExamplesPerSecond();
 const server = await serve(site);
 const browser = await launch();
+
+const startups = [];
+for (let i = 0; i < loads; ++i) startups.push(await firstFigureMs(browser, server.url));
+
 const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
-const { page } = await openWatched(context, `${server.url}?tr.width=${width}`);
-await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
-await until('the training figure', async () => (await rect(page, 'training', 'train')) !== null, 30000);
-await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 60000);
-await clickWidget(page, 'training', 'train');
-await until('training to start', async () => (await state(page, 'training')).runs[1].steps >= 1, 30000);
-const before = await state(page, 'training');
-const fps = await framesPerSecond(page, seconds * 1000);
-const after = await state(page, 'training');
+const { page } = await openWatched(context, server.url);
+const worker = await workerExamplesPerSecond(page);
+const swept = flag('no-sweep') ? null : await sweep(page);
 await browser.close();
 server.close();
+const torch = flag('no-pytorch') ? null : pytorchCellSeconds();
 
-const examples = (s) => s.runs[0].examples + s.runs[1].examples;
-const wall = (examples(after) - examples(before)) / (after.wall_seconds - before.wall_seconds);
-const busy = { plain: after.runs[0].busy_examples_per_second, attention: after.runs[1].busy_examples_per_second };
-const line = (label, value, of) => console.log(`${label.padEnd(44)} ${value.toFixed(0).padStart(7)}${of ? `   ${(100 * value / of).toFixed(0)}% of node` : ''}`);
-console.log(`width ${width}, ${seconds} s of training in the page`);
-console.log(`frames per second while training               ${fps.toFixed(1)}`);
-console.log(`frame budget / work per frame (ms)             ${after.budget_ms.toFixed(1)} / ${after.work_ms.toFixed(1)}`);
-line('node: plain examples/s', node.plain);
-line('node: attention examples/s', node.attention);
-line('page, busy: plain examples/s', busy.plain, node.plain);
-line('page, busy: attention examples/s', busy.attention, node.attention);
-line('node: both models, examples/s', nodePair);
-line('page, wall clock: both models, examples/s', wall, nodePair);
+print('node, training module: attention examples/s (busy | wall)', `${node.busy.toFixed(0)} | ${node.wall.toFixed(0)}`);
+print('Web Worker, same module: examples/s (busy | wall)', `${worker.busy.toFixed(0)} | ${worker.wall.toFixed(0)}`);
+print('worker / node (wall clock)', `${(100 * worker.wall / node.wall).toFixed(1)}%`);
+print('first visible figure drawn after navigation (ms)', `median ${median(startups).toFixed(0)} of ${startups.map((t) => t.toFixed(0)).join(', ')}`);
+if (swept) {
+  print('frames/s while every worker trains the sweep', swept.fps.toFixed(1));
+  print(`"Run all eight", 12 epochs, on ${swept.workers} worker(s): wall seconds`, swept.wall.toFixed(1));
+  const costs = swept.cells.map((c) => c.seconds);
+  if (costs.length === 8) {
+    print('cells (model width: busy seconds)', swept.cells.map((c) => `${c.model} ${c.width}: ${c.seconds.toFixed(1)}`).join(', '));
+    for (const cores of [4, 8]) print(`estimated wall seconds with ${cores} cores (${cores - 1} workers)`, makespan(costs, cores - 1).toFixed(1));
+  }
+}
+if (torch) print(`PyTorch ${torch.version}, attention ${width}: 12 epochs at ${torch.rate.toFixed(0)} ex/s (s)`, torch.seconds.toFixed(1));
+else if (!flag('no-pytorch')) print('PyTorch', 'not installed (Debian: python3-torch); skipped');

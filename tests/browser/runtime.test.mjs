@@ -9,7 +9,7 @@ import {
   useBrowser,
 } from './helpers.mjs';
 
-const figures = ['fixture-heatmap', 'fixture-controls', 'fixture-animation', 'worked-example'];
+const figures = ['fixture-heatmap', 'fixture-controls', 'fixture-animation', 'fixture-far'];
 const env = useBrowser({ fixtures: true });
 
 async function open(options = {}) {
@@ -43,13 +43,13 @@ test('only figures on screen draw; scrolling wakes the others', async () => {
   assert.ok(counted['fixture-heatmap'] > 0);
   assert.equal(counted['fixture-controls'], 0);
   assert.equal(counted['fixture-animation'], 0);
-  assert.equal(counted['worked-example'], 0);
+  assert.equal(counted['fixture-far'], 0);
 
   await page.evaluate(() => document.querySelector('canvas[data-figure="fixture-animation"]').scrollIntoView({ block: 'center' }));
   await settled(page, 'fixture-animation');
   counted = await allFrames(page);
   assert.equal(counted['fixture-controls'], 0, 'scrolled past without being on screen');
-  assert.equal(counted['worked-example'], 0);
+  assert.equal(counted['fixture-far'], 0);
   assert.ok((await canvasInk(page, 'fixture-animation')).differing > 100);
 
   // Off screen again: the heatmap draws nothing even when asked to.

@@ -1,0 +1,120 @@
+// tests/test_url_state.cpp — the page's URL table (web/runtime/url_state.h): every bad value is
+// refused the same way (a message naming the key, the default kept), only non-defaults are
+// written, and nothing a link holds can make a message that is not valid UTF-8.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "url_state.h"
+
+using lb::web::UrlTable;
+
+namespace {
+
+enum class Pick { dot, general, additive };
+
+struct Settings {
+    int width = 64, seed = 1;
+    Pick pick = Pick::additive;
+    std::vector<double> point = {0.5, 0.25};
+    bool live = false;
+    std::string date = "monday 19 september 1977";
+    UrlTable url{"tr."};
+    Settings() {
+        url.integer_in("width", width, {8, 16, 32, 64})
+            .integer("seed", seed, 0, 1000)
+            .choice("pick", pick, {{"dot", Pick::dot}, {"general", Pick::general}, {"additive", Pick::additive}})
+            .numbers("p", point, -1, 1)
+            .flag("live", live)
+            .text("date", date, 20, [](const std::string& t) { return t.find('!') == std::string::npos ? "" : "no '!' here"; });
+    }
+};
+
+// Valid UTF-8 and no control characters: what every message must be.
+bool clean(const std::string& text) {
+    for (size_t i = 0; i < text.size();) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > text.size() || (n == 1 && (b < 0x20 || b == 0x7f))) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) >> 6) != 2) return false;
+        i += n;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("url table: good values are taken, other tables' keys are left alone") {
+    Settings s;
+    s.url.read("?we.s=1,2&tr.width=32&tr.seed=7&tr.pick=dot&tr.p=-0.5,1&tr.live=1&tr.date=friday+3%2F4%2F1999");
+    CHECK(s.url.messages().empty());
+    CHECK(s.width == 32);
+    CHECK(s.seed == 7);
+    CHECK(s.pick == Pick::dot);
+    CHECK(s.point == std::vector<double>{-0.5, 1});
+    CHECK(s.live);
+    CHECK(s.date == "friday 3/4/1999");
+}
+
+TEST_CASE("url table: each bad value keeps its default and is named with what the key takes") {
+    Settings s;
+    s.url.read("tr.width=7&tr.seed=12abc&tr.pick=cosine&tr.p=0.5&tr.live=yes&tr.date=hello!&tr.colour=red");
+    CHECK(s.width == 64);
+    CHECK(s.seed == 1);
+    CHECK(s.pick == Pick::additive);
+    CHECK(s.point == std::vector<double>{0.5, 0.25});
+    CHECK(!s.live);
+    CHECK(s.date == "monday 19 september 1977");
+    const auto& m = s.url.messages();
+    REQUIRE(m.size() == 7);
+    CHECK(m[0] == "The link's tr.width='7' is not usable (tr.width takes one of 8, 16, 32 or 64), so the figure "
+                  "uses its default, '64'.");
+    CHECK(m[1].find("tr.seed='12abc'") != std::string::npos);
+    CHECK(m[1].find("a whole number from 0 to 1000") != std::string::npos);
+    CHECK(m[2].find("one of dot, general or additive") != std::string::npos);
+    CHECK(m[3].find("2 numbers from -1 to 1") != std::string::npos);
+    CHECK(m[4].find("1 or 0") != std::string::npos);
+    CHECK(m[5].find("no '!' here") != std::string::npos);
+    CHECK(m[6].find("'tr.colour' is not a setting of this figure") != std::string::npos);
+}
+
+TEST_CASE("url table: numbers out of range, not finite, or of the wrong count are refused") {
+    for (const char* bad : {"tr.seed=1001", "tr.seed=-1", "tr.seed=99999999999999999999", "tr.seed=", "tr.seed=%201",
+                            "tr.p=nan,0", "tr.p=inf,0", "tr.p=0,0,0", "tr.p=2,0", "tr.p=1e999,0", "tr.p=,"}) {
+        Settings s;
+        s.url.read(bad);
+        CHECK_MESSAGE(s.url.messages().size() == 1, bad);
+        CHECK(s.seed == 1);
+        CHECK(s.point == std::vector<double>{0.5, 0.25});
+    }
+}
+
+TEST_CASE("url table: hostile bytes give clean, short messages") {
+    Settings s;
+    // Raw bytes: a cut UTF-8 sequence, an escape code, a NUL, and a very long value.
+    s.url.read("tr.pick=%C3&tr.seed=%1B%5B31m&tr.date=%00abc&tr.width=" + std::string(5000, '9'));
+    REQUIRE(s.url.messages().size() == 4);
+    for (const std::string& m : s.url.messages()) {
+        CHECK_MESSAGE(clean(m), m);
+        CHECK(m.size() < 400);
+    }
+    CHECK(s.url.messages()[0].find("\\xc3") != std::string::npos);
+    CHECK(s.url.messages()[3].find("(5000 bytes)") != std::string::npos);
+}
+
+TEST_CASE("url table: only what differs from the defaults is written, and it reads back") {
+    Settings s;
+    CHECK(s.url.query().empty());
+    s.width = 16;
+    s.date = "3 mars 1999 & co";
+    const std::string query = s.url.query();
+    CHECK(query == "tr.width=16&tr.date=3%20mars%201999%20%26%20co");
+    Settings t;
+    t.url.read(query);
+    CHECK(t.url.messages().empty());
+    CHECK(t.width == 16);
+    CHECK(t.date == "3 mars 1999 & co");
+    CHECK(t.url.keys() == std::vector<std::string>{"tr.width", "tr.seed", "tr.pick", "tr.p", "tr.live", "tr.date"});
+}

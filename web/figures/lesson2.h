@@ -1,0 +1,84 @@
+// web/figures/lesson2.h — the figures of the lesson's second part, the experiment (lesson-brief
+// §4–5): their own state (owned by the app, web/app.cpp) and the functions that make them
+// FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each.
+//
+//   training    figures/training.cpp   plain and attention trained side by side, live, in workers
+//   sweep       figures/sweep.cpp      widths 8–64 × two models; per-position and length views
+//   alignment   figures/alignment.cpp  the attention map of one string; click a row for its bars
+//   probes      figures/probes.cpp     occlusion and the gradient path of the same string
+//   results     figures/results.cpp    every result in one table, ranked by any column
+//
+// Legend: T output length (10), S input length, H width.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "figure.h"
+#include "lab.h"
+
+namespace lb::web {
+
+// --- the figures -------------------------------------------------------------------------------
+// The training and sweep figures' settings are the Lab's; their URL tables bind them.
+struct TrainingState {
+    explicit TrainingState(Lab& lab);
+    UrlTable url{"tr."};
+};
+FigureSpec training_figure(Lab& lab, TrainingState& state);
+struct SweepState {
+    explicit SweepState(Lab& lab);
+    UrlTable url{"sw."};
+};
+FigureSpec sweep_figure(Lab& lab, SweepState& state);
+
+// The string the alignment and probe figures look at.
+struct AlignmentState {
+    AlignmentState();
+    int example = -1;               // held-out index shown, or -1 for a typed string
+    std::string date;               // the string shown when example < 0 (the URL's al.date)
+    char typed[64] = "";            // the text field
+    std::string shown_input;        // the string whose map is shown
+    std::string shown_target;       // its right answer ("" when unknown: a typed string)
+    std::string message;            // why a typed string was refused ("" = fine)
+    bool use_live = false;          // the models trained in the page instead of the shipped
+    int selected_output = 0;        // the output row whose bars are shown
+    int masked = -1;                // probes: the input position masked (occlusion), or -1
+    // Computed for shown_input (refresh_alignment).
+    std::string model_label;        // which attention model made the map
+    std::string output;             // the attention model's output
+    std::vector<float> weights;     // [T, S] its attention weights
+    std::string masked_output;      // its output with position `masked` blanked
+    std::vector<float> importance;  // [T, S] 1 where blanking input j changes output t
+    std::string gradient_target;    // the target the gradient path's loss is taken against
+    std::array<std::vector<float>, 2> grad_norms;  // [S] ‖∂loss/∂h_j‖: plain, attention
+    std::array<std::vector<float>, 2> direct_norms; // [S] the part that reaches h_j directly
+    std::string computed_for;       // what the above were computed for
+    int computed_mask = -2;
+    bool url_applied = false;       // the URL's example or date was shown once
+    UrlTable url{"al."};
+};
+// Recomputes the state's maps when the string, the models or the mask changed.
+void refresh_alignment(Lab& lab, AlignmentState& state);
+FigureSpec alignment_figure(Lab& lab, AlignmentState& state);
+FigureSpec probes_figure(Lab& lab, AlignmentState& state);
+
+struct ResultsState {
+    ResultsState();
+    int sort_column = 4;            // see figures/results.cpp's columns (4: exact)
+    bool descending = true;
+    std::vector<ResultRow> rows;    // in the shown order
+    UrlTable url{"rs."};
+};
+FigureSpec results_figure(Lab& lab, ResultsState& state);
+
+// The part-2 figures' own state, owned by the app (web/app.cpp) beside the Lab.
+struct Lesson2 {
+    explicit Lesson2(Lab& lab) : training(lab), sweep(lab) {}
+    TrainingState training;
+    SweepState sweep;
+    AlignmentState alignment;
+    ResultsState results;
+};
+
+}  // namespace lb::web

@@ -1,0 +1,220 @@
+// web/figures/probes.cpp — figure "probes": two more ways to ask the models about the string of the
+// alignment figure (they share its state, lesson2.h's AlignmentState).
+//
+// Occlusion: blank one input character (its token becomes padding) and decode again. Every
+// position is blanked in turn to make a second map, output × input, marking which outputs
+// change; it is drawn beside the attention map, so where attention peaked and what the output
+// depends on can be compared. Clicking a character shows that one case in full.
+//
+// Gradient path: for the teacher-forced loss of the string, the norm of ∂loss/∂h_j at every
+// encoder position, plain versus attention, on a log scale. In the plain model the gradient
+// enters at the last state only and must flow back through the recurrence; with attention it
+// reaches every h_j directly through the weighted sum.
+//
+// Legend: T output characters (10), S input characters.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <imgui.h>
+
+#include "heatmap.h"
+#include "charts.h"
+#include "lesson2.h"
+
+namespace lb::web {
+namespace {
+
+std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }
+
+// Output text with the characters that differ from `reference` in the error colour.
+void DiffText(const std::string& text, const std::string& reference) {
+    const LessonColors& col = lesson_colors();
+    for (size_t i = 0; i < text.size(); ++i) {
+        const bool differs = i >= reference.size() || text[i] != reference[i];
+        ImGui::PushStyleColor(ImGuiCol_Text, differs ? col.error : ImGui::ColorConvertU32ToFloat4(col.text));
+        ImGui::TextUnformatted(&text[i], &text[i] + 1);
+        ImGui::PopStyleColor();
+        ImGui::SameLine(0, 1);
+    }
+    ImGui::NewLine();
+}
+
+void ShowOcclusion(AlignmentState& st, float width) {
+    const LessonColors& col = lesson_colors();
+    const int S = int(st.shown_input.size()), T = output_length;
+    const float cell = std::clamp((width - 4) / S, 9.0f, 24.0f);
+    ImGui::TextWrapped("Click an input character to blank it:");
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 4});
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {0, 3});
+    for (int j = 0; j < S; ++j) {
+        ImGui::PushID(j);
+        const bool on = st.masked == j;
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(col.decoder));
+        if (ImGui::Button(shown_char(st.shown_input[size_t(j)]).c_str(), {cell - 1, 0})) st.masked = on ? -1 : j;
+        if (on) ImGui::PopStyleColor();
+        record_rect("in-" + std::to_string(j));
+        ImGui::PopID();
+        if (j + 1 < S) ImGui::SameLine();
+    }
+    ImGui::PopStyleVar(2);
+
+    ImGui::Text("As read:");
+    ImGui::SameLine();
+    DiffText(st.output, st.output);
+    if (st.masked >= 0 && !st.masked_output.empty()) {
+        const char c = st.shown_input[size_t(st.masked)];
+        ImGui::Text("Input %d (%s) blanked:", st.masked, c == ' ' ? "a space" : ("'" + std::string(1, c) + "'").c_str());
+        ImGui::SameLine();
+        DiffText(st.masked_output, st.output);
+        std::string peaked, changed;
+        for (int t = 0; t < T; ++t) {
+            int peak = 0;
+            for (int j = 1; j < S; ++j)
+                if (st.weights[size_t(t * S + j)] > st.weights[size_t(t * S + peak)]) peak = j;
+            if (peak == st.masked) peaked += (peaked.empty() ? "" : ", ") + std::to_string(t);
+            if (st.masked_output[size_t(t)] != st.output[size_t(t)]) changed += (changed.empty() ? "" : ", ") + std::to_string(t);
+        }
+        ImGui::TextWrapped("Outputs whose attention peaked here: %s. Outputs that changed: %s.", peaked.empty() ? "none" : peaked.c_str(),
+                           changed.empty() ? "none" : changed.c_str());
+    } else {
+        ImGui::TextDisabled("Nothing blanked.");
+    }
+
+    // The two maps side by side (stacked when narrow), same cells.
+    const bool narrow = width < 560;
+    const float map_w = narrow ? width : (width - 24) / 2, cw = std::min(20.0f, map_w / S), ch = 14;
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("attention weight");
+    Heatmap("attention-map", st.weights, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    record_rect("attention-map");
+    ImGui::EndGroup();
+    if (!narrow) ImGui::SameLine(0, 24);
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("changes when that input is blanked");
+    const HeatmapHit hit = Heatmap("occlusion-map", st.importance, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    record_rect("occlusion-map");
+    if (hit.clicked) st.masked = hit.col;
+    if (hit.row >= 0)
+        ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
+                          st.importance[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");
+    ImGui::EndGroup();
+}
+
+// ‖∂loss/∂h_j‖ as bars on a log axis, plain and attention side by side per position.
+void ShowGradientPath(AlignmentState& st, float width) {
+    const LessonColors& col = lesson_colors();
+    const int S = int(st.shown_input.size());
+    const auto& plain = st.grad_norms[0];
+    const auto& attention = st.grad_norms[1];
+    if (int(plain.size()) != S || int(attention.size()) != S) return;
+    float hi = 1e-30f, lo = 1e30f;
+    for (const auto* v : {&plain, &attention})
+        for (float x : *v)
+            if (x > 0) hi = std::max(hi, x), lo = std::min(lo, x);
+    const float top = std::ceil(std::log10(hi)), bottom = std::max(std::floor(std::log10(lo)), top - 8);
+    ImGui::TextWrapped("Gradient path: the size of \u2202loss/\u2202h at each encoder position (log scale), for the loss of "
+                       "writing %s.", st.gradient_target.c_str());
+    const float line = ImGui::GetTextLineHeight(), height = 120;
+    ImGui::InvisibleButton("gradient", {width, height + line * 2 + 6});
+    record_rect("gradient");
+    const ImVec2 min = ImGui::GetItemRectMin();
+    ImDrawList& draw = *ImGui::GetWindowDrawList();
+    const float axis_w = 40, group = (width - axis_w) / S, base = min.y + line + height;
+    auto y_of = [&](float v) {
+        const float l = v > 0 ? std::log10(v) : bottom;
+        return base - height * std::clamp((l - bottom) / std::max(top - bottom, 1.0f), 0.0f, 1.0f);
+    };
+    for (float e = bottom; e <= top; e += 1) {
+        const float y = base - height * (e - bottom) / std::max(top - bottom, 1.0f);
+        draw.AddLine({min.x + axis_w, y}, {min.x + width, y}, col.grid);
+        char text[16];
+        std::snprintf(text, sizeof text, "1e%d", int(e));
+        draw.AddText({min.x, y - line / 2}, col.text_dim, text);
+    }
+    int hovered = -1;
+    if (ImGui::IsItemHovered()) hovered = int((ImGui::GetIO().MousePos.x - min.x - axis_w) / group);
+    for (int j = 0; j < S; ++j) {
+        const float x = min.x + axis_w + j * group, bw = std::max(1.0f, (group - 2) / 2);
+        draw.AddRectFilled({x + 1, y_of(plain[size_t(j)])}, {x + 1 + bw, base}, plain_color());
+        draw.AddRectFilled({x + 1 + bw, y_of(attention[size_t(j)])}, {x + 1 + 2 * bw, base}, attention_color());
+        const std::string c = shown_char(st.shown_input[size_t(j)]);
+        draw.AddText({x + (group - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, col.text_dim, c.c_str());
+    }
+    const char* legend[] = {"plain", "attention"};
+    float lx = min.x + width;
+    for (int k = 1; k >= 0; --k) {
+        lx -= ImGui::CalcTextSize(legend[k]).x;
+        draw.AddText({lx, min.y}, k ? attention_color() : plain_color(), legend[k]);
+        lx -= 14;
+        draw.AddRectFilled({lx, min.y + 3}, {lx + 10, min.y + line - 3}, k ? attention_color() : plain_color());
+        lx -= 10;
+    }
+    if (hovered >= 0 && hovered < S)
+        ImGui::SetTooltip("input %d, %s\nplain: %.3g\nattention: %.3g", hovered, shown_char(st.shown_input[size_t(hovered)]).c_str(),
+                          plain[size_t(hovered)], attention[size_t(hovered)]);
+    // The first position against the last: how much of the gradient survives the trip back.
+    const float p_ratio = plain[0] / std::max(plain[size_t(S - 1)], 1e-30f);
+    const float a_ratio = attention[0] / std::max(attention[size_t(S - 1)], 1e-30f);
+    ImGui::TextWrapped("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
+}
+
+void ShowProbes(Lab& lab, AlignmentState& st) {
+
+    refresh_alignment(lab, st);
+    if (st.weights.empty()) {
+        ImGui::TextDisabled("Loading the shipped models\u2026");
+        return;
+    }
+    ImGui::TextWrapped("The string of the figure above: \u201c%s\u201d.", st.shown_input.c_str());
+    const float width = ImGui::GetContentRegionAvail().x;
+    ShowOcclusion(st, width);
+    ImGui::Spacing();
+    ShowGradientPath(st, width);
+}
+
+nlohmann::json state_json(Lab& lab, AlignmentState& st) {
+    refresh_alignment(lab, st);
+    const int S = int(st.shown_input.size());
+    nlohmann::json importance = nlohmann::json::array();
+    if (!st.importance.empty())
+        for (int t = 0; t < output_length; ++t)
+            importance.push_back(std::vector<float>(st.importance.begin() + t * S, st.importance.begin() + (t + 1) * S));
+    return {{"input", st.shown_input}, {"masked", st.masked}, {"output", st.output}, {"masked_output", st.masked_output},
+            {"importance", importance}, {"gradient_target", st.gradient_target},
+            {"grad_norms", {{"plain", st.grad_norms[0]}, {"attention", st.grad_norms[1]}}},
+            {"direct_norms", {{"plain", st.direct_norms[0]}, {"attention", st.direct_norms[1]}}}};
+}
+
+std::string text_alternative(const AlignmentState& st) {
+    const int S = int(st.shown_input.size());
+    if (st.grad_norms[0].size() != size_t(S) || st.grad_norms[1].size() != size_t(S)) return "<p>The shipped models are loading.</p>";
+    std::string html = "<p>Norm of the loss gradient at each encoder state of \u201c" + html_escape(st.shown_input) +
+                       "\u201d:</p><table><thead><tr><th scope=\"col\">position</th><th scope=\"col\">input</th>"
+                       "<th scope=\"col\">plain</th><th scope=\"col\">attention</th><th scope=\"col\">outputs that change when blanked</th></tr></thead><tbody>";
+    for (int j = 0; j < S; ++j) {
+        char p[32], a[32];
+        std::snprintf(p, sizeof p, "%.3g", st.grad_norms[0][size_t(j)]);
+        std::snprintf(a, sizeof a, "%.3g", st.grad_norms[1][size_t(j)]);
+        std::string changed;
+        for (int t = 0; t < output_length; ++t)
+            if (st.importance[size_t(t * S + j)] > 0) changed += (changed.empty() ? "" : " ") + std::to_string(t);
+        html += "<tr><th scope=\"row\">" + std::to_string(j) + "</th><td>" + html_escape(shown_char(st.shown_input[size_t(j)])) + "</td><td>" +
+                p + "</td><td>" + a + "</td><td>" + (changed.empty() ? "none" : changed) + "</td></tr>";
+    }
+    return html + "</tbody></table>";
+}
+
+}  // namespace
+
+FigureSpec probes_figure(Lab& lab, AlignmentState& st) {
+    return {
+        .name = "probes",
+        .show = [&lab, &st] { ShowProbes(lab, st); },
+        .state = [&lab, &st] { return state_json(lab, st); },
+        .text_alternative = [&st] { return text_alternative(st); },
+        .fit_height = true,
+    };
+}
+
+}  // namespace lb::web

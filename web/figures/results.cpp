@@ -1,0 +1,251 @@
+// web/figures/results.cpp — figure "results": every result the page knows in one table — the
+// source's run (quoted), the native sweep (assets/sweep.json), and whatever was trained or
+// evaluated in this page — with a column per measure. Clicking a header ranks every row by
+// that column (again: the other direction); each number sits on a bar scaled to its column's
+// largest value, and the highest and lowest of each column are marked, computed from the rows.
+// Buttons save the current weights (safetensors) and the table (CSV), made by the module.
+// The ranking lives in the URL (rs.sort, rs.dir).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <imgui.h>
+
+#include "charts.h"
+#include "download.h"
+#include "lesson2.h"
+#include "safetensors.h"
+#include "safetensors.h"
+
+namespace lb::web {
+namespace {
+
+struct Column {
+    const char* key;
+    const char* title;
+    bool numeric;
+    bool wide_only;  // dropped on a phone
+};
+const Column columns[] = {
+    {"origin", "measured by", false, false}, {"run", "run", false, true},   {"model", "model", false, false},
+    {"width", "width", true, false},         {"exact", "exact", true, false}, {"per_char", "per-char", true, false},
+    {"parameters", "parameters", true, true}, {"seconds", "train s", true, true},
+};
+constexpr int column_count = int(std::size(columns));
+
+double number(const ResultRow& r, int c) {
+    switch (c) {
+        case 3: return r.width;
+        case 4: return r.exact;
+        case 5: return r.per_char;
+        case 6: return double(r.parameters);
+        case 7: return r.seconds;
+        default: return NAN;
+    }
+}
+std::string text(const ResultRow& r, int c, bool narrow = false) {
+    switch (c) {
+        case 0: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
+                       : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
+        case 1: return r.label;
+        case 2: return r.model == DecoderKind::plain ? "plain" : narrow ? "attn." : "attention";
+        case 3: return std::to_string(r.width);
+        case 4: return fixed(r.exact, 4);
+        case 5: return fixed(r.per_char, 4);
+        case 6: return thousands(r.parameters);
+        case 7: return fixed(r.seconds, 1);
+    }
+    return "";
+}
+
+// Rows ranked by column c; numbers with NaN last whichever the direction, text alphabetically.
+void rank(std::vector<ResultRow>& rows, int c, bool descending) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const ResultRow& a, const ResultRow& b) {
+        if (columns[c].numeric) {
+            const double x = number(a, c), y = number(b, c);
+            if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+            return descending ? x > y : x < y;
+        }
+        return descending ? text(a, c) > text(b, c) : text(a, c) < text(b, c);
+    });
+}
+
+// The rows holding the highest and lowest value of a numeric column (first of ties), or -1.
+std::pair<int, int> extremes(const std::vector<ResultRow>& rows, int c) {
+    int hi = -1, lo = -1;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const double v = number(rows[size_t(i)], c);
+        if (std::isnan(v)) continue;
+        if (hi < 0 || v > number(rows[size_t(hi)], c)) hi = i;
+        if (lo < 0 || v < number(rows[size_t(lo)], c)) lo = i;
+    }
+    return {hi, lo};
+}
+
+void save_weights(Lab& lab, DecoderKind kind) {
+    std::string where;
+    const Model* model = lab.current_model(kind, &where);
+    if (!model) return;
+    const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(*model, {{"trained", where}}));
+    const std::string name = std::string("lookback-") + (kind == DecoderKind::plain ? "plain" : "attention") + "-" +
+                             std::to_string(model->config.H) + (where == "shipped" ? "-shipped" : "-page") + ".safetensors";
+    download_bytes(name, "application/octet-stream", bytes.data(), bytes.size());
+}
+
+void ShowDownloads(Lab& lab, bool narrow) {
+    std::string where;
+    const bool have = lab.current_model(DecoderKind::attention, &where) && lab.current_model(DecoderKind::plain);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Save:");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!have);
+    if (ImGui::Button("attention weights")) save_weights(lab, DecoderKind::attention);
+    record_rect("save-attention");
+    ImGui::SameLine();
+    if (ImGui::Button("plain weights")) save_weights(lab, DecoderKind::plain);
+    record_rect("save-plain");
+    ImGui::EndDisabled();
+    if (!narrow) ImGui::SameLine();
+    if (ImGui::Button("the table (CSV)")) {
+        const std::string csv = lab.results_csv();
+        download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
+    }
+    record_rect("save-csv");
+    if (have) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("Weights: %s, as safetensors (they open in PyTorch or numpy).",
+                           where == "shipped" ? "the shipped models" : "the models trained in this page");
+        ImGui::PopStyleColor();
+    }
+}
+
+void ShowResults(Lab& lab, ResultsState& st) {
+    const LessonColors& col = lesson_colors();
+    st.rows = lab.results();
+    rank(st.rows, st.sort_column, st.descending);
+    const bool narrow = ImGui::GetContentRegionAvail().x < 600;
+    ShowDownloads(lab, narrow);
+    std::vector<int> shown;
+    for (int c = 0; c < column_count; ++c)
+        if (!narrow || !columns[c].wide_only) shown.push_back(c);
+
+    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                  ImGuiTableFlags_SizingStretchProp;
+    const float height = 16 * ImGui::GetFrameHeight();  // about 15 rows; the rest scroll
+    if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, c == 1 ? 2.2f : c == 0 ? (narrow ? 0.8f : 1.4f) : 1.0f);
+    // Our own header row: a click ranks by that column (a second click turns the order over).
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i < int(shown.size()); ++i) {
+        const int c = shown[size_t(i)];
+        ImGui::TableSetColumnIndex(i);
+        std::string title = narrow && c == 0 ? "by" : columns[c].title;
+        if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
+        ImGui::PushID(c);
+        if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
+            st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
+            st.sort_column = c;
+            rank(st.rows, st.sort_column, st.descending);
+        }
+        record_rect(std::string("header-") + columns[c].key);
+        ImGui::PopID();
+    }
+    std::vector<std::pair<int, int>> marks(column_count, {-1, -1});
+    std::vector<double> column_max(column_count, 0);
+    for (int c = 0; c < column_count; ++c)
+        if (columns[c].numeric) {
+            if (c != 3) marks[size_t(c)] = extremes(st.rows, c);  // width is a setting, not a result
+            if (marks[size_t(c)].first >= 0) column_max[size_t(c)] = number(st.rows[size_t(marks[size_t(c)].first)], c);
+        }
+    ImDrawList& draw = *ImGui::GetWindowDrawList();
+    for (int r = 0; r < int(st.rows.size()); ++r) {
+        const ResultRow& row = st.rows[size_t(r)];
+        ImGui::TableNextRow();
+        for (int i = 0; i < int(shown.size()); ++i) {
+            const int c = shown[size_t(i)];
+            ImGui::TableSetColumnIndex(i);
+            const std::string t = text(row, c, narrow);
+            if (columns[c].numeric && c != 3) {
+                const double v = number(row, c);
+                const ImVec2 at = ImGui::GetCursorScreenPos();
+                const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
+                if (!std::isnan(v) && column_max[size_t(c)] > 0)
+                    draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
+                                       c == 4 || c == 5 ? with_alpha(row.model == DecoderKind::plain ? plain_color() : attention_color(), 60)
+                                                        : col.bar_track);
+            }
+            // Every row that ties the column's highest or lowest value is marked (none if all are equal).
+            const auto [hi, lo] = marks[size_t(c)];
+            const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
+            const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
+            const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
+            if (c == 2) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(row.model == DecoderKind::plain ? plain_color() : attention_color()), "%s", t.c_str());
+            else if (c == 0 || c == 1) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s", t.c_str());
+            else ImGui::TextUnformatted(t.c_str());
+            if (highest || lowest) {
+                ImGui::SameLine(0, 4);
+                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(highest ? col.context : col.decoder), highest ? "\u25b2" : "\u25bc");
+            }
+        }
+    }
+    ImGui::EndTable();
+    ImGui::TextDisabled("%s", narrow ? "\u25b2 highest, \u25bc lowest. Click a header to rank."
+                                     : "\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");
+}
+
+nlohmann::json row_json(const ResultRow& r) {
+    return {{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
+            {"run", r.label}, {"model", r.model == DecoderKind::plain ? "plain" : "attention"}, {"width", r.width},
+            {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
+            {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};
+}
+
+nlohmann::json state_json(Lab& lab, ResultsState& st) {
+    std::vector<ResultRow> rows = lab.results();
+    rank(rows, st.sort_column, st.descending);
+    nlohmann::json list = nlohmann::json::array(), marks = nlohmann::json::object();
+    for (const ResultRow& r : rows) list.push_back(row_json(r));
+    for (int c = 0; c < column_count; ++c)
+        if (columns[c].numeric && c != 3) {
+            const auto [hi, lo] = extremes(rows, c);
+            marks[columns[c].key] = {{"highest", hi}, {"lowest", lo}};
+        }
+    return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"rows", list}, {"marks", marks}};
+}
+
+std::string text_alternative(Lab& lab, const ResultsState& st) {
+    std::vector<ResultRow> rows = lab.results();
+    rank(rows, st.sort_column, st.descending);
+    std::string html = "<p>Ranked by " + std::string(columns[st.sort_column].title) + (st.descending ? ", highest first" : ", lowest first") +
+                       ".</p><table><thead><tr>";
+    for (const Column& c : columns) html += "<th scope=\"col\">" + std::string(c.title) + "</th>";
+    html += "</tr></thead><tbody>";
+    for (const ResultRow& r : rows) {
+        html += "<tr>";
+        for (int c = 0; c < column_count; ++c) html += (c == 0 ? "<th scope=\"row\">" : "<td>") + html_escape(text(r, c)) + (c == 0 ? "</th>" : "</td>");
+        html += "</tr>";
+    }
+    return html + "</tbody></table>";
+}
+
+}  // namespace
+
+ResultsState::ResultsState() {
+    std::vector<std::pair<std::string, int>> keys;
+    for (int c = 0; c < column_count; ++c) keys.push_back({columns[c].key, c});
+    url.choice("sort", sort_column, keys).choice("dir", descending, {{"down", true}, {"up", false}});
+}
+
+FigureSpec results_figure(Lab& lab, ResultsState& st) {
+    return {
+        .name = "results",
+        .show = [&lab, &st] { ShowResults(lab, st); },
+        .state = [&lab, &st] { return state_json(lab, st); },
+        .text_alternative = [&lab, &st] { return text_alternative(lab, st); },
+        .fit_height = true,
+        .url = &st.url,
+    };
+}
+
+}  // namespace lb::web

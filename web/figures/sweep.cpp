@@ -1,0 +1,246 @@
+// web/figures/sweep.cpp — figure "sweep": the lesson's table, four widths × two models, exact match
+// and per-character accuracy on the held-out strings. Three rows per width: the source's own
+// measurements (quoted), the native `lookback sweep` shipped in assets/sweep.json, and the runs
+// the reader starts here, each cell in a Web Worker, as many at once as the reader has cores
+// to spare, largest first. Under it, for the current pair of models
+// (the training figure's once it has finished an epoch, else the shipped 64-unit ones): accuracy
+// per output position (the plain model's memory fading towards the day) and per input-length
+// bucket (no trend: length is not what hurts).
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include <imgui.h>
+
+#include "charts.h"
+#include "lesson2.h"
+#include "published.h"
+
+namespace lb::web {
+namespace {
+
+const char* const position_names[10] = {"y", "y", "y", "y", "-", "m", "m", "-", "d", "d"};
+
+const ResultRow* find_row(const std::vector<ResultRow>& rows, Origin origin, DecoderKind model, int width) {
+    for (const ResultRow& r : rows)
+        if (r.origin == origin && r.model == model && r.width == width && (origin != Origin::page || r.label.rfind("sweep", 0) == 0))
+            return &r;
+    return nullptr;
+}
+
+void ShowControls(Lab& lab) {
+    ImGui::BeginDisabled(lab.sweep_running);
+    bool any = false;
+    for (const auto& run : lab.sweep) any |= bool(run);
+    if (ImGui::Button(any ? "Resume the eight runs" : "Run all eight")) lab.run_sweep();
+    record_rect("run-all");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.sweep_running);
+    if (ImGui::Button("Pause")) lab.pause_sweep();
+    record_rect("pause");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Clear")) lab.clear_sweep();
+    record_rect("clear");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(110);
+    ImGui::BeginDisabled(any);
+    ImGui::SliderInt("epochs each", &lab.sweep_epochs, 1, sweep_epochs);
+    ImGui::EndDisabled();
+    record_rect("epochs");
+
+    // Progress over the eight runs: each counts by its share of the work (examples × width²).
+    double total = 0, done = 0;
+    for (int i = 0; i < 8; ++i) {
+        const double w = sweep_widths[size_t(i / 2)], cost = w * w + 200;  // small widths still cost something
+        total += cost;
+        if (lab.sweep[size_t(i)]) done += cost * lab.sweep[size_t(i)]->fraction_done();
+    }
+    std::string text = "not started";
+    std::string training;  // the cells in the workers now: "attention 64 (epoch 3/12)"
+    for (const auto& run : lab.sweep)
+        if (run && run->playing())
+            training += (training.empty() ? "" : ", ") + std::string(decoder_name(run->config().model.decoder)) + " " +
+                        std::to_string(run->config().model.H) + " (epoch " +
+                        std::to_string(std::min(run->epoch() + 1, run->config().epochs)) + "/" +
+                        std::to_string(run->config().epochs) + ")";
+    if (lab.sweep_running && !training.empty()) {
+        text = training;
+        if (lab.sweep_clock.ms() > 1000 && done > 0)
+            text += " \u00b7 about " + minutes_seconds(lab.sweep_clock.ms() / 1000 * (total - done) / done) + " left";
+    } else if (done >= total * 0.999) {
+        text = "all eight runs done in " + minutes_seconds(lab.sweep_clock.ms() / 1000);
+    } else if (any) {
+        text = "paused";
+    }
+    ImGui::ProgressBar(float(done / total), {-1, 0}, text.c_str());
+    record_rect("progress");
+    for (const auto& run : lab.sweep)
+        if (run && run->failed())
+            ImGui::TextColored(lesson_colors().error, "%s %d stopped: %s", std::string(decoder_name(run->config().model.decoder)).c_str(),
+                               run->config().model.H, run->message().c_str());
+    if (lab.worker_count > 1)
+        ImGui::TextDisabled("%d cells train at once, one per Web Worker.", lab.worker_count);
+    else
+        ImGui::TextDisabled("One cell trains at a time in a Web Worker: this machine has a core for the page and one more.");
+}
+
+void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
+    const LessonColors& col = lesson_colors();
+    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    const bool narrow = ImGui::GetContentRegionAvail().x < 560;
+    if (!ImGui::BeginTable("sweep-table", 6, flags)) return;
+    ImGui::TableSetupColumn(narrow ? "H" : "width", ImGuiTableColumnFlags_WidthFixed, narrow ? 22.0f : 48.0f);
+    ImGui::TableSetupColumn(narrow ? "by" : "measured by", ImGuiTableColumnFlags_WidthStretch, narrow ? 1.2f : 1.7f);
+    ImGui::TableSetupColumn(narrow ? "plain\nexact" : "plain exact", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "attn.\nexact" : "attention exact", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain per-char", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention per-char", 0, 1.0f);
+    ImGui::TableHeadersRow();
+    const char* origin_short[] = {"TF", "native", "page"};
+    const int digits = narrow ? 3 : 4;
+    for (int w = 0; w < 4; ++w) {
+        const int width = sweep_widths[size_t(w)];
+        for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            if (origin == Origin::source) ImGui::Text("%d", width);
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s",
+                               narrow ? origin_short[int(origin)] : origin_name(origin));
+            const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
+            const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
+            const double values[4] = {p ? p->exact : NAN, a ? a->exact : NAN, p ? p->per_char : NAN, a ? a->per_char : NAN};
+            for (int c = 0; c < 4; ++c) {
+                ImGui::TableSetColumnIndex(2 + c);
+                const int run_index = w * 2 + (c % 2);
+                const Run* run = lab.sweep[size_t(run_index)].get();
+                if (!std::isnan(values[c])) {
+                    ImGui::Text("%s", fixed(values[c], digits).c_str());
+                } else if (origin == Origin::page && run && !run->done()) {
+                    ImGui::TextDisabled("%d%%", int(run->fraction_done() * 100));
+                } else {
+                    ImGui::TextDisabled("\u2013");
+                }
+                if (origin == Origin::page) record_rect("cell-" + std::to_string(width) + "-" + std::to_string(c));
+            }
+        }
+    }
+    ImGui::EndTable();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
+    ImGui::TextWrapped("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
+                              ". This page: additive attention, seed 1, " + std::to_string(lab.sweep_epochs) + " epochs each.").c_str());
+    ImGui::PopStyleColor();
+}
+
+void ShowViews(Lab& lab) {
+    std::string plain_label, attention_label;
+    const Metrics* plain = lab.current_metrics(DecoderKind::plain, &plain_label);
+    const Metrics* attention = lab.current_metrics(DecoderKind::attention, &attention_label);
+    if (!plain || !attention) {
+        ImGui::TextDisabled("The per-position and length views appear once a pair of models is evaluated%s.",
+                            lab.shipped_error.empty() ? "" : (" (" + lab.shipped_error + ")").c_str());
+        return;
+    }
+    const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
+    const bool narrow = width < 560;
+    ImGui::TextWrapped("Current models: plain %s; attention %s.", plain_label.c_str(), attention_label.c_str());
+    std::vector<double> p(plain->per_position.begin(), plain->per_position.end());
+    std::vector<double> a(attention->per_position.begin(), attention->per_position.end());
+    const auto& source_positions = source_figures.plain.per_position_64;
+    std::vector<double> s(source_positions.begin(), source_positions.end());
+    std::vector<std::string> groups(position_names, position_names + 10);
+    const BarSeries by_position[] = {{p, plain_color(), "plain"}, {a, attention_color(), "attention"},
+                                     {s, with_alpha(plain_color(), 70), "plain, source"}};
+    GroupedBars("positions", {narrow ? width : (width - gap) * 0.62f, 150}, by_position, groups, 1,
+                "accuracy per output position (y y y y - m m - d d)");
+    record_rect("positions");
+    if (!narrow) ImGui::SameLine();
+    std::vector<double> pb(plain->per_length_bucket.begin(), plain->per_length_bucket.end());
+    std::vector<double> ab(attention->per_length_bucket.begin(), attention->per_length_bucket.end());
+    const auto& source_buckets = source_figures.plain_length_buckets_64;
+    std::vector<double> sb(source_buckets.begin(), source_buckets.end());
+    std::vector<std::string> ranges;
+    for (int k = 0; k < 4; ++k)
+        ranges.push_back(std::to_string(plain->buckets.lowest_length(k)) + "\u2013" + std::to_string(plain->buckets.highest_length(k)));
+    const BarSeries by_length[] = {{pb, plain_color(), "plain"}, {ab, attention_color(), "attn."},
+                                   {sb, with_alpha(plain_color(), 70), "source"}};
+    GroupedBars("buckets", {narrow ? width : (width - gap) * 0.38f, 150}, by_length, ranges, 1,
+                "per-char by input length");
+    record_rect("buckets");
+    double lo = 1, hi = 0;
+    for (double v : pb)
+        if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    ImGui::TextWrapped("Plain model: the year (read last) %s, the day (read first) %s; across the four length buckets its "
+                       "per-character accuracy spreads by only %s.",
+                       fixed((p[0] + p[1] + p[2] + p[3]) / 4, 2).c_str(), fixed((p[8] + p[9]) / 2, 2).c_str(),
+                       fixed(hi - lo, 3).c_str());
+}
+
+void ShowSweep(Lab& lab) {
+    const std::vector<ResultRow> rows = lab.results();
+    ShowControls(lab);
+    ShowTable(lab, rows);
+    ShowViews(lab);
+}
+
+nlohmann::json state_json(Lab& lab) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (const ResultRow& r : lab.results())
+        if (r.origin != Origin::page || r.label.rfind("sweep", 0) == 0)
+            cells.push_back({{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
+                             {"model", r.model == DecoderKind::plain ? "plain" : "attention"},
+                             {"width", r.width}, {"exact", r.exact}, {"per_char", r.per_char}});
+    nlohmann::json views = nullptr;
+    if (const Metrics* p = lab.current_metrics(DecoderKind::plain))
+        if (const Metrics* a = lab.current_metrics(DecoderKind::attention))
+            views = {{"plain_per_position", p->per_position}, {"attention_per_position", a->per_position},
+                     {"plain_length_buckets", p->per_length_bucket}, {"attention_length_buckets", a->per_length_bucket}};
+    nlohmann::json shipped = nlohmann::json::object();
+    for (int k = 0; k < 2; ++k)
+        if (const auto& m = lab.shipped_metrics[size_t(k)])
+            shipped[k ? "attention" : "plain"] = {{"exact", m->exact},
+                                                  {"per_char", m->per_char},
+                                                  {"native_exact", lab.shipped_native_exact[size_t(k)]}};
+    nlohmann::json training = nlohmann::json::array();
+    for (const auto& run : lab.sweep)
+        if (run && run->playing()) training.push_back({{"model", decoder_name(run->config().model.decoder)}, {"width", run->config().model.H}});
+    return {{"running", lab.sweep_running}, {"training", training}, {"workers", lab.worker_count},
+            {"wall_seconds", lab.sweep_clock.ms() / 1000}, {"epochs", lab.sweep_epochs},
+            {"cells", cells}, {"views", views}, {"native_note", lab.native_note}, {"shipped", shipped}};
+}
+
+std::string text_alternative(Lab& lab) {
+    const std::vector<ResultRow> rows = lab.results();
+    std::string html = "<table><thead><tr><th scope=\"col\">width</th><th scope=\"col\">measured by</th>"
+                       "<th scope=\"col\">plain exact</th><th scope=\"col\">attention exact</th>"
+                       "<th scope=\"col\">plain per-char</th><th scope=\"col\">attention per-char</th></tr></thead><tbody>";
+    for (int width : sweep_widths)
+        for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
+            const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
+            const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
+            if (!p && !a) continue;
+            html += "<tr><th scope=\"row\">" + std::to_string(width) + "</th><td>" + origin_name(origin) + "</td><td>" +
+                    (p ? fixed(p->exact, 4) : "") + "</td><td>" + (a ? fixed(a->exact, 4) : "") + "</td><td>" +
+                    (p ? fixed(p->per_char, 4) : "") + "</td><td>" + (a ? fixed(a->per_char, 4) : "") + "</td></tr>";
+        }
+    return html + "</tbody></table>";
+}
+
+}  // namespace
+
+SweepState::SweepState(Lab& lab) { url.integer("epochs", lab.sweep_epochs, 1, sweep_epochs); }
+
+FigureSpec sweep_figure(Lab& lab, SweepState& state) {
+    return {
+        .name = "sweep",
+        .show = [&lab] { ShowSweep(lab); },
+        .state = [&lab] { return state_json(lab); },
+        .text_alternative = [&lab] { return text_alternative(lab); },
+        .fit_height = true,
+        .url = &state.url,
+    };
+}
+
+}  // namespace lb::web

@@ -1,0 +1,127 @@
+// web/lab/assets.cpp — what the Lab loads from assets/ (the page's own origin): the two shipped
+// 64-unit models, labelled from their own metadata and checked on the held-out split by a
+// worker, and the native sweep (assets/sweep.json) as result rows.
+#include <emscripten/emscripten.h>
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "figure.h"
+#include "lab.h"
+#include "metrics_json.h"
+#include "safetensors.h"
+
+namespace lb::web {
+namespace {
+
+enum FetchTag { fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2 };
+
+// Fetches a file of the site; calls lb_asset_fetched(tag, bytes, size, error) when it arrives.
+EM_JS(void, js_fetch_asset, (const char* path, int tag), {
+    const done = (bytes, error) => {
+        const data = bytes ? _malloc(Math.max(1, bytes.length)) : 0;
+        if (bytes) HEAPU8.set(bytes, data);
+        let message = 0;
+        if (error) {
+            const size = lengthBytesUTF8(error) + 1;
+            message = _malloc(size);
+            stringToUTF8(error, message, size);
+        }
+        _lb_asset_fetched(tag, data, bytes ? bytes.length : 0, message);
+        if (data) _free(data);
+        if (message) _free(message);
+    };
+    const url = UTF8ToString(path);
+    fetch(url)
+        .then((response) => {
+            if (!response.ok) throw new Error(url + " answered HTTP " + response.status);
+            return response.arrayBuffer();
+        })
+        .then((buffer) => done(new Uint8Array(buffer), null), (error) => done(null, String(error.message || error)));
+});
+// A worker decodes the held-out split with the weights; lb_shipped_evaluated(k, json) answers.
+EM_JS(void, js_evaluate, (int k, const uint8_t* bytes, int size), {
+    Module.lookbackRuns.evaluate(k, HEAPU8.slice(bytes, bytes + size));
+});
+
+const char* model_word(int k) { return k ? "attention" : "plain"; }
+
+}  // namespace
+
+void Lab::start_loading() {
+    if (loading_started_) return;
+    loading_started_ = true;
+    native_note = "loading assets/sweep.json\u2026";
+    js_fetch_asset("assets/plain-64.safetensors", fetch_plain);
+    js_fetch_asset("assets/attention-64.safetensors", fetch_attention);
+    js_fetch_asset("assets/sweep.json", fetch_sweep);
+}
+
+const std::vector<Example>& Lab::held_out() {
+    if (!data_) data_ = make_date_splits(1);
+    return data_->held_out;
+}
+
+void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error) {
+    if (tag == fetch_plain || tag == fetch_attention) {
+        const int k = tag;
+        if (error) {
+            shipped_error += std::string(model_word(k)) + " model: " + error + ". ";
+        } else {
+            try {
+                const SafetensorsContent content = decode_safetensors(bytes, size);
+                Model model = model_from_safetensors(content);
+                const DecoderKind want = k ? DecoderKind::attention : DecoderKind::plain;
+                if (model.config.decoder != want) throw SafetensorsError("the file holds the other model");
+                auto meta = [&](const char* key) {
+                    const auto found = content.metadata.find(key);
+                    return found == content.metadata.end() ? std::string("?") : found->second;
+                };
+                shipped[size_t(k)] = std::move(model);
+                shipped_native_exact[size_t(k)] = std::strtod(meta("exact").c_str(), nullptr);
+                shipped_info[size_t(k)] = "width " + meta("width") + ", " + meta("epochs") + " epochs, seed " +
+                                          meta("seed") + "; natively: exact " + meta("exact").substr(0, 6);
+                js_evaluate(k, bytes, int(size));
+            } catch (const std::exception& e) {
+                shipped_error += std::string(model_word(k)) + " model: " + e.what() + ". ";
+            }
+        }
+    } else if (tag == fetch_sweep) {
+        if (error) {
+            native_note = std::string("no native sweep was shipped (") + error + ")";
+        } else {
+            try {
+                const nlohmann::json sweep = nlohmann::json::parse(bytes, bytes + size);
+                native_rows.clear();
+                for (const auto& run : sweep.at("runs")) {
+                    const auto kind = parse_decoder(run.at("model").get<std::string>());
+                    if (!kind) throw std::invalid_argument("a run of an unknown model");
+                    native_rows.push_back({Origin::native, "lookback sweep", *kind, run.at("width").get<int>(),
+                                           run.at("exact").get<double>(), run.at("per_char").get<double>(),
+                                           run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
+                }
+                native_note = std::to_string(sweep.value("epochs", 0)) + " epochs, seed " +
+                              std::to_string(sweep.value("seed", 0));
+            } catch (const std::exception& e) {
+                native_rows.clear();
+                native_note = std::string("assets/sweep.json could not be read: ") + e.what();
+            }
+        }
+    }
+    changed();
+}
+
+void Lab::shipped_evaluated(int k, const std::string& json) {
+    if (k < 0 || k > 1) return;
+    try {
+        const nlohmann::json parsed = nlohmann::json::parse(json);
+        if (parsed.contains("error")) throw std::runtime_error(parsed.at("error").get<std::string>());
+        shipped_metrics[size_t(k)] = metrics_from_json(parsed);
+    } catch (const std::exception& e) {
+        shipped_error += std::string(model_word(k)) + " model's check: " + e.what() + ". ";
+    }
+    changed();
+}
+
+}  // namespace lb::web

@@ -1,0 +1,169 @@
+// web/lab/lab.h — the experiment the page runs (lesson-brief §4–5): training runs that live in
+// Web Workers, the shipped models and the native sweep from assets/, and every result as rows.
+// One Lab, owned by the app (web/app.cpp) and handed to the figures that read it.
+//
+//   runs.cpp      Run and the worker client (web/worker/client.js through Module.lookbackRuns):
+//                 the training figure's pair, the sweep's cells, what the workers report
+//   assets.cpp    the shipped weights (labels from their metadata) and assets/sweep.json
+//   results.cpp   the source's, the native and the page's results as rows, and as CSV
+//
+// The page's module never trains: a run here is a view of a run in a worker, filled in by its
+// reports (losses, epochs, metrics, progress) and by the weights it sends after every epoch.
+//
+// Legend: H width; a step is one batch of 64 = one Adam update.
+#pragma once
+#include <array>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset.h"
+#include "metrics.h"
+#include "model.h"
+#include "trainer.h"
+
+namespace lb::web {
+
+// A clock that runs while something is running, in milliseconds.
+struct Stopwatch {
+    double started = -1, total = 0;
+    void start();
+    void stop();
+    double ms() const;
+};
+
+// --- a training run in a worker, as the page knows it ------------------------------------------
+class Run {
+public:
+    Run(const TrainerConfig& config);  // asks the worker client for the run (not started)
+    ~Run();                            // and lets it go
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+
+    enum class Status { ready, playing, paused, done, failed };
+    void play(long stop_at_step = -1);   // until done, or paused before step stop_at_step
+    void pause();
+
+    int id() const { return id_; }
+    Status status() const { return status_; }
+    bool playing() const { return status_ == Status::playing; }
+    bool done() const { return status_ == Status::done; }
+    bool failed() const { return status_ == Status::failed; }
+    const std::string& message() const { return message_; }   // why it failed
+    const TrainerConfig& config() const { return config_; }
+    const std::vector<float>& losses() const { return losses_; }       // one per step
+    const std::vector<EpochRecord>& epochs() const { return epochs_; }  // finished epochs
+    const std::optional<Metrics>& metrics() const { return metrics_; }  // of the last evaluation
+    const Model* model() const { return model_ ? &*model_ : nullptr; }  // the weights last sent
+    long steps() const { return long(losses_.size()); }
+    long examples_seen() const { return examples_; }
+    int epoch() const { return int(epochs_.size()); }
+    bool evaluating() const { return evaluating_; }
+    double fraction_done() const { return fraction_; }
+    double seconds_training() const { return train_seconds_; }  // the worker's busy time
+    double examples_per_second() const;                         // while busy, in the worker
+
+    // From the worker client (runs.cpp's exports).
+    bool take_report(const std::string& json);  // true when an epoch finished
+    void take_state(const std::string& state, const std::string& message);
+    void take_weights(const uint8_t* bytes, size_t size);
+
+private:
+    int id_;
+    TrainerConfig config_;
+    Status status_ = Status::ready;
+    std::string message_;
+    std::vector<float> losses_;
+    std::vector<EpochRecord> epochs_;
+    std::optional<Metrics> metrics_;
+    std::optional<Model> model_;
+    long examples_ = 0;
+    bool evaluating_ = false;
+    double fraction_ = 0, train_seconds_ = 0;
+};
+
+// --- one row of the results --------------------------------------------------------------------
+enum class Origin { source, native, page };  // the paper's TensorFlow run, `lookback sweep`, this page
+const char* origin_name(Origin origin);
+struct ResultRow {
+    Origin origin;
+    std::string label;          // "sweep", "figure 3", "shipped" ...
+    DecoderKind model;
+    int width;
+    double exact, per_char;
+    long parameters;
+    double seconds;             // training time (NaN if unknown)
+};
+
+// --- the Lab ---------------------------------------------------------------------------------------
+struct Lab {
+    Lab();
+    ~Lab();
+
+    // The training figure: its settings (and the URL's tr.*) and its pair, [0] plain, [1] attention.
+    int width = 64;
+    Scorer scorer = Scorer::additive;
+    int seed = 1;
+    int epochs = 12;
+    std::array<std::unique_ptr<Run>, 2> live;
+    Stopwatch live_clock;          // wall time while the pair trains
+    void build_live();             // (re)creates the pair from the settings, not running
+    void play_live();
+    void pause_live();
+    void step_live();              // one more batch each, then pause
+    bool live_running() const;
+
+    // The width sweep run in the page: index w * 2 + (attention ? 1 : 0), widths sweep_widths.
+    int sweep_epochs = 12;
+    std::array<std::unique_ptr<Run>, 8> sweep;
+    bool sweep_running = false;
+    Stopwatch sweep_clock;
+    void run_sweep();              // starts (or resumes) the cells, largest first, a worker each
+    void pause_sweep();
+    void clear_sweep();
+
+    // How training runs in this browser.
+    int worker_count = 1;          // the client's pool: a core for each but the page's
+    std::string training_note;     // set when training falls back to the main thread
+
+    // The shipped 64-unit models (assets/*-64.safetensors, trained natively by the build), their
+    // held-out metrics (a worker decodes the split), and the native sweep (assets/sweep.json).
+    std::array<std::optional<Model>, 2> shipped;
+    std::array<std::optional<Metrics>, 2> shipped_metrics;
+    std::array<std::string, 2> shipped_info;  // seed, epochs, native exact, from the metadata
+    std::array<double, 2> shipped_native_exact = {NAN, NAN};  // what `lookback train` measured
+    std::string shipped_error;
+    std::vector<ResultRow> native_rows;
+    std::string native_note;       // "12 epochs, seed 1", or why there is none
+    void start_loading();          // fetches the shipped weights and sweep.json (once)
+
+    // The held-out split (data seed 1), built when a figure first asks: the alignment figure's
+    // examples. Training builds its own copy in the worker.
+    const std::vector<Example>& held_out();
+
+    // What the other figures read.
+    const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
+    const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
+    std::vector<ResultRow> results() const;  // source, native, page: every row we have
+    std::string results_csv() const;
+    bool busy() const;             // a run is training or the shipped models are being checked
+
+    // From the worker client and the asset fetches (runs.cpp, assets.cpp).
+    Run* find_run(int id);
+    void run_reported(int id, const std::string& json);
+    void run_state(int id, const std::string& state, const std::string& message);
+    void run_weights(int id, const uint8_t* bytes, size_t size);
+    void shipped_evaluated(int k, const std::string& json);
+    void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
+    void changed();                // results changed: every figure that reads the Lab redraws
+    void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 10 a second
+
+private:
+    void schedule_sweep();
+    std::optional<DateSplits> data_;
+    bool loading_started_ = false;
+};
+
+}  // namespace lb::web

@@ -1,0 +1,341 @@
+// web/lab/runs.cpp — training runs in Web Workers, seen from the page (lab.h): a Run asks the
+// worker client (web/worker/client.js, as Module.lookbackRuns) for a run, plays and pauses it,
+// and takes what the worker reports; the Lab's pair and sweep are Runs.
+//
+// [SECTION] Calls into the worker client, and the exports it calls back
+// [SECTION] Run
+// [SECTION] The training figure's pair and the sweep
+#include <emscripten/emscripten.h>
+#include <emscripten/eventloop.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "figure.h"
+#include "lab.h"
+#include "metrics_json.h"
+#include "published.h"
+#include "safetensors.h"
+
+namespace lb::web {
+
+//-----------------------------------------------------------------------------------------------
+// [SECTION] Calls into the worker client, and the exports it calls back
+//-----------------------------------------------------------------------------------------------
+
+namespace {
+
+Lab* connected = nullptr;  // the app's Lab: what the workers report goes there
+int next_run_id = 1;
+
+EM_JS(void, js_run_create, (int run, const char* config), {
+    Module.lookbackRuns.create(run, JSON.parse(UTF8ToString(config)));
+});
+EM_JS(void, js_run_play, (int run, double stop_at_step), { Module.lookbackRuns.play(run, stop_at_step); });
+EM_JS(void, js_run_pause, (int run), { Module.lookbackRuns.pause(run); });
+EM_JS(void, js_run_weights, (int run), { Module.lookbackRuns.weights(run); });
+EM_JS(void, js_run_dispose, (int run), { Module.lookbackRuns.dispose(run); });
+EM_JS(int, js_worker_count, (), { return Module.lookbackRuns.workers; });
+
+std::string config_json(const TrainerConfig& c) {
+    return nlohmann::json{{"model", std::string(decoder_name(c.model.decoder))},
+                          {"scorer", std::string(scorer_name(c.model.scorer))},
+                          {"width", c.model.H},
+                          {"epochs", c.epochs},
+                          {"seed", c.seed}}
+        .dump();
+}
+
+double now_ms() { return emscripten_get_now(); }
+
+}  // namespace
+
+void Stopwatch::start() {
+    if (started < 0) started = now_ms();
+}
+void Stopwatch::stop() {
+    if (started >= 0) total += now_ms() - started;
+    started = -1;
+}
+double Stopwatch::ms() const { return total + (started >= 0 ? now_ms() - started : 0); }
+
+//-----------------------------------------------------------------------------------------------
+// [SECTION] Run
+//-----------------------------------------------------------------------------------------------
+
+Run::Run(const TrainerConfig& config) : id_(next_run_id++), config_(config) {
+    js_run_create(id_, config_json(config).c_str());
+}
+
+Run::~Run() { js_run_dispose(id_); }
+
+void Run::play(long stop_at_step) {
+    if (done() || failed()) return;
+    status_ = Status::playing;
+    js_run_play(id_, double(stop_at_step));
+}
+
+// The run counts as playing until the worker says it has stopped: a slice may be under way.
+void Run::pause() {
+    if (status_ == Status::playing) js_run_pause(id_);
+}
+
+double Run::examples_per_second() const {
+    return train_seconds_ > 0 ? double(examples_) / train_seconds_ : NAN;
+}
+
+bool Run::take_report(const std::string& text) {
+    const nlohmann::json r = nlohmann::json::parse(text);
+    if (r.at("first_step").get<size_t>() != losses_.size()) throw std::runtime_error("a report arrived out of order");
+    for (const auto& loss : r.at("losses")) losses_.push_back(loss.get<float>());
+    for (const auto& e : r.at("epochs")) {
+        auto number = [&](const char* key) { return e.at(key).is_null() ? NAN : e.at(key).get<float>(); };
+        epochs_.push_back({e.at("epoch").get<int>(), e.at("train_loss").get<float>(), number("exact"), number("per_char")});
+    }
+    if (r.contains("metrics")) metrics_ = metrics_from_json(r.at("metrics"));
+    examples_ = r.at("examples").get<long>();
+    evaluating_ = r.at("evaluating").get<bool>();
+    fraction_ = r.at("fraction").get<double>();
+    train_seconds_ = r.at("train_seconds").get<double>();
+    const bool new_epoch = !r.at("epochs").empty();
+    if (new_epoch) js_run_weights(id_);  // the figures that read a model want this epoch's
+    return new_epoch;
+}
+
+void Run::take_state(const std::string& state, const std::string& message) {
+    if (state == "done") status_ = Status::done;
+    else if (state == "paused" && status_ == Status::playing) status_ = Status::paused;
+    else if (state == "failed") status_ = Status::failed, message_ = message;
+}
+
+void Run::take_weights(const uint8_t* bytes, size_t size) { model_ = load_model(bytes, size); }
+
+//-----------------------------------------------------------------------------------------------
+// [SECTION] The training figure's pair and the sweep
+//-----------------------------------------------------------------------------------------------
+
+namespace {
+
+const char* const dependent_figures[] = {"training", "sweep", "alignment", "probes", "results"};
+
+TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed) {
+    TrainerConfig c;
+    c.model.decoder = kind;
+    c.model.scorer = scorer;
+    c.model.H = width;
+    c.epochs = epochs;
+    c.seed = uint64_t(seed);
+    return c;
+}
+
+// The sweep's cells, largest first: they take longest, so they start first.
+std::array<int, 8> largest_first() {
+    std::array<int, 8> order{};
+    for (int i = 0; i < 8; ++i) order[size_t(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [](int a, int b) {
+        return parameter_count(trainer_config(a % 2 ? DecoderKind::attention : DecoderKind::plain, Scorer::additive,
+                                              sweep_widths[size_t(a / 2)], 1, 1).model) >
+               parameter_count(trainer_config(b % 2 ? DecoderKind::attention : DecoderKind::plain, Scorer::additive,
+                                              sweep_widths[size_t(b / 2)], 1, 1).model);
+    });
+    return order;
+}
+
+}  // namespace
+
+Lab::Lab() {
+    connected = this;
+    worker_count = js_worker_count();
+}
+Lab::~Lab() { connected = nullptr; }
+
+void Lab::changed() {
+    for (const char* name : dependent_figures) request_redraw(name);
+}
+
+Run* Lab::find_run(int id) {
+    for (auto& r : live)
+        if (r && r->id() == id) return r.get();
+    for (auto& r : sweep)
+        if (r && r->id() == id) return r.get();
+    return nullptr;
+}
+
+void Lab::build_live() {
+    live_clock = {};
+    for (int k = 0; k < 2; ++k)
+        live[size_t(k)] = std::make_unique<Run>(
+            trainer_config(k ? DecoderKind::attention : DecoderKind::plain, scorer, width, epochs, seed));
+    changed();
+}
+
+bool Lab::live_running() const { return (live[0] && live[0]->playing()) || (live[1] && live[1]->playing()); }
+
+void Lab::play_live() {
+    for (auto& r : live) r->play();
+    live_clock.start();
+}
+void Lab::pause_live() {
+    for (auto& r : live) r->pause();
+    live_clock.stop();
+}
+void Lab::step_live() {
+    for (auto& r : live) r->play(r->steps() + 1);
+    live_clock.start();
+}
+
+void Lab::run_sweep() {
+    sweep_running = true;
+    sweep_clock.start();
+    schedule_sweep();
+    changed();
+}
+
+void Lab::pause_sweep() {
+    sweep_running = false;
+    sweep_clock.stop();
+    for (auto& r : sweep)
+        if (r) r->pause();
+    changed();
+}
+
+void Lab::clear_sweep() {
+    sweep_running = false;
+    sweep_clock = {};
+    for (auto& r : sweep) r.reset();
+    changed();
+}
+
+// As many cells train as there are workers; the next starts when one ends.
+void Lab::schedule_sweep() {
+    if (!sweep_running) return;
+    int playing = 0, left = 0;
+    for (const auto& r : sweep) {
+        playing += r && r->playing();
+        left += !r || !(r->done() || r->failed());
+    }
+    for (int i : largest_first()) {
+        if (playing >= worker_count) break;
+        auto& cell = sweep[size_t(i)];
+        if (cell && (cell->playing() || cell->done() || cell->failed())) continue;
+        if (!cell)
+            cell = std::make_unique<Run>(trainer_config(i % 2 ? DecoderKind::attention : DecoderKind::plain,
+                                                        Scorer::additive, sweep_widths[size_t(i / 2)], sweep_epochs, 1));
+        cell->play();
+        ++playing;
+    }
+    if (left == 0) {
+        sweep_running = false;
+        sweep_clock.stop();
+    }
+}
+
+void Lab::run_reported(int id, const std::string& json) {
+    Run* run = find_run(id);
+    if (!run) return;  // a run already let go
+    const bool new_epoch = run->take_report(json);
+    const bool in_sweep = std::any_of(sweep.begin(), sweep.end(), [&](const auto& r) { return r.get() == run; });
+    if (new_epoch) changed();
+    else moved(in_sweep ? 1 : 0);
+}
+
+namespace {
+// The moving figures redraw ten times a second at most: workers report twenty times a second
+// each, and under software WebGL a redraw costs the page more than the report is worth.
+constexpr double progress_redraw_ms = 100;
+const char* const moving_figures[] = {"training", "sweep"};
+std::array<double, 2> last_redraw = {0, 0};
+std::array<bool, 2> redraw_pending = {false, false};
+
+void redraw_now(void* figure) {
+    const auto k = reinterpret_cast<intptr_t>(figure);
+    redraw_pending[size_t(k)] = false;
+    last_redraw[size_t(k)] = now_ms();
+    request_redraw(moving_figures[k]);
+}
+}  // namespace
+
+void Lab::moved(int figure) {
+    if (redraw_pending[size_t(figure)]) return;
+    const double wait = last_redraw[size_t(figure)] + progress_redraw_ms - now_ms();
+    if (wait <= 0) {
+        redraw_now(reinterpret_cast<void*>(intptr_t(figure)));
+    } else {
+        redraw_pending[size_t(figure)] = true;
+        emscripten_set_timeout(redraw_now, wait, reinterpret_cast<void*>(intptr_t(figure)));
+    }
+}
+
+void Lab::run_state(int id, const std::string& state, const std::string& message) {
+    Run* run = find_run(id);
+    if (!run) return;
+    run->take_state(state, message);
+    if (state == "done") js_run_weights(id);
+    if (!live_running()) live_clock.stop();
+    schedule_sweep();
+    changed();
+}
+
+void Lab::run_weights(int id, const uint8_t* bytes, size_t size) {
+    if (Run* run = find_run(id)) {
+        run->take_weights(bytes, size);
+        changed();
+    }
+}
+
+bool Lab::busy() const {
+    if (shipped[0] && !shipped_metrics[0]) return true;
+    if (shipped[1] && !shipped_metrics[1]) return true;
+    return live_running() || sweep_running;
+}
+
+}  // namespace lb::web
+
+// What the worker client reports (web/worker/client.js). Nothing may throw into JavaScript: a
+// report that cannot be read ends its run with the reason.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void lb_run_report(int id, const char* json) {
+    using namespace lb::web;
+    if (!connected) return;
+    try {
+        connected->run_reported(id, json);
+    } catch (const std::exception& e) {
+        connected->run_state(id, "failed", std::string("its report could not be read: ") + e.what());
+    }
+}
+
+EMSCRIPTEN_KEEPALIVE void lb_run_state(int id, const char* state, const char* message) {
+    if (lb::web::connected) lb::web::connected->run_state(id, state, message);
+}
+
+EMSCRIPTEN_KEEPALIVE void lb_run_weights(int id, const uint8_t* bytes, int size) {
+    using namespace lb::web;
+    if (!connected) return;
+    try {
+        connected->run_weights(id, bytes, size_t(size));
+    } catch (const std::exception& e) {
+        connected->run_state(id, "failed", std::string("its weights could not be read: ") + e.what());
+    }
+}
+
+// A file of assets/ has arrived (or failed): assets.cpp's js_fetch_asset.
+EMSCRIPTEN_KEEPALIVE void lb_asset_fetched(int tag, const uint8_t* bytes, int size, const char* error) {
+    if (lb::web::connected) lb::web::connected->asset_fetched(tag, bytes, size_t(size), error);
+}
+
+// The held-out metrics of shipped model k, from a worker (assets.cpp's js_evaluate).
+EMSCRIPTEN_KEEPALIVE void lb_shipped_evaluated(int k, const char* json) {
+    if (lb::web::connected) lb::web::connected->shipped_evaluated(k, json);
+}
+
+// Training fell back to the page's main thread (or cannot run at all): one line, said once.
+EMSCRIPTEN_KEEPALIVE void lb_training_note(const char* text) {
+    if (!lb::web::connected) return;
+    lb::web::connected->training_note = text;
+    lb::web::connected->changed();
+}
+
+}  // extern "C"

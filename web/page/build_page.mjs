@@ -1,0 +1,92 @@
+// web/page/build_page.mjs — assembles the site into one folder:
+//
+//   node web/page/build_page.mjs build/site
+//
+// index.html with its math rendered to HTML by KaTeX (so nothing typesets at run time), the
+// page's CSS, scripts and icon (web/page/), the training worker's scripts (web/worker/), the two
+// wasm modules from build/wasm (the page's and the trainer's), assets/, KaTeX's CSS and fonts.
+//
+// Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
+// &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
+// A TeX error fails the build with its line number.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import katex from 'katex';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const out = path.resolve(process.argv[2] ?? path.join(root, 'build/site'));
+const page = path.join(root, 'web/page');
+const worker = path.join(root, 'web/worker');
+const wasm = path.join(root, 'build/wasm');
+const katexDist = path.join(root, 'node_modules/katex/dist');
+
+function fail(message) {
+  console.error(`build_page: ${message}`);
+  process.exit(1);
+}
+
+const entities = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'", '&nbsp;': '\u00a0' };
+const decodeEntities = (text) => text.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (e) => entities[e]);
+
+// Renders every \( \) and \[ \] outside <script>, <style>, <pre> and <code>.
+function renderMath(html, file) {
+  const lineAt = (offset) => html.slice(0, offset).split('\n').length;
+  const skipped = /<(script|style|pre|code)\b[\s\S]*?<\/\1\s*>/gi;
+  // Punctuation right after inline math is kept with it, so a line never starts with a comma.
+  const math = /\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)([,.;:!?)]*)/g;
+  let result = '';
+  let from = 0;
+  const renderText = (text, offset) => {
+    const rendered = text.replace(math, (match, display, inline, punctuation, at) => {
+      const tex = decodeEntities(display ?? inline);
+      try {
+        const html = katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined });
+        return punctuation ? `<span class="math-nowrap">${html}${punctuation}</span>` : html;
+      } catch (error) {
+        fail(`${file}:${lineAt(offset + at)}: KaTeX: ${error.message}\n  in: ${tex}`);
+      }
+    });
+    const open = rendered.search(/\\\(|\\\[/);
+    if (open >= 0) fail(`${file}: a math delimiter is never closed: ${rendered.slice(open, open + 60)}`);
+    return rendered;
+  };
+  for (const block of html.matchAll(skipped)) {
+    result += renderText(html.slice(from, block.index), from) + block[0];
+    from = block.index + block[0].length;
+  }
+  return result + renderText(html.slice(from), from);
+}
+
+function copy(from, to) {
+  if (!fs.existsSync(from)) fail(`${path.relative(root, from)} is missing`);
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.cpSync(from, to, { recursive: true });
+}
+
+const modules = ['lookback_web.js', 'lookback_web.wasm', 'lookback_trainer.js', 'lookback_trainer.wasm'];
+for (const file of modules) {
+  if (!fs.existsSync(path.join(wasm, file))) fail(`build/wasm/${file} is missing: build the module first (./build_wasm.sh)`);
+}
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+const html = fs.readFileSync(path.join(page, 'index.html'), 'utf8');
+fs.writeFileSync(path.join(out, 'index.html'), renderMath(html, 'web/page/index.html'));
+// The page's own files and the worker's: stylesheets, scripts, icon (node scripts are .mjs).
+for (const folder of [page, worker]) {
+  for (const file of fs.readdirSync(folder).filter((f) => /\.(css|js|svg)$/.test(f))) copy(path.join(folder, file), path.join(out, file));
+}
+for (const file of modules) copy(path.join(wasm, file), path.join(out, file));
+if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), path.join(out, 'assets'));
+// The shipped weights, trained by the build (build_wasm.sh's build_weights).
+if (fs.existsSync(path.join(root, 'build/assets'))) copy(path.join(root, 'build/assets'), path.join(out, 'assets'));
+
+// KaTeX: its CSS and the woff2 fonts it names first (every browser we serve reads woff2).
+copy(path.join(katexDist, 'katex.min.css'), path.join(out, 'katex/katex.min.css'));
+for (const font of fs.readdirSync(path.join(katexDist, 'fonts')).filter((f) => f.endsWith('.woff2'))) {
+  copy(path.join(katexDist, 'fonts', font), path.join(out, 'katex/fonts', font));
+}
+
+console.log(`build_page: site assembled in ${path.relative(process.cwd(), out) || '.'}`);

@@ -1,0 +1,142 @@
+// web/page/lookback.js — the page side of the figure runtime (web/runtime/host.cpp).
+//
+// Finds every <canvas data-figure="NAME">, gives it to the wasm module, and tells the module
+// what only the page knows: the canvas's CSS box, devicePixelRatio and backing store
+// (ResizeObserver), whether it is on screen (IntersectionObserver), whether the tab is visible
+// and whether the reader prefers a dark theme. Does what the figures ask of the page: the CSS
+// cursor, focus, a height that fits the content, the text alternative in
+// [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
+// Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
+'use strict';
+(() => {
+  const canvases = [...document.querySelectorAll('canvas[data-figure]')];
+  if (canvases.length === 0) return;
+  const byIndex = [];            // the module's figure index -> canvas
+  const indexByName = new Map(); // figure name -> the module's figure index
+
+  const host = {
+    setCursor(index, css) { byIndex[index].style.cursor = css; },
+    setTextAlternative(index, html) {
+      const name = byIndex[index].dataset.figure;
+      const element = document.querySelector(`[data-figure-alt="${name}"]`);
+      if (element) element.innerHTML = html;
+    },
+    focus(index) { byIndex[index].focus({ preventScroll: true }); },
+    setHeight(index, css) { byIndex[index].style.height = `${css}px`; },
+    origin(index) {
+      const box = byIndex[index].getBoundingClientRect();
+      return [box.left, box.top];
+    },
+    failed(index) { byIndex[index].dataset.figureFailed = ''; },
+  };
+
+  // Training runs in workers; what they say goes to the module's Lab (web/lab/runs.cpp).
+  let module = null;
+  const call = (name, types, args) => module && module.ccall(name, null, types, args);
+  const runs = createTrainingClient({
+    report: (run, json) => call('lb_run_report', ['number', 'string'], [run, json]),
+    state: (run, state, message) => call('lb_run_state', ['number', 'string', 'string'], [run, state, message]),
+    weights: (run, bytes) => {
+      if (!module) return;
+      const pointer = module._malloc(Math.max(1, bytes.length));
+      module.HEAPU8.set(bytes, pointer);
+      module._lb_run_weights(run, pointer, bytes.length);
+      module._free(pointer);
+    },
+    evaluated: (id, json) => call('lb_shipped_evaluated', ['number', 'string'], [id, json]),
+    mode: (text) => call('lb_training_note', ['string'], [text]),
+  });
+
+  function start(started) {
+    module = started;
+    const dark = matchMedia('(prefers-color-scheme: dark)');
+    module._lb_set_dark(dark.matches ? 1 : 0);
+    dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
+    for (const canvas of canvases) {
+      const name = canvas.dataset.figure;
+      if (!canvas.id) canvas.id = `figure-${name}`;
+      if (!canvas.hasAttribute('tabindex')) canvas.tabIndex = 0;  // keyboard input needs focus
+      const index = module.ccall('lb_attach', 'number', ['string', 'string'], [name, `#${canvas.id}`]);
+      if (index < 0) { canvas.dataset.figureFailed = ''; continue; }
+      byIndex[index] = canvas;
+      indexByName.set(name, index);
+    }
+    const indexOf = (canvas) => byIndex.indexOf(canvas);
+
+    // Size: CSS box -> backing store in device pixels. The device-pixel box is exact where the
+    // browser reports it truthfully (emulated ratios report CSS pixels: then CSS × ratio).
+    const lastBox = new Map();  // canvas -> [css width, css height, device width?, device height?]
+    const resize = (canvas, cssWidth, cssHeight, deviceWidth, deviceHeight) => {
+      lastBox.set(canvas, [cssWidth, cssHeight, deviceWidth, deviceHeight]);
+      const ratio = window.devicePixelRatio || 1;
+      const pick = (device, css) => (device !== undefined && Math.abs(device - css * ratio) < 1 ? device : Math.round(css * ratio));
+      const width = pick(deviceWidth, cssWidth), height = pick(deviceHeight, cssHeight);
+      // Assigning a size clears the canvas even when it is unchanged: only on change.
+      if (canvas.width !== width) canvas.width = width;
+      if (canvas.height !== height) canvas.height = height;
+      module._lb_resize(indexOf(canvas), cssWidth, cssHeight, ratio, width, height);
+    };
+    const resized = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const css = entry.contentBoxSize[0];
+        const device = entry.devicePixelContentBoxSize && entry.devicePixelContentBoxSize[0];
+        resize(entry.target, css.inlineSize, css.blockSize, device?.inlineSize, device?.blockSize);
+      }
+    });
+    // A new devicePixelRatio (zoom, another screen) rasterises the font again.
+    const watchRatio = () => {
+      matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
+        for (const [canvas, box] of lastBox) resize(canvas, ...box);
+        watchRatio();
+      }, { once: true });
+    };
+    watchRatio();
+    // Near the viewport counts as on screen: a figure's contexts are made before it scrolls in.
+    const onScreen = new IntersectionObserver((entries) => {
+      for (const entry of entries) module._lb_set_on_screen(indexOf(entry.target), entry.isIntersecting ? 1 : 0);
+    }, { rootMargin: '200px 0px' });
+    for (const canvas of byIndex) {
+      try {
+        resized.observe(canvas, { box: 'device-pixel-content-box' });
+      } catch {
+        resized.observe(canvas);  // browsers without device-pixel boxes
+      }
+      onScreen.observe(canvas);
+    }
+    document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
+
+    const figureIndex = (name) => {
+      if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);
+      return indexByName.get(name);
+    };
+    window.lookback = Object.freeze({
+      // The names of the figures running on this page.
+      figures: () => [...indexByName.keys()],
+      // A figure's state as its C++ code describes it (a fresh copy each call).
+      state: (name) => JSON.parse(module.ccall('lb_state', 'string', ['number'], [figureIndex(name)])),
+      // A widget's rectangle in CSS pixels of the viewport, as drawn in the last frame, or null.
+      rect: (name, widget) => {
+        const index = figureIndex(name);
+        const r = JSON.parse(module.ccall('lb_rect', 'string', ['number', 'string'], [index, widget]));
+        if (!r) return null;
+        const box = byIndex[index].getBoundingClientRect();
+        return { x: box.left + r[0], y: box.top + r[1], width: r[2], height: r[3] };
+      },
+      // How many frames a figure has drawn.
+      frames: (name) => module._lb_frames(figureIndex(name)),
+      // Every figure's URL keys, by figure name.
+      urlKeys: () => JSON.parse(module.ccall('lb_url_keys', 'string', [], [])),
+      // How training is placed: {mode, size, workers, mainThreadSlices, evaluations}.
+      training: () => runs.stats(),
+      // For tests: the next run's worker fails on purpose ('throw').
+      failNextRun: (kind) => runs.failNext(kind),
+    });
+  }
+
+  createLookbackModule({
+    lookbackHost: host,
+    lookbackRuns: runs,
+    print: (text) => console.log(text),
+    printErr: (text) => console.error(text),
+  }).then(start, (error) => console.error('lookback: the figure module did not start:', error));
+})();

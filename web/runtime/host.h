@@ -1,0 +1,88 @@
+// web/runtime/host.h — inside the figure runtime: what host.cpp (hosts and frames), input.cpp
+// (browser input) and theme.cpp (style and font) share. Figures never include it: their side is
+// figure.h.
+#pragma once
+#include <emscripten/html5.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ImRect
+
+#include "figure.h"
+#include "gl_renderer.h"
+
+namespace lb::web::detail {
+
+// One input event, queued until a frame applies it (ImGui 1.86 reads input as state, so two
+// button changes inside one frame would cancel out: see apply_input).
+struct InputEvent {
+    enum Kind { move, button, wheel, key, character, focus } kind;
+    float x = 0, y = 0;    // move: CSS px in the canvas (-FLT_MAX: not over it); wheel: deltas
+    int code = 0;          // button: ImGui button; key: DOM keyCode; character: code point
+    bool down = false;     // button, key: pressed; focus: gained
+    bool ctrl = false, shift = false, alt = false, super = false;  // key
+};
+
+struct Host {
+    FigureSpec spec;
+    int index = 0;
+    std::string selector;                      // "#id" of the canvas
+    EMSCRIPTEN_WEBGL_CONTEXT_HANDLE gl = 0;
+    ImGuiContext* imgui = nullptr;
+    GlRenderer renderer;
+    std::deque<InputEvent> input;
+
+    float css_width = 0, css_height = 0;       // the canvas's CSS box
+    int fb_width = 0, fb_height = 0;           // its backing store, device pixels
+    float dpr = 1;                             // devicePixelRatio
+    int font_version = -1;                     // the shared atlas its font texture holds
+
+    bool on_screen = false;                    // IntersectionObserver
+    bool context_lost = false;
+    bool working = false;                      // spec.work asked to run again
+    int frames_wanted = 2;                     // frames still to draw; ImGui settles in two
+    double frames_drawn = 0;
+    double last_frame_ms = 0;
+    int touch_id = -1;                         // the touch acting as the mouse, or -1
+
+    std::map<std::string, ImRect, std::less<>> rects;  // recorded in the last frame, CSS px
+    std::string text_alternative;              // as last sent to the page
+    ImGuiMouseCursor cursor = ImGuiMouseCursor_Arrow;
+    bool dark = false;                         // the theme its ImGui style has
+    bool failed = false;                       // no WebGL2 context: never drawn
+    std::string url_written;                   // its part of the URL as last written
+};
+
+
+extern std::vector<std::unique_ptr<Host>> hosts;  // attached canvases, by index
+extern Host* drawing;                             // the figure whose `show` is running
+extern Host* captured;                            // holds the mouse from a press until release
+extern bool page_visible;
+extern bool page_dark;                            // prefers-color-scheme, from lb_set_dark
+
+bool drawable(const Host& h);
+// Asks for `frames` more frames of h (ImGui settles in two).
+void wake(Host& h, int frames = 2);
+void request_frame();
+void draw_figure(Host& h, double now_ms);  // one frame of h, now
+// Builds the GL side of a figure: at attach and after the context is restored.
+bool create_gl(Host& h);
+
+// input.cpp
+void apply_input(Host& h);   // the queued events, into ImGuiIO, before a frame
+void map_keys(ImGuiIO& io);
+void listen(Host& h);        // html5.h callbacks on the figure's canvas
+
+// theme.cpp
+void apply_style(ImGuiStyle& style, bool dark);
+// One font atlas for every figure, rasterised once per devicePixelRatio; each GL context holds
+// its own texture of it (a texture belongs to one context).
+ImFontAtlas& shared_font_atlas();
+void build_font(Host& h);    // the atlas at h's ratio, uploaded into h's context if stale
+
+}  // namespace lb::web::detail

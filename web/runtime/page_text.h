@@ -1,0 +1,22 @@
+// web/runtime/page_text.h — text the figures put on the page: HTML for text alternatives, numbers
+// written for readers. (Untrusted text made safe is core/text.h's.)
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace lb::web {
+
+// Escapes text for the HTML of a text alternative.
+std::string html_escape(std::string_view text);
+// A count with thousands separators: 12345 -> "12,345".
+std::string thousands(long value);
+// A number with `digits` decimals; "–" for NaN.
+std::string fixed(double value, int digits);
+// Seconds as "1:05"; "–" when unknown.
+std::string minutes_seconds(double seconds);
+
+// Copies text into a fixed buffer (an ImGui text field), cut on a character boundary.
+void copy_utf8(char* out, size_t capacity, std::string_view text);
+
+}  // namespace lb::web

@@ -1,0 +1,89 @@
+// web/runtime/url_state.h — a figure's settings in the page's URL: one table of typed entries
+// (key, the field it binds, what values it takes, its default), read once when the figure
+// attaches and written back when the figure is idle, so that a link shows what the reader saw.
+//
+//     struct Training { int width = 64; Scorer scorer = Scorer::additive; UrlTable url{"tr."}; };
+//     t.url.integer_in("width", t.width, {8, 16, 32, 64})
+//          .choice("scorer", t.scorer, {{"dot", Scorer::dot}, {"additive", Scorer::additive}});
+//
+// Every refusal is treated the same way: the field keeps its default and messages() names the
+// key, the value (shown safely) and what it takes; the runtime shows that line under the figure.
+// Only values that differ from their defaults are written, so an untouched figure adds nothing.
+// No browser in here (host.cpp does the reading and writing): the parsing is tested natively.
+#pragma once
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lb::web {
+
+class UrlTable {
+public:
+    explicit UrlTable(std::string prefix) : prefix_(std::move(prefix)) {}  // "tr."
+
+    UrlTable& integer(const std::string& key, int& field, int lo, int hi);
+    UrlTable& integer_in(const std::string& key, int& field, std::vector<int> allowed);
+    UrlTable& number(const std::string& key, double& field, double lo, double hi);
+    // `count` comma-separated numbers in [lo, hi] each (a point, a matrix); the field's size.
+    UrlTable& numbers(const std::string& key, std::vector<double>& field, double lo, double hi);
+    UrlTable& flag(const std::string& key, bool& field);  // "1" or "0"
+    // Free text of at most max_bytes UTF-8 bytes; `check` returns why a value is refused, or "".
+    UrlTable& text(const std::string& key, std::string& field, size_t max_bytes,
+                   std::function<std::string(const std::string&)> check = {});
+    template <typename E>
+    UrlTable& choice(const std::string& key, E& field, std::vector<std::pair<std::string, E>> names) {
+        std::vector<std::string> words;
+        for (const auto& n : names) words.push_back(n.first);
+        return entry(key, "one of " + join(words),
+                   [&field, names] {
+                       for (const auto& [name, value] : names)
+                           if (value == field) return name;
+                       return std::string();
+                   },
+                   [&field, names](const std::string& text) {
+                       for (const auto& [name, value] : names)
+                           if (name == text) return field = value, true;
+                       return false;
+                   });
+    }
+
+    // Any other kind: `get` writes the field as URL text, `set` parses and stores it, or returns
+    // false and leaves the field alone; `expected` says what it takes, for the refusal.
+    UrlTable& entry(const std::string& key, std::string expected, std::function<std::string()> get,
+                    std::function<bool(const std::string&)> set);
+
+    // Reads this table's keys from a URL query ("a=1&tr.width=32", with or without '?');
+    // percent-encoding and '+' are decoded. Keys of other tables are ignored, unknown keys with
+    // this table's prefix are refused by name. Replaces messages().
+    void read(std::string_view query);
+    // This table's part of the query: "tr.width=32&tr.seed=7", URL-encoded, defaults left out.
+    std::string query() const;
+    const std::string& prefix() const { return prefix_; }
+    const std::vector<std::string>& messages() const { return messages_; }
+    // Every key, for tests: "tr.width", ...
+    std::vector<std::string> keys() const;
+
+    // "0.9,0.2": exactly `count` finite numbers in [lo, hi], or nothing.
+    static std::optional<std::vector<double>> parse_numbers(const std::string& text, size_t count, double lo, double hi);
+    static std::string join(const std::vector<std::string>& words);  // "a, b or c"
+    static std::string decode(std::string_view text);  // percent-encoding and '+'; bad escapes stay
+    static std::string encode(std::string_view text);  // all but unreserved characters escaped
+
+private:
+    struct Entry {
+        std::string key;                          // without the prefix
+        std::string expected;                     // "a whole number from 1 to 30", for messages
+        std::function<std::string()> get;         // the field as URL text
+        std::function<bool(const std::string&)> set;  // parses and stores; false: refused, untouched
+        std::string fallback;                     // get() when registered: the default
+    };
+    std::string prefix_;
+    std::vector<Entry> entries_;
+    std::vector<std::string> messages_;
+};
+
+}  // namespace lb::web

@@ -1,0 +1,161 @@
+// web/worker/client.js — the page's side of training: a pool of training workers
+// (training_worker.js), one per core but the page's, and the runs placed on them. The page's
+// module (web/lab/runs.cpp) calls it through Module.lookbackRuns; what the workers say comes back
+// through `handlers`.
+//
+// Where no Worker can start (a browser that refuses one, a file:// page), the same engine runs
+// on the page's main thread in short slices, and handlers.mode says so.
+'use strict';
+// eslint-disable-next-line no-unused-vars
+function createTrainingClient(handlers) {
+  const size = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
+  const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set}
+  const home = new Map();    // run -> slot
+  let main = null;           // the main-thread engine's slot, once falling back
+  let mode = 'workers';
+  let faultNext = null;
+  let evaluations = 0;
+
+  function receive(slot, message) {
+    switch (message.type) {
+      case 'ready':
+        slot.ready = true;
+        for (const [m, transfer] of slot.queue.splice(0)) slot.worker.postMessage(m, transfer);
+        break;
+      case 'report': handlers.report(message.run, message.report); break;
+      case 'state':
+        if (message.state === 'failed') forget(message.run);
+        handlers.state(message.run, message.state, message.message || '');
+        break;
+      case 'weights': handlers.weights(message.run, new Uint8Array(message.buffer)); break;
+      case 'evaluated': slot.evaluating--; handlers.evaluated(message.id, message.json); break;
+      case 'crashed':
+        if (!slot.ready && slot !== main) fallBack(`a training worker could not start (${message.message})`);
+        else lose(slot, message.message);
+        break;
+      default: break;
+    }
+  }
+
+  function forget(run) {
+    const slot = home.get(run);
+    if (slot) slot.runs.delete(run);
+    home.delete(run);
+  }
+
+  // A worker that died: its runs end with its message, and it leaves the pool.
+  function lose(slot, why) {
+    slot.worker?.terminate();
+    slots.splice(slots.indexOf(slot), 1);
+    for (const run of slot.runs) {
+      home.delete(run);
+      handlers.state(run, 'failed', `the training worker stopped: ${why}`);
+    }
+    slot.runs.clear();
+  }
+
+  function newWorkerSlot() {
+    const slot = { worker: null, ready: false, queue: [], runs: new Set(), evaluating: 0 };
+    try {
+      slot.worker = new Worker('training_worker.js');
+    } catch (error) {
+      fallBack(`this page cannot start a Web Worker (${error.message || error})`);
+      return main;
+    }
+    slot.worker.onmessage = (event) => receive(slot, event.data);
+    slot.worker.onerror = (event) => {
+      event.preventDefault();
+      const why = event.message || 'an error in the worker';
+      if (!slot.ready) fallBack(`a training worker could not start (${why})`);
+      else lose(slot, why);
+    };
+    slots.push(slot);
+    return slot;
+  }
+
+  function loadScript(src) {
+    return new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = src;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error(`${src} did not load`));
+      document.head.append(script);
+    });
+  }
+
+  // Everything from now on trains on this thread; what waited for a worker goes there.
+  function fallBack(reason) {
+    if (main) return;
+    mode = 'main thread';
+    main = { worker: null, ready: false, queue: [], runs: new Set(), evaluating: 0, engine: null };
+    for (const slot of slots.splice(0)) {
+      slot.worker?.terminate();
+      main.queue.push(...slot.queue);
+      for (const run of slot.runs) {
+        main.runs.add(run);
+        home.set(run, main);
+      }
+      main.evaluating += slot.evaluating;
+    }
+    handlers.mode(`Training runs on the page's main thread, slower: ${reason}.`);
+    const start = () => createLookbackTrainer().then((module) => {
+      main.engine = new TrainingEngine(module, (message) => receive(main, message),
+        { sliceMs: 8, yieldToLoop: (callback) => setTimeout(callback, 0) });
+      main.ready = true;
+      for (const [m] of main.queue.splice(0)) main.engine.handle(m);
+    });
+    Promise.all([loadScript('engine.js'), loadScript('lookback_trainer.js')]).then(start)
+      .catch((error) => handlers.mode(`Training cannot run in this page: ${error.message || error}.`));
+  }
+
+  function send(slot, message, transfer = []) {
+    if (!slot.ready) slot.queue.push([message, transfer]);
+    else if (slot === main) main.engine.handle(message);
+    else slot.worker.postMessage(message, transfer);
+  }
+
+  // The slot with the fewest runs; a new worker while the pool is not full.
+  function leastBusy() {
+    if (main) return main;
+    const load = (slot) => slot.runs.size + slot.evaluating;
+    const best = slots.reduce((a, b) => (load(b) < load(a) ? b : a), slots[0]);
+    if (!best || (load(best) > 0 && slots.length < size)) return newWorkerSlot();
+    return best;
+  }
+
+  return {
+    workers: size,
+    mode: () => mode,
+    create(run, config) {
+      const slot = leastBusy();
+      slot.runs.add(run);
+      home.set(run, slot);
+      const full = faultNext ? { ...config, fault: faultNext } : config;
+      faultNext = null;
+      send(slot, { type: 'create', run, config: full });
+    },
+    play(run, stopAtStep = -1) { const s = home.get(run); if (s) send(s, { type: 'play', run, stopAtStep }); },
+    pause(run) { const s = home.get(run); if (s) send(s, { type: 'pause', run }); },
+    weights(run) { const s = home.get(run); if (s) send(s, { type: 'weights', run }); },
+    dispose(run) {
+      const s = home.get(run);
+      if (!s) return;
+      send(s, { type: 'dispose', run });
+      forget(run);
+    },
+    evaluate(id, bytes) {
+      const slot = leastBusy();
+      slot.evaluating++;
+      const copy = bytes.slice().buffer;
+      send(slot, { type: 'evaluate', id, bytes: copy }, [copy]);
+      evaluations++;
+    },
+    // For tests: how training is placed, and a way to make the next run's worker fail.
+    stats: () => ({
+      mode, size, workers: slots.length,
+      mainThreadSlices: main?.engine ? main.engine.stepsTrained : 0,
+      evaluations,
+    }),
+    failNext(kind) { faultNext = kind; },
+  };
+}

@@ -1,0 +1,141 @@
+// web/worker/engine.js — runs training on one instance of the training module
+// (web/worker/training_module.cpp): in a Web Worker (training_worker.js), or on the page's main
+// thread when no Worker can start (client.js). It takes the client's messages and answers with
+// its own through `post`:
+//
+//   in   {type: 'create', run, config}     a run (config: training_module.cpp's lbt_create)
+//        {type: 'play', run, stopAtStep}   train until done, or until step stopAtStep (≥ 0)
+//        {type: 'pause', run}  {type: 'dispose', run}
+//        {type: 'weights', run}            its current weights, as a safetensors file
+//        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
+//   out  {type: 'report', run, report}     JSON text: new losses, epochs, metrics, progress
+//        {type: 'state', run, state, message}   'done' | 'paused' | 'failed'
+//        {type: 'weights', run, buffer}    an ArrayBuffer, transferred
+//        {type: 'evaluated', id, json}
+//        {type: 'crashed', message}        the module itself failed: nothing here runs again
+//
+// Active runs share the thread: each slice goes to the run furthest behind, so two runs on one
+// core advance side by side. Between slices the engine yields, so messages (Pause) get in.
+'use strict';
+class TrainingEngine {
+  // sliceMs: training per slice; yieldToLoop(callback): how to let the thread's events in.
+  constructor(module, post, { sliceMs, yieldToLoop }) {
+    this.module = module;
+    this.post = post;
+    this.sliceMs = sliceMs;
+    this.yieldToLoop = yieldToLoop;
+    this.runs = new Map();   // client's run id -> {id (the module's), playing, stopAtStep, fraction, fault}
+    this.scheduled = false;
+    this.crashed = false;
+    this.stepsTrained = 0;   // slices of training done here (the page's test reads it)
+  }
+
+  handle(message) {
+    const handler = this[`on_${message.type}`];
+    if (this.crashed || typeof handler !== 'function') return;
+    try {
+      handler.call(this, message);
+    } catch (error) {
+      this.crash(error);
+    }
+  }
+
+  on_create({ run, config }) {
+    const { fault, ...rest } = config;  // `fault`: a test's way to make this run's worker fail
+    const id = this.module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(rest)]);
+    if (id < 0) {
+      this.post({ type: 'state', run, state: 'failed', message: this.message() });
+      return;
+    }
+    this.runs.set(run, { id, playing: false, stopAtStep: -1, fraction: 0, fault });
+  }
+  on_play({ run, stopAtStep }) {
+    const r = this.runs.get(run);
+    if (!r) return;
+    r.playing = true;
+    r.stopAtStep = stopAtStep ?? -1;
+    this.schedule();
+  }
+  // Always answered, so the page knows when the run has really stopped.
+  on_pause({ run }) {
+    const r = this.runs.get(run);
+    if (!r) return;
+    r.playing = false;
+    this.post({ type: 'state', run, state: r.done ? 'done' : 'paused' });
+  }
+  on_dispose({ run }) {
+    const r = this.runs.get(run);
+    if (!r) return;
+    this.module._lbt_destroy(r.id);
+    this.runs.delete(run);
+  }
+  on_weights({ run }) {
+    const r = this.runs.get(run);
+    if (!r) return;
+    const sizePointer = this.module._malloc(4);
+    const data = this.module._lbt_weights(r.id, sizePointer);
+    const size = this.module.HEAP32[sizePointer >> 2];
+    this.module._free(sizePointer);
+    if (!data || size < 0) {
+      this.post({ type: 'state', run, state: 'failed', message: this.message() });
+      return;
+    }
+    const buffer = this.module.HEAPU8.slice(data, data + size).buffer;
+    this.post({ type: 'weights', run, buffer }, [buffer]);
+  }
+  on_evaluate({ id, bytes }) {
+    const data = new Uint8Array(bytes);
+    const pointer = this.module._malloc(Math.max(1, data.length));
+    this.module.HEAPU8.set(data, pointer);
+    const json = this.module.UTF8ToString(this.module._lbt_evaluate(pointer, data.length));
+    this.module._free(pointer);
+    this.post({ type: 'evaluated', id, json });
+  }
+
+  message() { return this.module.UTF8ToString(this.module._lbt_message()); }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.yieldToLoop(() => {
+      this.scheduled = false;
+      if (!this.crashed) this.slice();
+    });
+  }
+
+  // One slice of the run furthest behind, then its report.
+  slice() {
+    let next, nextRun;
+    for (const [run, r] of this.runs) {
+      if (r.playing && (!next || r.fraction < next.fraction)) [next, nextRun] = [r, run];
+    }
+    if (!next) return;
+    try {
+      if (next.fault === 'throw') throw new Error('this run was made to fail by a test');
+      const status = this.module._lbt_work(next.id, this.sliceMs, next.stopAtStep);
+      this.stepsTrained++;
+      const report = this.module.UTF8ToString(this.module._lbt_report(next.id));
+      if (report !== 'null') {
+        next.fraction = JSON.parse(report).fraction;
+        this.post({ type: 'report', run: nextRun, report });
+      }
+      if (status !== 0) {
+        next.playing = false;
+        next.done = status === 1;
+        const state = status === 1 ? 'done' : status === 2 ? 'paused' : 'failed';
+        this.post({ type: 'state', run: nextRun, state, message: status < 0 ? this.message() : '' });
+      }
+    } catch (error) {
+      this.crash(error);
+      return;
+    }
+    this.schedule();
+  }
+
+  // A trap or an exception out of the module: its memory may be anything now.
+  crash(error) {
+    this.crashed = true;
+    this.post({ type: 'crashed', message: String(error && error.message ? error.message : error) });
+  }
+}
+if (typeof module !== 'undefined') module.exports = { TrainingEngine };
