@@ -304,7 +304,7 @@ BenchArgs parse_bench_args(const Args& args) {
         } else if (take_option(args, i, "--models", value)) {
             o.model_names = split_commas(value);
             for (const std::string& name : o.model_names)
-                if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                if (!model_case(name))
                     throw UsageError("unknown model " + shown(name) + " in --models");
         } else
             throw UsageError("unknown option " + shown(args[i]));
