@@ -24,9 +24,11 @@ constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
 
 bool has_attention(const ModelConfig& c) { return c.decoder == DecoderKind::attention; }
+bool is_transformer(const ModelConfig& c) { return c.decoder == DecoderKind::transformer; }
 int decoder_input_width(const ModelConfig& c) { return E_out + (has_attention(c) ? c.H : 0); }
 bool same_config(const ModelConfig& a, const ModelConfig& b) {
-    return a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H;
+    return a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H && a.heads == b.heads &&
+           a.ffn == b.ffn && a.memory == b.memory && a.dropout == b.dropout;
 }
 
 void grow(xt::xtensor<float, 1>& buffer, size_t size) {
@@ -111,11 +113,41 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
     gru_step_forward(a.dec_h.data(), a.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
 }
 
+// A transformer's cross-attention map of row b (L real positions of S): each
+// head's [A, T, L] and their mean [T, L]; and its encoder's self-attention
+// [A, L, L].
+void copy_cross_attention(Decoded& d, const Activations& a, int b, int L, int S, int A) {
+    const float* self = a.transformer.enc_attn.alpha.data() + size_t(b) * A * S * S;
+    d.encoder_self_attention = xt::zeros<float>({size_t(A), size_t(L), size_t(L)});
+    for (int h = 0; h < A; ++h)
+        for (int i = 0; i < L; ++i)
+            for (int j = 0; j < L; ++j)
+                d.encoder_self_attention(h, i, j) = self[(size_t(h) * S + i) * S + j];
+    const float* alpha = a.transformer.cross_attn.alpha.data() + size_t(b) * A * T * S;
+    d.heads = xt::zeros<float>({size_t(A), size_t(T), size_t(L)});
+    d.attention = xt::zeros<float>({size_t(T), size_t(L)});
+    for (int h = 0; h < A; ++h)
+        for (int t = 0; t < T; ++t)
+            for (int j = 0; j < L; ++j) {
+                const float w = alpha[(size_t(h) * T + t) * S + j];
+                d.heads(h, t, j) = w;
+                d.attention(t, j) += w / float(A);
+            }
+}
+
 }  // namespace
+
+TransformerConfig transformer_config(const ModelConfig& c) {
+    return {c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
+}
 
 Params make_params(const ModelConfig& config) {
     const int H = config.H;
     Params p;
+    if (is_transformer(config)) {  // the GRU tensors stay empty
+        p.transformer = make_transformer_params(transformer_config(config));
+        return p;
+    }
     p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
     p.enc_gru = make_gru_params(E_in, H);
     p.dec_embedding = xt::zeros<float>({size_t(V), size_t(E_out)});
@@ -128,10 +160,12 @@ Params make_params(const ModelConfig& config) {
 
 Model make_model(const ModelConfig& config) {
     if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
+    if (is_transformer(config)) check_transformer_config(transformer_config(config));
     return {config, make_params(config)};
 }
 
 long parameter_count(const ModelConfig& config) {
+    if (is_transformer(config)) return transformer_parameter_count(transformer_config(config));
     const long H = config.H, G = 3 * H, D = decoder_input_width(config);
     const long encoder = long(input_vocab_size) * E_in + G * E_in + G * H + 2 * G;
     const long decoder = long(V) * E_out + G * D + G * H + 2 * G + V * H + V;
@@ -163,6 +197,7 @@ static std::vector<NamedTensorOf<Float>> list_tensors(P& p) {
     add("attention.W_d", p.attention.W_d);
     add("attention.v", p.attention.v);
     add("attention.W", p.attention.W);
+    visit_transformer_tensors(p.transformer, add);
     return list;
 }
 
@@ -175,12 +210,17 @@ std::vector<ConstNamedTensor> named_tensors(const Params& params) {
 
 std::array<TensorSpan, tensor_slots> tensor_spans(Params& p) {
     auto span = [](auto& tensor) { return TensorSpan{tensor.data(), tensor.size()}; };
-    return {span(p.enc_embedding),      span(p.enc_gru.weight_ih), span(p.enc_gru.weight_hh),
-            span(p.enc_gru.bias_ih),    span(p.enc_gru.bias_hh),   span(p.dec_embedding),
-            span(p.dec_gru.weight_ih),  span(p.dec_gru.weight_hh), span(p.dec_gru.bias_ih),
-            span(p.dec_gru.bias_hh),    span(p.out_weight),        span(p.out_bias),
-            span(p.attention.W_e),      span(p.attention.W_d),     span(p.attention.v),
-            span(p.attention.W)};
+    std::array<TensorSpan, tensor_slots> spans = {
+        span(p.enc_embedding),      span(p.enc_gru.weight_ih), span(p.enc_gru.weight_hh),
+        span(p.enc_gru.bias_ih),    span(p.enc_gru.bias_hh),   span(p.dec_embedding),
+        span(p.dec_gru.weight_ih),  span(p.dec_gru.weight_hh), span(p.dec_gru.bias_ih),
+        span(p.dec_gru.bias_hh),    span(p.out_weight),        span(p.out_bias),
+        span(p.attention.W_e),      span(p.attention.W_d),     span(p.attention.v),
+        span(p.attention.W)};
+    int k = 16;
+    visit_transformer_tensors(p.transformer,
+                              [&](const char*, auto& tensor) { spans[size_t(k++)] = span(tensor); });
+    return spans;
 }
 
 void zero_params(Params& params) {
@@ -193,6 +233,11 @@ void reserve_activations(Activations& a, const ModelConfig& config, int B, int S
     a.config = config;
     a.B = B;
     a.S = S;
+    if (is_transformer(config)) {
+        transformer_reserve(a.transformer, transformer_config(config), B, S);
+        if (a.tokens.size() < size_t(B) * T) a.tokens = xt::zeros<int32_t>({size_t(B) * T});
+        return;
+    }
     if (B <= a.B_cap && S <= a.S_cap) return;
     a.B_cap = std::max(B, a.B_cap);
     a.S_cap = std::max(S, a.S_cap);
@@ -217,7 +262,12 @@ void reserve_activations(Activations& a, const ModelConfig& config, int B, int S
     grow(a.denc_x, Bc * Sc * E_in);
 }
 
-float model_forward(Activations& a, const Batch& batch, const Model& model) {
+float model_forward(Activations& a, const Batch& batch, const Model& model, Rng* dropout_rng) {
+    if (is_transformer(model.config)) {
+        reserve_activations(a, model.config, batch.B, batch.S);
+        return transformer_forward(a.transformer, batch, model.params.transformer,
+                                   transformer_config(model.config), dropout_rng);
+    }
     const Params& p = model.params;
     const int B = batch.B, S = batch.S, H = model.config.H, D = decoder_input_width(model.config);
     reserve_activations(a, model.config, B, S);
@@ -236,6 +286,9 @@ float model_forward(Activations& a, const Batch& batch, const Model& model) {
 }
 
 void model_backward(Params& grads, Activations& a, const Batch& batch, const Model& model) {
+    if (is_transformer(model.config))
+        return transformer_backward(grads.transformer, a.transformer, batch,
+                                    model.params.transformer, transformer_config(model.config));
     const Params& p = model.params;
     const ModelConfig& config = model.config;
     const int B = a.B, S = a.S, H = config.H, G = 3 * H, D = decoder_input_width(config);
@@ -298,6 +351,9 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
     const Params& p = model.params;
     const int H = model.config.H, D = decoder_input_width(model.config);
     reserve_activations(a, model.config, B, S);
+    if (is_transformer(model.config))
+        return transformer_greedy_decode(a.tokens.data(), a.transformer, src, src_len, B, S,
+                                         p.transformer, transformer_config(model.config));
     encode(a, src, src_len, model);
     begin_decoder(a, model);
     int32_t* tokens = a.tokens.data();
@@ -342,7 +398,9 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
             Decoded d;
             d.output = decode_output(a.tokens.data() + size_t(b) * T, T);
             const int L = batch.src_len[b];
-            if (keep_attention && has_attention(model.config)) {
+            if (keep_attention && is_transformer(model.config)) {
+                copy_cross_attention(d, a, b, L, batch.S, model.config.heads);
+            } else if (keep_attention && has_attention(model.config)) {
                 d.attention = xt::zeros<float>({size_t(T), size_t(L)});
                 for (int t = 0; t < T; ++t)
                     for (int j = 0; j < L; ++j)
@@ -366,7 +424,9 @@ Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     greedy_decode_batch(a, tokens.data(), &L, 1, L, model);
     Decoded d;
     d.output = decode_output(a.tokens.data(), T);
-    if (has_attention(model.config)) {
+    if (is_transformer(model.config)) {
+        copy_cross_attention(d, a, 0, L, L, model.config.heads);
+    } else if (has_attention(model.config)) {
         d.attention = xt::zeros<float>({size_t(T), size_t(L)});
         for (int t = 0; t < T; ++t)
             for (int j = 0; j < L; ++j) d.attention(t, j) = a.att.alpha[size_t(t) * L + j];

@@ -18,6 +18,9 @@
 // nn.GRU.{weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0} (same gate order
 // and layout, see gru.h), nn.Linear.{weight, bias}.
 //
+// The third kind, transformer, is transformer.h's one-layer Transformer (H is
+// its d_model); these functions dispatch to it.
+//
 // Legend: B batch rows, S padded source length, T output steps (10), H width,
 // E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
 #pragma once
@@ -33,29 +36,39 @@
 #include "dataset.h"
 #include "gru.h"
 #include "scorer.h"
+#include "transformer.h"
 
 namespace lb {
 
 constexpr int encoder_embedding_width = 32;  // E_in
 constexpr int decoder_embedding_width = 16;  // E_out
 
-enum class DecoderKind { plain, attention };
+enum class DecoderKind { plain, attention, transformer };
 
 // The decoder's name on the command line, in weights' metadata and in JSON.
 inline std::string_view decoder_name(DecoderKind kind) {
-    return kind == DecoderKind::plain ? "plain" : "attention";
+    return kind == DecoderKind::plain       ? "plain"
+           : kind == DecoderKind::attention ? "attention"
+                                            : "transformer";
 }
 inline std::optional<DecoderKind> parse_decoder(std::string_view name) {
     if (name == "plain") return DecoderKind::plain;
     if (name == "attention") return DecoderKind::attention;
+    if (name == "transformer") return DecoderKind::transformer;
     return std::nullopt;
 }
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;
     Scorer scorer = Scorer::additive;  // used only by the attention decoder
-    int H = 64;                        // GRU width (both GRUs)
+    int H = 64;                        // GRU width (both GRUs); the Transformer's d_model
+    // transformer only (transformer.h):
+    int heads = 4;                     // 1, 2, 4 or 8, dividing H
+    int ffn = 0;                       // feed-forward width; 0 = 2H
+    Memory memory = Memory::all;       // what the cross-attention reads
+    float dropout = 0.0f;              // applied when training (the trainer's generator)
 };
+TransformerConfig transformer_config(const ModelConfig& config);
 
 // All parameters of one model; the same type holds their gradients and the
 // Adam moments. Tensors the configuration does not use have size 0.
@@ -67,6 +80,7 @@ struct Params {
     xt::xtensor<float, 2> out_weight;     // [13, H]               decoder.out.weight
     xt::xtensor<float, 1> out_bias;       // [13]                  decoder.out.bias
     AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
+    TransformerParams transformer;        // transformer only (transformer.h), else empty
 };
 
 struct Model {
@@ -87,7 +101,8 @@ void zero_params(Params& params);
 //   encoder.gru.bias_ih_l0, encoder.gru.bias_hh_l0, decoder.embedding.weight,
 //   decoder.gru.weight_ih_l0, decoder.gru.weight_hh_l0, decoder.gru.bias_ih_l0,
 //   decoder.gru.bias_hh_l0, decoder.out.weight, decoder.out.bias, then those of
-//   attention.W_e, attention.W_d, attention.v, attention.W that are not empty.
+//   attention.W_e, attention.W_d, attention.v, attention.W that are not empty;
+//   a transformer has only the tensors of transformer.h, in its order.
 template <class Float>
 struct NamedTensorOf {
     std::string name;
@@ -106,7 +121,7 @@ struct TensorSpan {
     float* data;
     std::size_t size;
 };
-constexpr int tensor_slots = 16;
+constexpr int tensor_slots = 16 + transformer_tensor_count;
 std::array<TensorSpan, tensor_slots> tensor_spans(Params& params);
 
 // Caches and workspaces of one batch: flat buffers that grow when B or S grows
@@ -136,13 +151,17 @@ struct Activations {
     xt::xtensor<float, 1> ds0;     // [B, H]
     xt::xtensor<float, 1> denc_h;  // [B, S, H]
     xt::xtensor<float, 1> denc_x;  // [B, S, 32]
+    TransformerCache transformer;  //                    transformer only; the GRU buffers stay empty
 };
 // Sizes the buffers for a batch of B rows of padded length S (grows only).
 void reserve_activations(Activations& acts, const ModelConfig& config, int B, int S);
 
 // Teacher-forced forward pass of batch (dataset.h): returns the mean
 // cross-entropy over the B·T target tokens; keeps what backward needs in acts.
-float model_forward(Activations& acts, const Batch& batch, const Model& model);
+// dropout_rng: the generator a Transformer with dropout > 0 draws its masks
+// from while training (nullptr: no dropout).
+float model_forward(Activations& acts, const Batch& batch, const Model& model,
+                    Rng* dropout_rng = nullptr);
 // Backward of the last model_forward on the same batch: ADDS the gradient of
 // that mean loss into grads (zero them first with zero_params).
 void model_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);
@@ -151,13 +170,18 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 // Runs the decoder on its own argmax for T = 10 steps over src [B, S] with
 // true lengths src_len: acts.tokens [B, T] holds output token ids (always real
 // characters: the argmax skips pad and start), acts.att.alpha [B, T, S] the
-// attention weights (attention decoder only).
+// attention weights (attention decoder only; a transformer's cross-attention
+// weights are acts.transformer.cross_attn.alpha [B, heads, T, S]).
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model);
 
 struct Decoded {
     std::string output;               // 10 characters (decode_output), YYYY-MM-DD if the model is right
     xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
+                                      // transformer: the cross-attention, mean over heads
+    xt::xtensor<float, 3> heads;      // transformer: [heads, 10, S_real] each head's; else [0, 0, 0]
+    xt::xtensor<float, 3> encoder_self_attention;  // transformer: [heads, S_real, S_real], row i =
+                                                   // what input position i attends to; else empty
 };
 // Decodes every example (in batches of batch_size). keep_attention = false
 // skips copying the matrices (metrics need only the strings).

@@ -309,7 +309,9 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     ModelConfig config;
     const std::string kind = get("model");
     const auto decoder = parse_decoder(kind);
-    if (!decoder) throw SafetensorsError("metadata \"model\" is " + shown_text(kind) + ", not plain or attention");
+    if (!decoder)
+        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) +
+                               ", not plain, attention or transformer");
     config.decoder = *decoder;
     if (config.decoder == DecoderKind::attention) {
         const std::string name = get("scorer");
@@ -327,6 +329,28 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
         throw SafetensorsError("metadata \"width\" is " + shown_text(width) + ", not an integer from 1 to " +
                                std::to_string(max_width));
     config.H = H;
+    if (config.decoder == DecoderKind::transformer) {
+        const std::string memory = get("memory"), heads = get("heads"), ffn = get("ffn");
+        if (memory == "all") config.memory = Memory::all;
+        else if (memory == "first") config.memory = Memory::first;
+        else throw SafetensorsError("metadata \"memory\" is " + shown_text(memory) + ", not all or first");
+        auto small_integer = [](const std::string& text) {
+            const bool digits = !text.empty() && text.size() <= 4 &&
+                                std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+            return digits ? std::stoi(text) : -1;
+        };
+        config.heads = small_integer(heads);
+        config.ffn = small_integer(ffn);
+        if (config.ffn < 1 || config.ffn > 4 * max_width)
+            throw SafetensorsError("metadata \"ffn\" is " + shown_text(ffn) + ", not an integer from 1 to " +
+                                   std::to_string(4 * max_width));
+        if (config.ffn == 2 * config.H) config.ffn = 0;  // the default, as a fresh config says it
+        try {
+            check_transformer_config(transformer_config(config));
+        } catch (const std::invalid_argument& e) {
+            throw SafetensorsError("metadata \"heads\" is " + shown_text(heads) + ": " + e.what());
+        }
+    }
     return config;
 }
 
@@ -356,10 +380,16 @@ SafetensorsContent model_to_safetensors(const Model& model,
     SafetensorsContent content;
     content.metadata = extra;
     const bool attention = model.config.decoder == DecoderKind::attention;
+    const bool transformer = model.config.decoder == DecoderKind::transformer;
     content.metadata["format"] = file_format;
     content.metadata["model"] = std::string(decoder_name(model.config.decoder));
     content.metadata["scorer"] = attention ? std::string(scorer_name(model.config.scorer)) : "none";
     content.metadata["width"] = std::to_string(model.config.H);
+    if (transformer) {
+        content.metadata["memory"] = memory_name(model.config.memory);
+        content.metadata["heads"] = std::to_string(model.config.heads);
+        content.metadata["ffn"] = std::to_string(transformer_config(model.config).F);
+    }
     for (const ConstNamedTensor& t : named_tensors(model.params))
         content.tensors.push_back({t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
                                    std::vector<float>(t.data, t.data + t.size)});
@@ -374,11 +404,14 @@ void save_model(const std::string& path, const Model& model,
 Model model_from_safetensors(const SafetensorsContent& content) {
     const ModelConfig config = config_from_metadata(content.metadata);
     // A cheap look before allocating the model the metadata claims.
-    const StoredTensor* hh = content.find("encoder.gru.weight_hh_l0");
+    const std::string probe = config.decoder == DecoderKind::transformer
+                                  ? "encoder.layers.0.self_attn.in_proj_weight"
+                                  : "encoder.gru.weight_hh_l0";
+    const StoredTensor* hh = content.find(probe);
     const std::vector<int64_t> want = {3 * int64_t(config.H), int64_t(config.H)};
-    if (!hh) throw SafetensorsError("missing tensor 'encoder.gru.weight_hh_l0'");
+    if (!hh) throw SafetensorsError("missing tensor '" + probe + "'");
     if (hh->shape != want)
-        throw SafetensorsError("tensor 'encoder.gru.weight_hh_l0' has shape " + shape_text(hh->shape) +
+        throw SafetensorsError("tensor '" + probe + "' has shape " + shape_text(hh->shape) +
                                " but this model expects " + shape_text(want) + " (width " +
                                std::to_string(config.H) + " in the metadata)");
     Model model = make_model(config);
@@ -404,11 +437,18 @@ Model load_model(const uint8_t* bytes, size_t size) {
 void load_weights_into(Model& model, const SafetensorsContent& content) {
     // Everything that can fail happens before the first write into model.
     const ModelConfig config = config_from_metadata(content.metadata);
+    const bool transformer = config.decoder == DecoderKind::transformer;
     if (config.decoder != model.config.decoder || config.H != model.config.H ||
-        (config.decoder == DecoderKind::attention && config.scorer != model.config.scorer))
+        (config.decoder == DecoderKind::attention && config.scorer != model.config.scorer) ||
+        (transformer && (config.memory != model.config.memory || config.heads != model.config.heads ||
+                         transformer_config(config).F != transformer_config(model.config).F)))
         throw SafetensorsError("the file holds a " + content.metadata.at("model") + " model of width " +
                                content.metadata.at("width") + (config.decoder == DecoderKind::attention
-                                   ? " with the " + content.metadata.at("scorer") + " scorer" : std::string()) +
+                                   ? " with the " + content.metadata.at("scorer") + " scorer"
+                                   : transformer ? " (memory " + content.metadata.at("memory") + ", " +
+                                                       content.metadata.at("heads") + " heads, ffn " +
+                                                       content.metadata.at("ffn") + ")"
+                                   : std::string()) +
                                ", not this model's configuration");
     check_tensors(content, expected_tensors(model.params));
     check_finite(content);

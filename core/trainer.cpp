@@ -63,6 +63,8 @@ void init_params(Params& params, Rng& rng) {
         const bool matrix = t.shape.size() == 2;
         if (ends_with(name, "embedding.weight")) {
             fill_uniform(t.data, t.size, 0.05f, rng);
+        } else if (name.find(".norm") != std::string_view::npos && ends_with(name, ".weight")) {
+            std::fill(t.data, t.data + t.size, 1.0f);  // LayerNorm γ = 1 (β = 0 below)
         } else if (ends_with(name, "weight_hh_l0")) {
             orthogonal(t.data, t.shape[0], t.shape[1], rng);
         } else if (matrix) {
@@ -75,6 +77,15 @@ void init_params(Params& params, Rng& rng) {
             std::memset(t.data, 0, sizeof(float) * t.size);  // biases
         }
     }
+}
+
+AdamConfig default_adam(const ModelConfig& model) {
+    AdamConfig adam;
+    if (model.decoder == DecoderKind::transformer) {
+        adam.learning_rate = transformer_learning_rate;
+        adam.warmup_steps = transformer_warmup_steps;
+    }
+    return adam;
 }
 
 AdamState make_adam_state(const ModelConfig& config) {
@@ -100,7 +111,9 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
     state.t += 1;
     const double t = double(state.t);
     const float b1 = config.beta1, b2 = config.beta2;
-    const float lr = float(config.learning_rate * std::sqrt(1.0 - std::pow(double(b2), t)) /
+    double rate = config.learning_rate;
+    if (config.warmup_steps > 0) rate *= std::min(1.0, t / config.warmup_steps);
+    const float lr = float(rate * std::sqrt(1.0 - std::pow(double(b2), t)) /
                            (1.0 - std::pow(double(b1), t)));
     const auto p = tensor_spans(params), g = tensor_spans(grads);
     const auto m = tensor_spans(state.m), v = tensor_spans(state.v);
@@ -161,6 +174,7 @@ Trainer::Trainer(const TrainerConfig& config, const DateSplits& data)
       last_sound_(make_params(config.model)),
       adam_(make_adam_state(config.model)),
       rng_(config.seed),
+      dropout_rng_(config.seed ^ dropout_stream),
       evaluator_(data.held_out) {
     if (config.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
     if (data.train.empty()) throw std::invalid_argument("no training examples");
@@ -231,7 +245,7 @@ void Trainer::train_rows(int rows) {
     const size_t first = size_t(batch_) * size_t(config_.batch_size) + size_t(row_);
     indices_.assign(order_.begin() + long(first), order_.begin() + long(first + size_t(rows)));
     const Batch batch = make_batch(data_.train, indices_);
-    const float loss = model_forward(acts_, batch, model_);
+    const float loss = model_forward(acts_, batch, model_, &dropout_rng_);
     if (row_ == 0) zero_params(grads_);
     if (rows == B) {
         model_backward(grads_, acts_, batch, model_);

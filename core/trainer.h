@@ -33,6 +33,7 @@ struct AdamConfig {
     float beta2 = 0.999f;
     float epsilon = 1e-7f;  // Keras' default
     float clip_norm = 0.0f; // global gradient-norm clipping; 0 = off
+    int warmup_steps = 0;   // the rate rises linearly over the first steps: lr·min(1, t/warmup); 0 = off
 };
 
 // Adam's moments (same struct as the parameters) and step count.
@@ -43,9 +44,14 @@ struct AdamState {
 AdamState make_adam_state(const ModelConfig& config);
 // sqrt(Σ g²) over every gradient.
 float global_norm(const Params& grads);
-// One update (Keras' form): lr_t = lr·√(1−β2ᵗ)/(1−β1ᵗ);
+// One update (Keras' form): lr_t = lr·min(1, t/warmup)·√(1−β2ᵗ)/(1−β1ᵗ);
 // θ −= lr_t · m / (√v + ε). Clips grads in place first if clip_norm > 0.
 void adam_update(Params& params, AdamState& state, Params& grads, const AdamConfig& config);
+
+// The rate and warmup a model is trained with unless told otherwise: Keras'
+// 1e-3 without warmup for the GRU models; for the Transformer, the setting
+// chosen by measurement (transformer_learning_rate, transformer_warmup_steps).
+AdamConfig default_adam(const ModelConfig& model);
 
 struct TrainerConfig {
     ModelConfig model;
@@ -157,6 +163,10 @@ private:
     AdamState adam_;
     Activations acts_;
     Rng rng_;
+    // A Transformer's dropout masks: a stream of their own, so the data order
+    // is the same with and without dropout.
+    static constexpr uint64_t dropout_stream = 0x64726f706f7574ULL;  // "dropout"
+    Rng dropout_rng_;
     std::vector<int> order_;    // this epoch's shuffled example indices
     std::vector<int> indices_;  // the current batch's indices (reused)
     std::vector<float> losses_;

@@ -37,7 +37,13 @@ TEST_CASE("commands: bad flags and values are usage errors, refused inputs exit 
     CHECK(train({"--bogus"}) == 2);
     CHECK(train({"--width", "0"}) == 2);
     CHECK(train({"--width=abc"}) == 2);
-    CHECK(train({"--model", "transformer"}) == 2);
+    CHECK(train({"--model", "lstm"}) == 2);
+    CHECK(train({"--model", "transformer", "--heads", "3"}) == 2);            // not 1, 2, 4 or 8
+    CHECK(train({"--model", "transformer", "--width", "12", "--heads", "8"}) == 2);  // 8 ∤ 12
+    CHECK(train({"--model", "transformer", "--memory", "last"}) == 2);
+    CHECK(train({"--model", "transformer", "--lr", "fast"}) == 2);
+    CHECK(train({"--model", "attention", "--memory", "first"}) == 2);  // transformer only
+    CHECK(train({"--model", "transformer", "--scorer", "dot"}) == 2);
     CHECK(train({"--model", "attention", "--scorer", "cosine"}) == 2);
     CHECK(train({"--model", "plain", "--scorer", "dot"}) == 2);  // a scorer has no meaning there
     CHECK(train({"--epochs"}) == 2);

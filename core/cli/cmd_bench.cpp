@@ -164,20 +164,28 @@ double kernel_gflops(const KernelCase& c, double budget) {
 struct ModelCase {
     DecoderKind decoder;
     Scorer scorer;  // attention only
-    // --models' name for the case: "plain", or the attention decoder's scorer
+    Memory memory = Memory::all;  // transformer only
+    // --models' name for the case: "plain", the attention decoder's scorer,
+    // "transformer" or "transformer-first"
     std::string_view name() const {
+        if (decoder == DecoderKind::transformer)
+            return memory == Memory::all ? "transformer" : "transformer-first";
         return decoder == DecoderKind::plain ? decoder_name(decoder) : scorer_name(scorer);
     }
-    // the JSON's "scorer": the scorer's name, "none" for plain
+    // the JSON's "scorer": the scorer's name, "none" for plain and transformer
     std::string scorer_label() const {
-        return decoder == DecoderKind::plain ? "none" : std::string(scorer_name(scorer));
+        return decoder != DecoderKind::attention ? "none" : std::string(scorer_name(scorer));
     }
 };
+// The Transformer rows are asked for by name (--models transformer,...), so
+// the default rows and the reference comparison stay as they were.
 const ModelCase model_cases[] = {
     {DecoderKind::plain, Scorer::dot},
     {DecoderKind::attention, Scorer::dot},
     {DecoderKind::attention, Scorer::general},
     {DecoderKind::attention, Scorer::additive},
+    {DecoderKind::transformer, Scorer::dot, Memory::all},
+    {DecoderKind::transformer, Scorer::dot, Memory::first},
 };
 const ModelCase* model_case(std::string_view name) {
     for (const ModelCase& c : model_cases)
@@ -195,7 +203,19 @@ const ModelCase* model_case(std::string_view name) {
 //   training = forward + backward ≈ 3 × forward
 // It leaves out the output layer, softmax and gate math, so it is the work the
 // products do, and GFLOP/s by it is comparable with the kernels' figures.
+// The Transformer (D = H, F = 2D, heads do not change the count), T = 10:
+//   encoder   S · (4D² + 2DF) + 2S²D           projections, FFN; scores and weighted sums
+//   decoder   T · (4D² + 2D² + 2DF + 13D) + S · 2D² + 2T²D + 2TSD
+//             self-attention, cross q and out, FFN, output; the memory's K and V; scores
+double transformer_flops_per_forward(double D, double S) {
+    const double T = output_length, F = 2 * D;
+    const double encoder_macs = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
+    const double decoder_macs = T * (6 * D * D + 2 * D * F + 13 * D) + S * 2 * D * D +
+                                2 * T * T * D + 2 * T * S * D;
+    return 2 * (encoder_macs + decoder_macs);
+}
 double flops_per_forward(DecoderKind decoder, double H, double S) {
+    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
     const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
     const double encoder_macs = S * 3 * H * (E_in + H);
     const double decoder_macs = decoder == DecoderKind::attention
@@ -220,6 +240,8 @@ ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, doubl
     config.model.decoder = m.decoder;
     config.model.scorer = m.scorer;
     config.model.H = H;
+    config.model.memory = m.memory;
+    config.adam = default_adam(config.model);
     config.batch_size = 64;
     config.epochs = 0;  // never done
     config.evaluate_each_epoch = false;
@@ -263,7 +285,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 const char* const bench_usage =
     "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
-    "[--models plain,dot,general,additive] [--no-kernels] [--no-models]";
+    "[--models plain,dot,general,additive] [--no-kernels] [--no-models]\n"
+    "  --models also takes transformer and transformer-first (the one-layer Transformer, 4 heads)";
 
 BenchArgs parse_bench_args(const Args& args) {
     BenchArgs o;
@@ -281,7 +304,7 @@ BenchArgs parse_bench_args(const Args& args) {
         } else if (take_option(args, i, "--models", value)) {
             o.model_names = split_commas(value);
             for (const std::string& name : o.model_names)
-                if (name != "plain" && name != "dot" && name != "general" && name != "additive")
+                if (!model_case(name))
                     throw UsageError("unknown model " + shown(name) + " in --models");
         } else
             throw UsageError("unknown option " + shown(args[i]));
@@ -357,10 +380,13 @@ int bench(const Args& args) {
                                     flops_per_training_example(m->decoder, H, mean_length)},
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
+                if (m->decoder == DecoderKind::transformer)
+                    results.back()["memory"] = memory_name(m->memory);
                 if (!json)
                     std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n",
                                 std::string(decoder_name(m->decoder)).c_str(),
-                                m->scorer_label().c_str(), H,
+                                m->decoder == DecoderKind::transformer
+                                    ? memory_name(m->memory) : m->scorer_label().c_str(), H,
                                 flops_per_training_example(m->decoder, H, mean_length) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);

@@ -1,9 +1,12 @@
 // `lookback predict --weights FILE [--json] TEXT...`: a trained model's output
 // for each date, its attention matrix (a text heat map, or numbers in JSON
 // lines), and for each output character the input position it attends to most.
+// For a Transformer the matrix is its cross-attention, the mean over heads;
+// --per-head adds each head's.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <xtensor/xview.hpp>
 
 #include "commands.h"
 #include "safetensors.h"
@@ -13,7 +16,8 @@ namespace lb::cli {
 namespace {
 
 const char* const predict_usage =
-    "lookback predict --weights FILE [--json] TEXT...\n"
+    "lookback predict --weights FILE [--json] [--per-head] TEXT...\n"
+    "  --per-head: a Transformer's cross-attention for each head too (the map is their mean)\n"
     "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
 
 struct Peak {
@@ -42,8 +46,23 @@ char shade(float weight) {
     return ramp[level];
 }
 
-void print_text(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks) {
+// Input characters as column headings, then one row per output character.
+void print_map(const std::string& input, const Decoded& d, const xt::xtensor<float, 2>& map) {
+    std::printf("        %s\n", input.c_str());
+    for (size_t t = 0; t < map.shape()[0]; ++t) {
+        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(map(t, j)));
+        std::printf("\n");
+    }
+}
+
+void print_text(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
+                bool per_head) {
     std::printf("%s  ->  %s\n", input.c_str(), d.output.c_str());
+    const size_t heads = d.heads.dimension() == 3 ? d.heads.shape()[0] : 0;
+    if (heads > 0)
+        std::printf("  (cross-attention of the Transformer's decoder, mean over its %zu heads)\n",
+                    heads);
     if (peaks.empty()) {
         std::printf("  (plain decoder: no attention; it reads only the encoder's last state)\n\n");
         return;
@@ -58,9 +77,15 @@ void print_text(const std::string& input, const Decoded& d, const std::vector<Pe
         std::printf("   %2d '%c' %.2f\n", peaks[t].position, peaks[t].input, peaks[t].weight);
     }
     std::printf("        (shades ' .:-=+*#%%@' from 0 to 1; '|' marks positions 0, 10, 20)\n\n");
+    for (size_t h = 0; per_head && h < heads; ++h) {
+        std::printf("  head %zu\n", h + 1);
+        print_map(input, d, xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())));
+        std::printf("\n");
+    }
 }
 
-nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks) {
+nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
+                         bool per_head) {
     nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
     for (size_t t = 0; t < peaks.size(); ++t) {
         nlohmann::json row = nlohmann::json::array();
@@ -72,7 +97,23 @@ nlohmann::json line_json(const std::string& input, const Decoded& d, const std::
                              {"char", std::string(1, peaks[t].input)},
                              {"weight", std::round(double(peaks[t].weight) * 1e5) / 1e5}});
     }
-    return {{"input", input}, {"output", d.output}, {"attention", attention}, {"peaks", peak_list}};
+    nlohmann::json line = {{"input", input}, {"output", d.output}, {"attention", attention},
+                           {"peaks", peak_list}};
+    if (per_head && d.heads.dimension() == 3 && d.heads.shape()[0] > 0) {
+        nlohmann::json heads = nlohmann::json::array();
+        for (size_t h = 0; h < d.heads.shape()[0]; ++h) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (size_t t = 0; t < d.heads.shape()[1]; ++t) {
+                nlohmann::json row = nlohmann::json::array();
+                for (size_t j = 0; j < d.heads.shape()[2]; ++j)
+                    row.push_back(std::round(double(d.heads(h, t, j)) * 1e5) / 1e5);
+                rows.push_back(row);
+            }
+            heads.push_back(rows);
+        }
+        line["heads"] = heads;
+    }
+    return line;
 }
 
 }  // namespace
@@ -88,6 +129,7 @@ PredictArgs parse_predict_args(const Args& args) {
         std::string v;
         if (take_option(args, i, "--weights", v)) o.weights = v;
         else if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--per-head") o.per_head = true, ++i;
         else if (args[i] == "--") {  // everything after is text, even "--x"
             o.texts.insert(o.texts.end(), args.begin() + long(i) + 1, args.end());
             break;
@@ -131,8 +173,8 @@ int predict(const Args& args) {
         const std::string input = normalise_user_input(text);
         const Decoded d = decode_tokens(tokens, model);
         const std::vector<Peak> peaks = peaks_of(d, input);
-        if (json) std::printf("%s\n", line_json(input, d, peaks).dump().c_str());
-        else print_text(input, d, peaks);
+        if (json) std::printf("%s\n", line_json(input, d, peaks, parsed.per_head).dump().c_str());
+        else print_text(input, d, peaks, parsed.per_head);
     }
     return refused ? 1 : 0;
 }

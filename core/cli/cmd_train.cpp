@@ -77,6 +77,7 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     config.seed = options.seed;
     config.epochs = options.epochs;
     config.adam.learning_rate = options.learning_rate;
+    config.adam.warmup_steps = options.warmup_steps;
     config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
     Trainer trainer(config, data);
 
@@ -114,12 +115,13 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
 nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     const Metrics& m = r.metrics;
     const bool attention = options.model.decoder == DecoderKind::attention;
+    const bool transformer = options.model.decoder == DecoderKind::transformer;
     nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
     for (int k = 0; k < length_bucket_count; ++k)
         ranges.push_back({m.buckets.lowest_length(k), m.buckets.highest_length(k)});
     for (int f = 0; f < format_count; ++f) formats.push_back(format_name(f));
     for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
-    return {
+    nlohmann::json json = {
         {"model", decoder_name(options.model.decoder)},
         {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
         {"width", options.model.H},
@@ -143,6 +145,14 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"format_names", formats},
         {"epoch_train_loss", losses},
     };
+    if (transformer) {
+        json["memory"] = memory_name(options.model.memory);
+        json["heads"] = options.model.heads;
+        json["ffn"] = transformer_config(options.model).F;
+        json["dropout"] = options.model.dropout;
+        json["warmup_steps"] = options.warmup_steps;
+    }
+    return json;
 }
 
 // --- the command -------------------------------------------------------------
@@ -150,23 +160,31 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 namespace {
 
 const char* const train_usage =
-    "lookback train [--model plain|attention] [--scorer additive|dot|general] [--width N]\n"
+    "lookback train [--model plain|attention|transformer] [--scorer additive|dot|general] [--width N]\n"
+    "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P] [--warmup STEPS]\n"
     "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
     "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
     "    goes NaN or infinite stops with a message (exit 1)\n"
-    "  --scorer applies to --model attention only; --json - writes the JSON to stdout\n"
+    "  --scorer applies to --model attention only; --memory (all), --heads (4), --ffn (2 x width)\n"
+    "    and --dropout (0) to --model transformer only; --warmup 0: the rate rises linearly over\n"
+    "    that many first steps; --json - writes the JSON to stdout\n"
     "  --save and --json are checked before training; a run estimated (design.md's FLOP model at\n"
     "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
     "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
+    const std::string detail =
+        o.model.decoder == DecoderKind::attention
+            ? " (" + std::string(scorer_name(o.model.scorer)) + " scorer)"
+        : o.model.decoder == DecoderKind::transformer
+            ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
+                  std::to_string(o.model.heads) + " heads, feed-forward " +
+                  std::to_string(transformer_config(o.model).F) + ")"
+            : "";
     std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                std::string(decoder_name(o.model.decoder)).c_str(),
-                o.model.decoder == DecoderKind::attention
-                    ? (" (" + std::string(scorer_name(o.model.scorer)) + " scorer)").c_str()
-                    : "",
+                std::string(decoder_name(o.model.decoder)).c_str(), detail.c_str(),
                 o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
@@ -228,18 +246,35 @@ std::string write_problem(const std::string& path) {
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
     RunOptions& run = o.run;
-    bool scorer_given = false;
+    bool scorer_given = false, transformer_given = false;
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--model", v)) {
             const auto decoder = parse_decoder(v);
-            if (!decoder) throw UsageError("--model must be plain or attention, not " + shown(v));
+            if (!decoder)
+                throw UsageError("--model must be plain, attention or transformer, not " + shown(v));
             run.model.decoder = *decoder;
         } else if (take_option(args, i, "--scorer", v)) {
             const auto scorer = parse_scorer(v);
             if (!scorer) throw UsageError("--scorer must be additive, dot or general, not " + shown(v));
             run.model.scorer = *scorer;
             scorer_given = true;
+        } else if (take_option(args, i, "--memory", v)) {
+            if (v == "all") run.model.memory = Memory::all;
+            else if (v == "first") run.model.memory = Memory::first;
+            else throw UsageError("--memory must be all or first, not " + shown(v));
+            transformer_given = true;
+        } else if (take_option(args, i, "--heads", v)) {
+            run.model.heads = int(parse_integer("--heads", v, 1, 8));
+            transformer_given = true;
+        } else if (take_option(args, i, "--ffn", v)) {
+            run.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
+            transformer_given = true;
+        } else if (take_option(args, i, "--dropout", v)) {
+            run.model.dropout = v == "0" ? 0.0f : float(parse_decimal("--dropout", v, 0, 0.9));
+            transformer_given = true;
+        } else if (take_option(args, i, "--warmup", v)) {
+            run.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));
         } else if (take_option(args, i, "--width", v)) {
             run.model.H = int(parse_integer("--width", v, 1, 1024));
         } else if (take_option(args, i, "--epochs", v)) {
@@ -263,8 +298,17 @@ TrainArgs parse_train_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
-    if (scorer_given && run.model.decoder == DecoderKind::plain)
+    if (scorer_given && run.model.decoder != DecoderKind::attention)
         throw UsageError("--scorer applies to --model attention only");
+    if (transformer_given && run.model.decoder != DecoderKind::transformer)
+        throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
+    if (run.model.decoder == DecoderKind::transformer) {
+        try {
+            check_transformer_config(transformer_config(run.model));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
     return o;
 }
 

@@ -60,6 +60,7 @@ bool parse_worked_example_args(const Args& args);  // --json given
 struct PredictArgs {
     std::string weights;
     bool json = false;
+    bool per_head = false;  // a Transformer's cross-attention per head too
     std::vector<std::string> texts;
 };
 PredictArgs parse_predict_args(const Args& args);
@@ -80,6 +81,7 @@ struct RunOptions {
     uint64_t seed = 1;       // initialisation and shuffling
     uint64_t data_seed = 1;  // the dataset's strings
     float learning_rate = 1e-3f;  // Adam's; checked by parse_learning_rate
+    int warmup_steps = 0;    // the rate's linear warmup (trainer.h's AdamConfig)
     bool progress = false;   // draw a progress bar on stdout (a terminal)
     std::string label;       // shown before the bar
 };
