@@ -10,7 +10,8 @@
 //    costs, what 4 and 8 cores would take (largest first, as the page schedules them).
 // 3. PyTorch's time for its attention-64 cell: 12 epochs of 6,000 strings at the examples/s of
 //    tests/bench/pytorch_reference.py (its training alone, one thread, CPU time).
-// 4. Start-up: navigation to the first visible figure's first frame, median of --loads cold loads.
+// 4. Start-up: navigation to the first visible figure's first frame, median of --loads cold loads
+//    (each a new browser context, opened at the article's first figure, #bottleneck-figure).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -123,7 +124,7 @@ const server = await serve(site);
 const browser = await launch();
 
 const startups = [];
-for (let i = 0; i < loads; ++i) startups.push(await firstFigureMs(browser, server.url));
+for (let i = 0; i < loads; ++i) startups.push(await firstFigureMs(browser, `${server.url}#bottleneck-figure`));
 
 const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
 const { page } = await openWatched(context, server.url);
