@@ -6,30 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "url_state.h"
+#include "url_settings.h"
 
-using lb::web::UrlTable;
+using lb::test::Pick;
+using Settings = lb::test::UrlSettings;
 
 namespace {
-
-enum class Pick { dot, general, additive };
-
-struct Settings {
-    int width = 64, seed = 1;
-    Pick pick = Pick::additive;
-    std::vector<double> point = {0.5, 0.25};
-    bool live = false;
-    std::string date = "monday 19 september 1977";
-    UrlTable url{"tr."};
-    Settings() {
-        url.integer_in("width", width, {8, 16, 32, 64})
-            .integer("seed", seed, 0, 1000)
-            .choice("pick", pick, {{"dot", Pick::dot}, {"general", Pick::general}, {"additive", Pick::additive}})
-            .numbers("p", point, -1, 1)
-            .flag("live", live)
-            .text("date", date, 20, [](const std::string& t) { return t.find('!') == std::string::npos ? "" : "no '!' here"; });
-    }
-};
 
 // Valid UTF-8 and no control characters: what every message must be.
 bool clean(const std::string& text) {

@@ -161,8 +161,12 @@ struct Lab {
     void changed();                // results changed: every figure that reads the Lab redraws
     void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 4 a second
 
+    void redraw_moved(int figure);  // now (moved's timer)
+
 private:
     void schedule_sweep();
+    std::array<double, 2> last_redraw_ = {0, 0};      // of the moving figures, ms
+    std::array<bool, 2> redraw_pending_ = {false, false};
     std::optional<DateSplits> data_;
     bool loading_started_ = false;
 };

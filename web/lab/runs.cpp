@@ -251,33 +251,33 @@ namespace {
 // four, 58.1 with none; the worker's examples/s 1,793, 1,818 and 2,822.
 constexpr double progress_redraw_ms = 250;
 const char* const moving_figures[] = {"training", "sweep"};
-std::array<double, 2> last_redraw = {0, 0};
-std::array<bool, 2> redraw_pending = {false, false};
 
-void redraw_now(void* figure) {
-    const auto k = reinterpret_cast<intptr_t>(figure);
-    redraw_pending[size_t(k)] = false;
-    last_redraw[size_t(k)] = now_ms();
-    request_redraw(moving_figures[k]);
+void redraw_later(void* figure) {
+    if (connected) connected->redraw_moved(int(reinterpret_cast<intptr_t>(figure)));
 }
 }  // namespace
 
 void Lab::moved(int figure) {
-    if (redraw_pending[size_t(figure)]) return;
-    const double wait = last_redraw[size_t(figure)] + progress_redraw_ms - now_ms();
+    if (redraw_pending_[size_t(figure)]) return;
+    const double wait = last_redraw_[size_t(figure)] + progress_redraw_ms - now_ms();
     if (wait <= 0) {
-        redraw_now(reinterpret_cast<void*>(intptr_t(figure)));
+        redraw_moved(figure);
     } else {
-        redraw_pending[size_t(figure)] = true;
-        emscripten_set_timeout(redraw_now, wait, reinterpret_cast<void*>(intptr_t(figure)));
+        redraw_pending_[size_t(figure)] = true;
+        emscripten_set_timeout(redraw_later, wait, reinterpret_cast<void*>(intptr_t(figure)));
     }
+}
+
+void Lab::redraw_moved(int figure) {
+    redraw_pending_[size_t(figure)] = false;
+    last_redraw_[size_t(figure)] = now_ms();
+    request_redraw(moving_figures[figure]);
 }
 
 void Lab::run_state(int id, const std::string& state, const std::string& message) {
     Run* run = find_run(id);
     if (!run) return;
-    run->take_state(state, message);
-    if (state == "done") js_run_weights(id);
+    run->take_state(state, message);  // a run's last weights came with its last epoch's report
     if (!live_running()) live_clock.stop();
     schedule_sweep();
     changed();

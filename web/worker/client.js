@@ -153,7 +153,7 @@ function createTrainingClient(handlers) {
     // For tests: how training is placed, and a way to make the next run's worker fail.
     stats: () => ({
       mode, size, workers: slots.length,
-      mainThreadSlices: main?.engine ? main.engine.stepsTrained : 0,
+      mainThreadSlices: main?.engine ? main.engine.slicesTrained : 0,
       evaluations,
     }),
     failNext(kind) { faultNext = kind; },

@@ -27,7 +27,7 @@ class TrainingEngine {
     this.runs = new Map();   // client's run id -> {id (the module's), playing, stopAtStep, fraction, fault}
     this.scheduled = false;
     this.crashed = false;
-    this.stepsTrained = 0;   // slices of training done here (the page's test reads it)
+    this.slicesTrained = 0;  // slices of training done here (the page's test reads it)
   }
 
   handle(message) {
@@ -113,7 +113,7 @@ class TrainingEngine {
     try {
       if (next.fault === 'throw') throw new Error('this run was made to fail by a test');
       const status = this.module._lbt_work(next.id, this.sliceMs, next.stopAtStep);
-      this.stepsTrained++;
+      this.slicesTrained++;
       const report = this.module.UTF8ToString(this.module._lbt_report(next.id));
       if (report !== 'null') {
         next.fraction = JSON.parse(report).fraction;

@@ -55,14 +55,13 @@ long whole(const json& config, const char* key, long fallback, long lo, long hi)
     return v.get<long>();
 }
 
-lb::TrainerConfig parse_config(const char* text) {
-    const json config = json::parse(text);
+lb::TrainerConfig parse_config(const json& config) {
     if (!config.is_object()) throw std::invalid_argument("a run's config must be a JSON object");
     lb::TrainerConfig c;
-    const std::string model = config.value("model", "attention");
-    if (model == "plain") c.model.decoder = lb::DecoderKind::plain;
-    else if (model == "attention") c.model.decoder = lb::DecoderKind::attention;
-    else throw std::invalid_argument("model must be plain or attention");
+    const auto decoder = lb::parse_decoder(config.value("model", "attention"));
+    if (!decoder || *decoder == lb::DecoderKind::transformer)  // the page trains the GRU pair
+        throw std::invalid_argument("model must be plain or attention");
+    c.model.decoder = *decoder;
     const auto scorer = lb::parse_scorer(config.value("scorer", "additive"));
     if (!scorer) throw std::invalid_argument("scorer must be dot, general or additive");
     c.model.scorer = *scorer;
@@ -113,8 +112,8 @@ EMSCRIPTEN_KEEPALIVE const char* lbt_message() { return message.c_str(); }
 // data_seed, learning_rate); the model is initialised, nothing is trained. Returns its id or -1.
 EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
     return guarded(-1, [&] {
-        const lb::TrainerConfig config = parse_config(config_text);
         const json parsed = json::parse(config_text);
+        const lb::TrainerConfig config = parse_config(parsed);
         const lb::DateSplits& data = dataset(uint64_t(whole(parsed, "data_seed", 1, 0, 2147483647)));
         const int id = next_run++;
         runs[id].trainer = std::make_unique<lb::Trainer>(config, data);
