@@ -81,8 +81,12 @@ void ShowSettings(Lab& lab) {
     int epochs = lab.epochs;
     if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != lab.epochs) lab.epochs = epochs, changed = true;
     record_rect("epochs");
+    // Beside the epochs if the line has room for it, else on a line of its own.
+    constexpr float rate_width = 80;
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(80);
+    if (ImGui::GetContentRegionAvail().x < rate_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("learning rate").x)
+        ImGui::NewLine();
+    ImGui::SetNextItemWidth(rate_width);
     char shown[32];
     std::snprintf(shown, sizeof shown, "%g", lab.learning_rate);
     if (ImGui::BeginCombo("learning rate", shown)) {
