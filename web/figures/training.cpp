@@ -275,7 +275,6 @@ std::string text_alternative(Lab& lab) {
 }  // namespace
 
 FigureSpec training_figure(Lab& lab, TrainingState& state) {
-    lab.start_loading();
     return {
         .name = "training",
         .show = [&lab] { ShowTraining(lab); },

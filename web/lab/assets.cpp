@@ -50,8 +50,6 @@ const char* model_word(int k) { return k ? "attention" : "plain"; }
 }  // namespace
 
 void Lab::start_loading() {
-    if (loading_started_) return;
-    loading_started_ = true;
     native_note = "loading assets/sweep.json\u2026";
     js_fetch_asset("assets/plain-64.safetensors", fetch_plain);
     js_fetch_asset("assets/attention-64.safetensors", fetch_attention);

@@ -138,7 +138,6 @@ struct Lab {
     std::string shipped_error;
     std::vector<ResultRow> native_rows;
     std::string native_note;       // "12 epochs, seed 1", or why there is none
-    void start_loading();          // fetches the shipped weights and sweep.json (once)
 
     // The held-out split (data seed 1), built when a figure first asks: the alignment figure's
     // examples. Training builds its own copy in the worker.
@@ -164,11 +163,11 @@ struct Lab {
     void redraw_moved(int figure);  // now (moved's timer)
 
 private:
+    void start_loading();          // fetches the shipped weights and sweep.json
     void schedule_sweep();
     std::array<double, 2> last_redraw_ = {0, 0};      // of the moving figures, ms
     std::array<bool, 2> redraw_pending_ = {false, false};
     std::optional<DateSplits> data_;
-    bool loading_started_ = false;
 };
 
 }  // namespace lb::web

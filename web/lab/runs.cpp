@@ -150,6 +150,7 @@ std::array<int, 8> largest_first() {
 Lab::Lab() {
     connected = this;
     worker_count = js_worker_count();
+    when_page_idle([this] { start_loading(); });  // not before the first figure has drawn
 }
 Lab::~Lab() { connected = nullptr; }
 

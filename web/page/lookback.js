@@ -7,10 +7,11 @@
 // cursor, focus, a height that fits the content, the text alternative in
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
+//
+// It starts the module at once, while the article is still being parsed and laid out (the wasm
+// compiles off the main thread), and attaches the canvases when the document is parsed.
 'use strict';
 (() => {
-  const canvases = [...document.querySelectorAll('canvas[data-figure]')];
-  if (canvases.length === 0) return;
   const byIndex = [];            // the module's figure index -> canvas
   const indexByName = new Map(); // figure name -> the module's figure index
 
@@ -49,6 +50,7 @@
 
   function start(started) {
     module = started;
+    const canvases = [...document.querySelectorAll('canvas[data-figure]')];
     const dark = matchMedia('(prefers-color-scheme: dark)');
     module._lb_set_dark(dark.matches ? 1 : 0);
     dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
@@ -104,6 +106,9 @@
       onScreen.observe(canvas);
     }
     document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
+    // What the page can wait for (the shipped models, the native sweep) after its first frames.
+    const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
+    whenIdle(() => module._lb_page_idle(), { timeout: 2000 });
 
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);
@@ -133,10 +138,15 @@
     });
   }
 
-  createLookbackModule({
+  const started = createLookbackModule({
     lookbackHost: host,
     lookbackRuns: runs,
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
-  }).then(start, (error) => console.error('lookback: the figure module did not start:', error));
+  });
+  const parsed = document.readyState === 'loading'
+    ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }))
+    : Promise.resolve();
+  Promise.all([started, parsed]).then(([ready]) => start(ready),
+    (error) => console.error('lookback: the figure module did not start:', error));
 })();

@@ -64,6 +64,9 @@ void keep_awake();
 // --- anywhere ------------------------------------------------------------------------------
 // Asks for a redraw of the named figure (its state changed from outside its own input).
 void request_redraw(std::string_view name);
+// Runs `work` once the page has drawn what it opened on and its main thread is idle: what a
+// page can wait for (fetching the shipped models, say) does not delay its first figure.
+void when_page_idle(std::function<void()> work);
 // Whether the page is dark now (the reader's prefers-color-scheme). The runtime gives every
 // figure the matching ImGui style and redraws them all when it changes; a figure's own colours
 // can follow it.

@@ -21,6 +21,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -331,6 +332,16 @@ void request_redraw(std::string_view name) {
 
 bool page_is_dark() { return page_dark; }
 
+namespace {
+std::vector<std::function<void()>> idle_work;  // when_page_idle's, until lb_page_idle
+bool page_idle = false;
+}  // namespace
+
+void when_page_idle(std::function<void()> work) {
+    if (page_idle) work();
+    else idle_work.push_back(std::move(work));
+}
+
 }  // namespace lb::web
 
 
@@ -393,6 +404,13 @@ EMSCRIPTEN_KEEPALIVE void lb_set_on_screen(int index, int on_screen) {
         h->on_screen = on_screen != 0;
         if (drawable(*h) && h->frames_wanted > 0) request_frame();
     }
+}
+
+// The page's main thread was idle after start (requestIdleCallback): when_page_idle's work.
+EMSCRIPTEN_KEEPALIVE void lb_page_idle() {
+    if (page_idle) return;
+    page_idle = true;
+    for (auto& work : std::exchange(idle_work, {})) work();
 }
 
 EMSCRIPTEN_KEEPALIVE void lb_set_page_visible(int visible) {
