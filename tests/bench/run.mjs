@@ -9,8 +9,8 @@
 // everything into one JSON document and prints a table of the figures and the
 // issue's ratios (or, with --json, the merged JSON).
 //
-//   node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs]
-//        [--tfjs-cpu] [--out build/bench/results.json]
+//   node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch]
+//        [--no-tfjs] [--tfjs-cpu] [--out build/bench/results.json]
 //
 // TensorFlow.js is installed on first use into build/bench-node (git-ignored),
 // never into the project's package.json.
@@ -29,7 +29,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // --- options -----------------------------------------------------------------
 const args = process.argv.slice(2);
-let json = false, seconds = '1', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
+let json = false, seconds = '1', widths = '8,16,32,64', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
 for (let i = 0; i < args.length; ++i) {
   const a = args[i];
   if (a === '--json') json = true;
@@ -37,9 +37,10 @@ for (let i = 0; i < args.length; ++i) {
   else if (a === '--no-tfjs') tfjs = false;
   else if (a === '--tfjs-cpu') tfjsCpu = true;
   else if (a === '--seconds' && i + 1 < args.length) seconds = args[++i];
+  else if (a === '--widths' && i + 1 < args.length) widths = args[++i];
   else if (a === '--out' && i + 1 < args.length) out = resolve(args[++i]);
   else {
-    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
+    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
     process.exit(2);
   }
 }
@@ -50,7 +51,7 @@ const builds = (process.env.LOOKBACK_BENCH_BUILDS ||
 const log = (message) => { if (!json) console.log(message); else console.error(message); };
 
 // --- run the targets ---------------------------------------------------------
-function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds', seconds]) {
+function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds', seconds, '--widths', widths]) {
   let command, commandArgs;
   if (target === 'native') {
     command = join(dir, 'lookback');
