@@ -47,4 +47,17 @@ inline constexpr SourceFigures source_figures = {
     .plain_length_buckets_64 = {0.7300, 0.7211, 0.7386, 0.7086},
 };
 
+// The second source's experiment (lesson-brief §7): a one-layer Transformer
+// (d_model 128, 8 heads) on Multi30k German→English, 10 epochs, test BLEU —
+// its decoder reading all S encoder states, or the first one only; beside it
+// an LSTM encoder–decoder without attention. `lookback sweep --transformer`
+// puts these beside our date-task table.
+struct SourceTransformerFigures {
+    double bleu_all, bleu_first, bleu_lstm_without_attention;
+    int d_model, heads, epochs;
+};
+inline constexpr SourceTransformerFigures source_transformer_figures = {
+    .bleu_all = 0.320, .bleu_first = 0.190, .bleu_lstm_without_attention = 0.152,
+    .d_model = 128, .heads = 8, .epochs = 10};
+
 }  // namespace lb

@@ -2,6 +2,8 @@
 // (exit 2) and a refused input with exit 1, before doing any work.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "commands.h"
@@ -87,6 +89,10 @@ TEST_CASE("train --lr: a finite rate above 0 and at most 10; a diverging run exi
     for (const char* bad : {"0", "-0.1", "1e30", "nan", "inf", "abc", ""})
         CHECK(train({"--lr", bad}) == 2);
     CHECK(sweep({"--lr", "11"}) == 2);
+    CHECK(parse_sweep_args({"--transformer"}).transformer);
+    CHECK_FALSE(parse_sweep_args({}).transformer);
+    CHECK(sweep({"--transformer", "--seed", "4"}) == 2);  // its seeds are 1-3
+    CHECK(sweep({"--transformer", "--out", "/nonexistent/folder"}) == 1);  // before any training
     // Even lr 10 saturates rather than overflows here, so the guard is reached
     // through the run the commands share, with a rate no flag accepts.
     RunOptions o;
@@ -132,4 +138,26 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
     o.model.H = 64;
     o.epochs = 12;
     CHECK(estimated_train_seconds(o, 6000) < 10);  // the shipped models: seconds
+}
+
+TEST_CASE("a held-out evaluation after every epoch changes nothing the run trains") {
+    // The sweep's shipped-settings runs evaluate each epoch, the build's shipped
+    // models do not: they must be the same model.
+    const lb::DateSplits data = lb::make_date_splits(1, 192, 24);
+    RunOptions o;
+    o.model.decoder = lb::DecoderKind::transformer;
+    o.model.H = 16;
+    o.epochs = 2;
+    const RunResult quiet = train_and_evaluate(o, data);
+    o.evaluate_each_epoch = true;
+    const RunResult evaluated = train_and_evaluate(o, data);
+    REQUIRE(evaluated.history.size() == 2);
+    CHECK(std::isnan(quiet.history.back().exact));
+    CHECK(evaluated.history.back().exact == doctest::Approx(evaluated.metrics.exact));
+    CHECK(evaluated.history.back().per_char == doctest::Approx(evaluated.metrics.per_char));
+    CHECK(evaluated.history.back().train_loss == quiet.history.back().train_loss);
+    const auto a = lb::named_tensors(quiet.model.params), b = lb::named_tensors(evaluated.model.params);
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+        CHECK(std::equal(a[i].data, a[i].data + a[i].size, b[i].data));
 }

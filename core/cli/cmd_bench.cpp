@@ -177,8 +177,6 @@ struct ModelCase {
         return decoder != DecoderKind::attention ? "none" : std::string(scorer_name(scorer));
     }
 };
-// The Transformer rows are asked for by name (--models transformer,...), so
-// the default rows and the reference comparison stay as they were.
 const ModelCase model_cases[] = {
     {DecoderKind::plain, Scorer::dot},
     {DecoderKind::attention, Scorer::dot},
@@ -285,8 +283,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 const char* const bench_usage =
     "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
-    "[--models plain,dot,general,additive] [--no-kernels] [--no-models]\n"
-    "  --models also takes transformer and transformer-first (the one-layer Transformer, 4 heads)";
+    "[--models plain,dot,general,additive,transformer,transformer-first] [--no-kernels] [--no-models]\n"
+    "  transformer, transformer-first: the one-layer Transformer (4 heads), memory all | first";
 
 BenchArgs parse_bench_args(const Args& args) {
     BenchArgs o;

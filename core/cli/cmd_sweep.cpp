@@ -14,8 +14,9 @@ namespace lb::cli {
 namespace {
 
 const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
-    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X] [--transformer]\n"
+    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
+    "  DIR/transformer.md and DIR/transformer.json (width 64, seeds 1-3, the shipped Transformers' settings)";
 
 constexpr int width_count = sweep_width_count;
 const auto& widths = sweep_widths;   // published.h
@@ -220,10 +221,14 @@ SweepArgs parse_sweep_args(const Args& args) {
             o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
         } else if (take_option(args, i, "--lr", v)) {
             o.learning_rate = parse_learning_rate(v);
+        } else if (args[i] == "--transformer") {
+            o.transformer = true, ++i;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
+    if (o.transformer && o.seed != SweepArgs{}.seed)
+        throw UsageError("--transformer runs seeds 1-3: it takes no --seed");
     return o;
 }
 
@@ -234,6 +239,7 @@ int sweep(const Args& args) {
     } catch (const UsageError& e) {
         return usage_error(e.what(), sweep_usage);
     }
+    if (parsed.transformer) return transformer_sweep(parsed);
     const std::string& out_dir = parsed.out_dir;
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;

@@ -78,7 +78,8 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     config.epochs = options.epochs;
     config.adam.learning_rate = options.learning_rate;
     config.adam.warmup_steps = options.warmup_steps;
-    config.evaluate_each_epoch = false;  // keeps train_seconds about training alone
+    // Off unless asked: keeps train_seconds about training alone.
+    config.evaluate_each_epoch = options.evaluate_each_epoch;
     Trainer trainer(config, data);
 
     const long total = long(options.epochs) * long(data.train.size());

@@ -53,7 +53,8 @@ struct BenchArgs {
     bool json = false, run_kernels = true, run_models = true;
     double budget = 1.0;  // seconds per training figure (kernels and inference get less)
     std::vector<int> widths = {8, 16, 32, 64};
-    std::vector<std::string> model_names = {"plain", "dot", "general", "additive"};
+    std::vector<std::string> model_names = {"plain", "dot", "general", "additive", "transformer",
+                                            "transformer-first"};
 };
 BenchArgs parse_bench_args(const Args& args);
 bool parse_worked_example_args(const Args& args);  // --json given
@@ -71,8 +72,10 @@ struct SweepArgs {
     int epochs = 12;
     uint64_t seed = 1, data_seed = 1;
     float learning_rate = 1e-3f;
+    bool transformer = false;  // --transformer: the Transformer table (cmd_sweep_transformer.cpp)
 };
 SweepArgs parse_sweep_args(const Args& args);
+int transformer_sweep(const SweepArgs& args);
 
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
 struct RunOptions {
@@ -82,6 +85,7 @@ struct RunOptions {
     uint64_t data_seed = 1;  // the dataset's strings
     float learning_rate = 1e-3f;  // Adam's; checked by parse_learning_rate
     int warmup_steps = 0;    // the rate's linear warmup (trainer.h's AdamConfig)
+    bool evaluate_each_epoch = false;  // held-out exact and per-char in each EpochRecord
     bool progress = false;   // draw a progress bar on stdout (a terminal)
     std::string label;       // shown before the bar
 };

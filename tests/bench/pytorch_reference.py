@@ -18,8 +18,17 @@ Linear(H, 13). The strings are the dataset's six formats (shared/dataset.md),
 drawn here with Python's own RNG: the timing depends on their lengths, not on
 which dates they are.
 
-usage: pytorch_reference.py [--decoder attention|plain] [--scorer additive|dot|general]
-                            [--width 64] [--seconds 20] [--json]
+With --decoder transformer (or transformer-first) it is core/transformer.h's
+one-layer Transformer built from nn.TransformerEncoderLayer /
+nn.TransformerDecoderLayer (d_model = width, 4 heads, feed-forward 2 x width,
+post-LN, ReLU, dropout 0): embeddings [40, D] and [13, D] scaled by sqrt(D)
+plus sinusoidal positions, the source's key-padding mask, a causal mask on
+the decoder, and cross-attention over every real encoder state (transformer)
+or the first one only (transformer-first); output Linear(D, 13). It checks
+that its parameter count is core's formula (87,949 at width 64).
+
+usage: pytorch_reference.py [--decoder attention|plain|transformer|transformer-first]
+                            [--scorer additive|dot|general] [--width 64] [--seconds 20] [--json]
 """
 import argparse
 import datetime
@@ -120,9 +129,55 @@ class Seq2Seq(nn.Module):
         return torch.stack(logits, dim=1)                                # [B, T, 13]
 
 
+def sinusoids(length, D):
+    """PE(pos, 2i) = sin(pos / 10000^(2i/D)), PE(pos, 2i+1) = cos(...) (Vaswani 2017 §3.5)."""
+    position = torch.arange(length, dtype=torch.float32)[:, None]
+    rate = torch.exp(torch.arange(0, D, 2, dtype=torch.float32) * (-torch.log(torch.tensor(10000.0)) / D))
+    pe = torch.zeros(length, D)
+    pe[:, 0::2] = torch.sin(position * rate)
+    pe[:, 1::2] = torch.cos(position * rate)
+    return pe
+
+
+class Transformer(nn.Module):
+    def __init__(self, D, memory):
+        super().__init__()
+        self.D, self.first_only = D, memory == "first"
+        self.enc_embedding = nn.Embedding(40, D)
+        self.dec_embedding = nn.Embedding(13, D)
+        self.encoder = nn.TransformerEncoderLayer(D, 4, 2 * D, dropout=0.0, batch_first=True)
+        self.decoder = nn.TransformerDecoderLayer(D, 4, 2 * D, dropout=0.0, batch_first=True)
+        self.out = nn.Linear(D, 13)
+        self.register_buffer("pe", sinusoids(64, D), persistent=False)
+        self.register_buffer("causal", torch.triu(torch.full((T_OUT, T_OUT), float("-inf")), 1),
+                             persistent=False)
+
+    def forward(self, src, lengths, dec_in):
+        B, S = src.shape
+        scale = self.D ** 0.5
+        padding = torch.arange(S)[None, :] >= lengths[:, None]          # [B, S]
+        x = self.enc_embedding(src) * scale + self.pe[:S]
+        memory = self.encoder(x, src_key_padding_mask=padding)          # [B, S, D]
+        memory_padding = padding
+        if self.first_only:                                              # the bottleneck
+            memory, memory_padding = memory[:, :1], padding[:, :1]
+        y = self.dec_embedding(dec_in) * scale + self.pe[:T_OUT]
+        z = self.decoder(y, memory, tgt_mask=self.causal, memory_key_padding_mask=memory_padding)
+        return self.out(z)                                               # [B, T, 13]
+
+
+def transformer_parameters(D, F=None):
+    """core/transformer.h's formula."""
+    F = F or 2 * D
+    attention = 4 * D * D + 4 * D
+    ffn = 2 * D * F + F + D
+    return 40 * D + 13 * D + (attention + ffn + 2 * 2 * D) + (2 * attention + ffn + 3 * 2 * D) + 13 * D + 13
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--decoder", choices=["attention", "plain"], default="attention")
+    parser.add_argument("--decoder", choices=["attention", "plain", "transformer", "transformer-first"],
+                        default="attention")
     parser.add_argument("--scorer", choices=["additive", "dot", "general"], default="additive")
     parser.add_argument("--width", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0, help="training time to measure")
@@ -133,7 +188,15 @@ def main():
     torch.set_num_interop_threads(1)
     torch.manual_seed(1)
     examples = make_examples(6000, seed=1)
-    model = Seq2Seq(args.width, args.decoder, args.scorer)
+    transformer = args.decoder.startswith("transformer")
+    if transformer:
+        model = Transformer(args.width, "first" if args.decoder == "transformer-first" else "all")
+        count = sum(p.numel() for p in model.parameters())
+        if count != transformer_parameters(args.width):
+            sys.exit(f"pytorch_reference.py: {count} parameters, core's formula says "
+                     f"{transformer_parameters(args.width)}")
+    else:
+        model = Seq2Seq(args.width, args.decoder, args.scorer)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-7)
     batches = [make_batch(examples[i:i + 64]) for i in range(0, len(examples), 64)]
 
@@ -166,14 +229,19 @@ def main():
             n += 1
         infer_rate = n * 64 / (time.process_time() - start)
 
-    result = {"model": args.decoder, "scorer": args.scorer if args.decoder == "attention" else "none",
+    result = {"model": "transformer" if transformer else args.decoder,
+              "scorer": args.scorer if args.decoder == "attention" else "none",
               "width": args.width, "target": "pytorch-1.13-cpu-1-thread",
               "train_examples_per_second": train_rate, "infer_strings_per_second": infer_rate,
-              "torch_version": torch.__version__, "last_loss": loss}
+              "torch_version": torch.__version__, "last_loss": loss,
+              "parameters": sum(p.numel() for p in model.parameters())}
+    if transformer:
+        result["memory"] = "first" if args.decoder == "transformer-first" else "all"
     if args.json:
         print(json.dumps(result))
     else:
         print(f"PyTorch {torch.__version__}, 1 thread, {args.decoder} ({result['scorer']}), width {args.width}, "
+              f"{result['parameters']} parameters, "
               f"batch 64: {train_rate:.0f} training examples/s, {infer_rate:.0f} strings/s forward (loss {loss:.3f})")
 
 

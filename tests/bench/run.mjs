@@ -9,8 +9,8 @@
 // everything into one JSON document and prints a table of the figures and the
 // issue's ratios (or, with --json, the merged JSON).
 //
-//   node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs]
-//        [--tfjs-cpu] [--out build/bench/results.json]
+//   node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch]
+//        [--no-tfjs] [--tfjs-cpu] [--out build/bench/results.json]
 //
 // TensorFlow.js is installed on first use into build/bench-node (git-ignored),
 // never into the project's package.json.
@@ -29,7 +29,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 // --- options -----------------------------------------------------------------
 const args = process.argv.slice(2);
-let json = false, seconds = '1', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
+let json = false, seconds = '1', widths = '8,16,32,64', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
 for (let i = 0; i < args.length; ++i) {
   const a = args[i];
   if (a === '--json') json = true;
@@ -37,9 +37,10 @@ for (let i = 0; i < args.length; ++i) {
   else if (a === '--no-tfjs') tfjs = false;
   else if (a === '--tfjs-cpu') tfjsCpu = true;
   else if (a === '--seconds' && i + 1 < args.length) seconds = args[++i];
+  else if (a === '--widths' && i + 1 < args.length) widths = args[++i];
   else if (a === '--out' && i + 1 < args.length) out = resolve(args[++i]);
   else {
-    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
+    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
     process.exit(2);
   }
 }
@@ -50,7 +51,7 @@ const builds = (process.env.LOOKBACK_BENCH_BUILDS ||
 const log = (message) => { if (!json) console.log(message); else console.error(message); };
 
 // --- run the targets ---------------------------------------------------------
-function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds', seconds]) {
+function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds', seconds, '--widths', widths]) {
   let command, commandArgs;
   if (target === 'native') {
     command = join(dir, 'lookback');
@@ -70,7 +71,7 @@ function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds',
   return parsed;
 }
 
-function runPytorch() {
+function runPytorch(decoder = 'attention') {
   const script = join(root, 'tests/bench/pytorch_reference.py');
   const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
   const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' });
@@ -79,8 +80,8 @@ function runPytorch() {
     return null;
   }
   const pySeconds = String(Math.max(5, 10 * Number(seconds)));
-  log(`==> PyTorch reference: ${python} ${script} --json --seconds ${pySeconds}`);
-  const result = spawnSync(python, [script, '--json', '--seconds', pySeconds], { encoding: 'utf8' });
+  log(`==> PyTorch reference: ${python} ${script} --decoder ${decoder} --json --seconds ${pySeconds}`);
+  const result = spawnSync(python, [script, '--decoder', decoder, '--json', '--seconds', pySeconds], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`PyTorch reference failed:\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
@@ -130,24 +131,35 @@ function machine() {
 }
 
 // --- merge and compare ---------------------------------------------------------
-const find = (results, target, scorer, width) =>
-  results.find((r) => r.target === target && r.scorer === scorer && r.width === width);
+// A row is named by its model, scorer and (Transformer) memory: plain and the
+// Transformer both have the scorer "none".
+const kind = (r) => `${r.model}/${r.scorer}/${r.memory ?? ''}`;
+const find = (results, target, row, width) =>
+  results.find((r) => r.target === target && kind(r) === kind(row) && r.width === width);
+const additive = { model: 'attention', scorer: 'additive' };
+const transformerAll = { model: 'transformer', scorer: 'none', memory: 'all' };
 
-function ratios(results, reference, tfjsReference) {
+function ratios(results, reference, tfjsReference, transformerReference) {
   const r = {};
-  const nativeAdd = find(results, 'native', 'additive', 64);
-  const simdAdd = find(results, 'wasm-simd', 'additive', 64);
+  const nativeAdd = find(results, 'native', additive, 64);
+  const simdAdd = find(results, 'wasm-simd', additive, 64);
   if (reference && nativeAdd) r.native_over_pytorch = nativeAdd.train_examples_per_second / reference.train_examples_per_second;
   if (reference && simdAdd) r.wasm_simd_over_pytorch = simdAdd.train_examples_per_second / reference.train_examples_per_second;
   if (simdAdd) r.wasm_simd_examples_per_second = simdAdd.train_examples_per_second;
   if (tfjsReference && simdAdd)
     r.wasm_simd_over_tfjs_wasm = simdAdd.train_examples_per_second / tfjsReference.train_examples_per_second;
+  const nativeTransformer = find(results, 'native', transformerAll, 64);
+  const simdTransformer = find(results, 'wasm-simd', transformerAll, 64);
+  if (transformerReference && nativeTransformer)
+    r.transformer_native_over_pytorch = nativeTransformer.train_examples_per_second / transformerReference.train_examples_per_second;
+  if (transformerReference && simdTransformer)
+    r.transformer_wasm_simd_over_pytorch = simdTransformer.train_examples_per_second / transformerReference.train_examples_per_second;
 
   // SIMD over scalar WASM, training, for every model × width both ran.
   const simdOverScalar = [];
   for (const s of results.filter((x) => x.target === 'wasm-simd')) {
-    const scalar = find(results, 'wasm-scalar', s.scorer, s.width);
-    if (scalar) simdOverScalar.push({ model: s.model, scorer: s.scorer, width: s.width,
+    const scalar = find(results, 'wasm-scalar', s, s.width);
+    if (scalar) simdOverScalar.push({ model: s.model, scorer: s.scorer, memory: s.memory, width: s.width,
                                       ratio: s.train_examples_per_second / scalar.train_examples_per_second });
   }
   if (simdOverScalar.length) {
@@ -163,6 +175,8 @@ const goals = [
   ['wasm-simd >= 2,700 examples/s', (r) => r.wasm_simd_examples_per_second, 2700, ' ex/s'],
   ['wasm-simd >= 10x TF.js wasm+SIMD (same run)', (r) => r.wasm_simd_over_tfjs_wasm, 10, 'x'],
   ['wasm-simd >= 3x PyTorch', (r) => r.wasm_simd_over_pytorch, 3, 'x'],
+  ['Transformer (all) native >= 10x PyTorch (H=64)', (r) => r.transformer_native_over_pytorch, 10, 'x'],
+  ['Transformer (all) wasm-simd >= 3x PyTorch (H=64)', (r) => r.transformer_wasm_simd_over_pytorch, 3, 'x'],
   ['wasm-simd >= 2.5x wasm-scalar (additive, H=64)', (r) => r.wasm_simd_over_scalar_additive_64, 2.5, 'x'],
   ['WASM linear memory while training at H=64 <= 32 MB', (r) => r.wasm_memory_mb_width64, 32, ' MB', true],
   ['WASM malloc heap while training at H=64 <= 32 MB', (r) => r.wasm_heap_mb_width64, 32, ' MB', true],
@@ -172,7 +186,7 @@ function printTable(merged) {
   const rows = merged.results;
   console.log('\nmodel      scorer    width  target        train ex/s  infer str/s  GFLOP/s  mem MB');
   for (const r of rows)
-    console.log(`${r.model.padEnd(10)} ${r.scorer.padEnd(9)} ${String(r.width).padStart(5)}  ` +
+    console.log(`${r.model.padEnd(10)} ${(r.memory ?? r.scorer).padEnd(9)} ${String(r.width).padStart(5)}  ` +
                 `${r.target.padEnd(12)} ${r.train_examples_per_second.toFixed(0).padStart(11)} ` +
                 `${r.infer_strings_per_second.toFixed(0).padStart(12)} ${r.gflops.toFixed(1).padStart(8)} ` +
                 `${(r.memory_mb ?? 0).toFixed(1).padStart(7)}`);
@@ -187,6 +201,10 @@ function printTable(merged) {
   if (merged.reference)
     console.log(`\nPyTorch ${merged.reference.torch_version}, 1 thread, additive attention, H=64: ` +
                 `${merged.reference.train_examples_per_second.toFixed(0)} training ex/s`);
+  if (merged.transformer_reference)
+    console.log(`PyTorch ${merged.transformer_reference.torch_version}, 1 thread, Transformer (all), H=64 ` +
+                `(${merged.transformer_reference.parameters} parameters): ` +
+                `${merged.transformer_reference.train_examples_per_second.toFixed(0)} training ex/s`);
   for (const t of merged.tfjs_references || [])
     console.log(`TensorFlow.js ${t.tfjs_version} ${t.target} (${t.backend === 'wasm' ? `SIMD ${t.wasm_simd}, ` : 'plain JS, '}1 thread), ` +
                 `additive attention, H=64: ${t.train_examples_per_second.toFixed(0)} training ex/s`);
@@ -215,13 +233,14 @@ try {
     merged.wasm_memory_training_width64 = { memory_mb: alone.results[0].memory_mb, heap_mb: alone.results[0].heap_mb };
   }
   merged.reference = pytorch ? runPytorch() : null;
+  merged.transformer_reference = merged.reference ? runPytorch('transformer') : null;
   merged.tfjs_references = [];
   if (tfjs && installTfjs()) {
     merged.tfjs_references.push(runTfjs('wasm'));
     if (tfjsCpu) merged.tfjs_references.push(runTfjs('cpu'));
   }
   merged.tfjs_reference = merged.tfjs_references.find((t) => t.backend === 'wasm') || null;
-  merged.ratios = ratios(merged.results, merged.reference, merged.tfjs_reference);
+  merged.ratios = ratios(merged.results, merged.reference, merged.tfjs_reference, merged.transformer_reference);
   if (merged.wasm_memory_training_width64) {
     merged.ratios.wasm_memory_mb_width64 = merged.wasm_memory_training_width64.memory_mb;
     merged.ratios.wasm_heap_mb_width64 = merged.wasm_memory_training_width64.heap_mb;
