@@ -311,10 +311,10 @@ void ShowTable(const WorkedExample& st) {
             ImGui::TableNextColumn();
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.encoder), "h%s %s", sub[i], vec_text(st.hs[i], "%.2f").c_str());
             ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.lengths[i]), true);
+            TextRight(fmt("%.3f", r.lengths[i]), false);
             record_rect("length-" + std::to_string(i + 1));
             ImGui::TableNextColumn();
-            TextRight(cosine_text(r.cosines[i]), true);
+            TextRight(cosine_text(r.cosines[i]), false);
             record_rect("cosine-" + std::to_string(i + 1));
             ImGui::TableNextColumn();
             TextRight(fmt("%.3f", r.scores[i]), !e_ready);
