@@ -75,7 +75,7 @@ TEST_CASE("temperature: the weights are softmax(e / T)") {
         for (double a : hot.weights) CHECK(a == Approx(1.0 / 3).epsilon(1e-5));
     }
     SUBCASE("a temperature that is not a positive number is refused") {
-        for (double t : {0.0, -1.0, std::nan(""), INFINITY})
+        for (double t : {0.0, -1.0, std::nan(""), double(INFINITY)})
             CHECK_THROWS_AS(attention_step(Scorer::dot, s, hs, {}, t), std::invalid_argument);
     }
 }

@@ -262,13 +262,13 @@ void ShowPlane(WorkedExample& st, float side) {
 }
 
 // Cell tints: what this step computes (highlight) and what it reads (source).
-enum Column { col_h, col_length, col_cos, col_e, col_exp, col_alpha, col_bar, columns };
+enum Column { col_h, col_e, col_exp, col_alpha, col_bar, columns };
 ImU32 tint(int step, int column) {
     const LessonColors& c = lesson_colors();
     static const int computes[4][columns] = {
-        {0, 0, 0, 1, 0, 0, 0}, {0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0}};
+        {0, 1, 0, 0, 0}, {0, 0, 1, 1, 1}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}};
     static const int reads[4][columns] = {
-        {1, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 0, 0}};
+        {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0, 1, 1}, {0, 0, 0, 0, 0}};
     return computes[step][column] ? c.highlight : reads[step][column] ? c.source : 0;
 }
 
@@ -297,8 +297,6 @@ void ShowTable(const WorkedExample& st) {
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
     if (ImGui::BeginTable("step", columns, flags)) {
         ImGui::TableSetupColumn("state");
-        ImGui::TableSetupColumn("|h|");
-        ImGui::TableSetupColumn("cos");
         ImGui::TableSetupColumn("score e");
         ImGui::TableSetupColumn(st.temperature == 1 ? "exp e" : "exp(e/T)");
         ImGui::TableSetupColumn("weight \u03b1");
@@ -310,12 +308,6 @@ void ShowTable(const WorkedExample& st) {
                 if (const ImU32 t = tint(st.step, k)) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, t, k);
             ImGui::TableNextColumn();
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.encoder), "h%s %s", sub[i], vec_text(st.hs[i], "%.2f").c_str());
-            ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.lengths[i]), false);
-            record_rect("length-" + std::to_string(i + 1));
-            ImGui::TableNextColumn();
-            TextRight(cosine_text(r.cosines[i]), false);
-            record_rect("cosine-" + std::to_string(i + 1));
             ImGui::TableNextColumn();
             TextRight(fmt("%.3f", r.scores[i]), !e_ready);
             record_rect("score-" + std::to_string(i + 1));
@@ -341,8 +333,6 @@ void ShowTable(const WorkedExample& st) {
         ImGui::TextDisabled("sum");
         ImGui::TableNextColumn();
         ImGui::TableNextColumn();
-        ImGui::TableNextColumn();
-        ImGui::TableNextColumn();
         TextRight(fmt("%.3f", r.denominator), !exp_ready);
         record_rect("denominator");
         ImGui::TableNextColumn();
@@ -358,6 +348,36 @@ void ShowTable(const WorkedExample& st) {
         ImGui::GetWindowDrawList()->AddRectFilled({a.x - 4, a.y}, {b.x + 4, b.y}, st.step == 2 ? col.highlight : col.source);
     }
     record_rect("context");
+}
+
+// Why the dot scores come out as they do: s·h = |s| |h| cos(s, h), so a state can win by length
+// as well as by direction. A small table of its own, so the step's table still fits a phone.
+void ShowLengths(const WorkedExample& st) {
+    const AttentionStep& r = st.result;
+    ImGui::TextDisabled("Why: s\u00b7h = |s| |h| cos(s, h), so length counts as well as direction.");
+    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
+    if (ImGui::BeginTable("lengths", S + 1, flags)) {
+        ImGui::TableSetupColumn("");
+        for (int i = 0; i < S; ++i) ImGui::TableSetupColumn(("h" + std::string(sub[i])).c_str());
+        ImGui::TableHeadersRow();
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("length |h|");
+        for (int i = 0; i < S; ++i) {
+            ImGui::TableNextColumn();
+            TextRight(fmt("%.3f", r.lengths[i]), false);
+            record_rect("length-" + std::to_string(i + 1));
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("cos(s, h)");
+        for (int i = 0; i < S; ++i) {
+            ImGui::TableNextColumn();
+            TextRight(cosine_text(r.cosines[i]), false);
+            record_rect("cosine-" + std::to_string(i + 1));
+        }
+        ImGui::EndTable();
+    }
 }
 
 // A 2-wide row of a matrix or vector as one drag widget; true when it changed.
@@ -409,19 +429,21 @@ void ShowScorer(WorkedExample& st) {
     }
     // The temperature on a logarithmic slider, so 0.1 and 10 sit equally far from 1.
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Softmax temperature T");
+    ImGui::TextUnformatted("Temperature T");
     ImGui::SameLine();
     float temperature = float(st.temperature);
-    ImGui::SetNextItemWidth(150);
+    ImGui::SetNextItemWidth(120);
     if (ImGui::SliderFloat("##T", &temperature, float(coldest), float(hottest), "%.2f",
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
     record_rect("temperature");
-    ImGui::SameLine();
-    if (ImGui::Button("\u221ad = \u221a2")) st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
+    const char* const sqrt_d = "T = \u221ad = \u221a2";
+    const ImGuiStyle& style = ImGui::GetStyle();
+    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("T = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
+    if (ImGui::Button(sqrt_d)) st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
     record_rect("temperature-sqrt-d");
     ImGui::SameLine();
-    if (ImGui::Button("1")) st.temperature = 1;
+    if (ImGui::Button("T = 1")) st.temperature = 1;
     record_rect("temperature-one");
 
     // Parameter counts at a width the reader picks: the core's formula, not a table.
@@ -454,6 +476,8 @@ void ShowWorkedExample(WorkedExample& st) {
         ImGui::BeginGroup();
     }
     ShowTable(st);
+    ImGui::Spacing();
+    ShowLengths(st);
     ImGui::Spacing();
     ShowScorer(st);
     if (wide) ImGui::EndGroup();
