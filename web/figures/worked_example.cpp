@@ -354,7 +354,9 @@ void ShowTable(const WorkedExample& st) {
 // as well as by direction. A small table of its own, so the step's table still fits a phone.
 void ShowLengths(const WorkedExample& st) {
     const AttentionStep& r = st.result;
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Why: s\u00b7h = |s| |h| cos(s, h), so length counts as well as direction.");
+    ImGui::PopTextWrapPos();
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
     if (ImGui::BeginTable("lengths", S + 1, flags)) {
         ImGui::TableSetupColumn("");
