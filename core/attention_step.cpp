@@ -43,20 +43,31 @@ double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& p) {
     throw std::invalid_argument("unknown scorer");
 }
 
-AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs, const ScorerParams& p) {
+AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs, const ScorerParams& p,
+                             double temperature) {
     if (hs.empty()) throw std::invalid_argument("attention: no encoder states");
+    if (!(temperature > 0) || !std::isfinite(temperature))
+        throw std::invalid_argument("attention: the temperature must be a positive number");
     AttentionStep out;
+    out.temperature = temperature;
     for (const Vec& h : hs) out.scores.push_back(score(scorer, s, h, p));
 
     const double top = *std::max_element(out.scores.begin(), out.scores.end());
     double shifted_sum = 0;
     for (double e : out.scores) {
-        out.exps.push_back(std::exp(e));
-        shifted_sum += std::exp(e - top);
+        out.exps.push_back(std::exp(e / temperature));
+        shifted_sum += std::exp((e - top) / temperature);
     }
     out.denominator = 0;
     for (double x : out.exps) out.denominator += x;
-    for (double e : out.scores) out.weights.push_back(std::exp(e - top) / shifted_sum);
+    for (double e : out.scores) out.weights.push_back(std::exp((e - top) / temperature) / shifted_sum);
+
+    const double s_length = std::sqrt(dot(s, s));
+    for (const Vec& h : hs) {
+        const double length = std::sqrt(dot(h, h));
+        out.lengths.push_back(length);
+        out.cosines.push_back(length > 0 && s_length > 0 ? dot(s, h) / (s_length * length) : std::nan(""));
+    }
 
     out.context.assign(s.size(), 0.0);
     for (size_t i = 0; i < hs.size(); ++i) {

@@ -23,20 +23,25 @@ struct ScorerParams {
 };
 
 struct AttentionStep {
-    Vec scores;          // e_i = score(s, h_i)             [S]
-    Vec exps;            // exp(e_i)                        [S]
-    double denominator;  // Σ_j exp(e_j)
-    Vec weights;         // α_i = exp(e_i) / Σ_j exp(e_j)   [S]
-    Vec context;         // c = Σ_i α_i h_i                 [D]
+    Vec scores;          // e_i = score(s, h_i)                 [S]
+    double temperature;  // T
+    Vec exps;            // exp(e_i / T)                        [S]
+    double denominator;  // Σ_j exp(e_j / T)
+    Vec weights;         // α_i = exp(e_i / T) / Σ_j exp(e_j / T)   [S]
+    Vec context;         // c = Σ_i α_i h_i                     [D]
+    // Why a dot score is high: s·h = |s| |h| cos(s, h), so length counts as much as direction.
+    Vec lengths;         // |h_i|                               [S]
+    Vec cosines;         // cos(s, h_i); NaN where s or h_i is zero   [S]
 };
 
 // e(s, h) for one encoder state. Throws std::invalid_argument on shape mismatch.
 double score(Scorer scorer, const Vec& s, const Vec& h, const ScorerParams& params);
 
 // The whole step over encoder states hs [S][D]. Throws std::invalid_argument
-// if S == 0 or shapes disagree. Weights are computed with the max score
-// subtracted, so they stay finite even where exp(e_i) itself overflows.
+// if S == 0, shapes disagree or the temperature is not a positive finite number.
+// Weights are computed with the max score subtracted, so they stay finite even
+// where exp(e_i / T) itself overflows.
 AttentionStep attention_step(Scorer scorer, const Vec& s, const Mat& hs,
-                             const ScorerParams& params = {});
+                             const ScorerParams& params = {}, double temperature = 1);
 
 }  // namespace lb

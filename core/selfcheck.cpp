@@ -100,6 +100,34 @@ Question make_question(QuestionKind kind, Rng& rng) {
                         std::to_string(wh1) + " = " + fmt("%.0f", q.answer);
             break;
         }
+        case QuestionKind::scaled_dot_score: {
+            // One query against two keys of width d_k = 4, so √d_k = 2 and QKᵀ/√d_k is one row of
+            // two entries; the reader works out one of them.
+            constexpr int d = 4;
+            Vec query(d), keys[2] = {Vec(d), Vec(d)};
+            for (double& x : query) x = rand_int(rng, -2, 3);
+            for (Vec& k : keys)
+                for (double& x : k) x = rand_int(rng, -2, 3);
+            const int j = rand_int(rng, 0, 1);
+            const double dot = score(Scorer::dot, query, keys[j], {});
+            q.answer = dot / std::sqrt(double(d));
+            auto v4 = [](const Vec& x) {
+                return "(" + fmt("%.0f", x[0]) + ", " + fmt("%.0f", x[1]) + ", " + fmt("%.0f", x[2]) +
+                       ", " + fmt("%.0f", x[3]) + ")";
+            };
+            const std::string key_name = j == 0 ? "k₁" : "k₂";
+            q.prompt = "A query q = " + v4(query) + " and two keys k₁ = " + v4(keys[0]) + ", k₂ = " +
+                       v4(keys[1]) + ", all of width d_k = " + std::to_string(d) +
+                       ", so QKᵀ/√d_k is one row of two entries. What is entry " +
+                       std::to_string(j + 1) + " (the scaled score of " + key_name + ")?";
+            q.tolerance = 0.01;
+            std::string terms;
+            for (int i = 0; i < d; ++i)
+                terms += (i ? " + " : "") + fmt("%.0f", query[i]) + "·" + fmt("%.0f", keys[j][i]);
+            q.working = "q·" + key_name + " = " + terms + " = " + fmt("%.0f", dot) +
+                        "; √d_k = √4 = 2; " + fmt("%.0f", dot) + " / 2 = " + fmt("%.2f", q.answer);
+            break;
+        }
     }
     return q;
 }

@@ -9,10 +9,11 @@
 
 namespace lb {
 
-enum class QuestionKind { context, softmax_entry, dot_score, bilinear_score };
+enum class QuestionKind { context, softmax_entry, dot_score, bilinear_score, scaled_dot_score };
 constexpr QuestionKind all_question_kinds[] = {QuestionKind::context, QuestionKind::softmax_entry,
                                                QuestionKind::dot_score,
-                                               QuestionKind::bilinear_score};
+                                               QuestionKind::bilinear_score,
+                                               QuestionKind::scaled_dot_score};
 
 struct Question {
     QuestionKind kind;

@@ -33,6 +33,53 @@ TEST_CASE("worked example: h1=(1,0) h2=(0,1) h3=(1,1), s=(0.9,0.2), dot score") 
     CHECK(step.context[1] == Approx(0.632).epsilon(0.001));
 }
 
+TEST_CASE("worked example: h1 points most nearly the way s does, h3 wins by its length") {
+    const AttentionStep step = attention_step(Scorer::dot, {0.9, 0.2}, {{1, 0}, {0, 1}, {1, 1}});
+    // By hand: |s| = √0.85 = 0.921954; |h3| = √2; cos = s·h / (|s| |h|).
+    CHECK(step.lengths[0] == Approx(1));
+    CHECK(step.lengths[1] == Approx(1));
+    CHECK(step.lengths[2] == Approx(1.414214).epsilon(1e-6));
+    CHECK(step.cosines[0] == Approx(0.9 / 0.921954).epsilon(1e-6));           // 0.976
+    CHECK(step.cosines[1] == Approx(0.2 / 0.921954).epsilon(1e-6));           // 0.217
+    CHECK(step.cosines[2] == Approx(1.1 / (0.921954 * 1.414214)).epsilon(1e-6));  // 0.844
+    CHECK(step.cosines[0] > step.cosines[2]);  // closer in direction...
+    CHECK(step.scores[2] > step.scores[0]);    // ...and still outscored by the longer state
+    // A zero state has no direction.
+    CHECK(std::isnan(attention_step(Scorer::dot, {0.9, 0.2}, {{0, 0}}).cosines[0]));
+}
+
+TEST_CASE("temperature: the weights are softmax(e / T)") {
+    const Mat hs = {{1, 0}, {0, 1}, {1, 1}};
+    const Vec s = {0.9, 0.2};
+    SUBCASE("T = 0.5 sharpens: e / T = 1.8, 0.4, 2.2") {
+        // By hand: exp = 6.049647, 1.491825, 9.025013; sum 16.566486.
+        const AttentionStep step = attention_step(Scorer::dot, s, hs, {}, 0.5);
+        CHECK(step.temperature == 0.5);
+        CHECK(step.scores[2] == Approx(1.1));  // the scores themselves do not change
+        CHECK(step.exps[2] == Approx(9.025013).epsilon(1e-6));
+        CHECK(step.denominator == Approx(16.566486).epsilon(1e-6));
+        CHECK(step.weights[0] == Approx(0.365174).epsilon(1e-5));
+        CHECK(step.weights[1] == Approx(0.090051).epsilon(1e-5));
+        CHECK(step.weights[2] == Approx(0.544775).epsilon(1e-5));
+    }
+    SUBCASE("T = √2, the scaled dot product at d = 2, flattens: e / T = 0.6364, 0.1414, 0.7778") {
+        const AttentionStep step = attention_step(Scorer::dot, s, hs, {}, std::sqrt(2.0));
+        CHECK(step.weights[0] == Approx(0.362123).epsilon(1e-5));
+        CHECK(step.weights[1] == Approx(0.220745).epsilon(1e-5));
+        CHECK(step.weights[2] == Approx(0.417133).epsilon(1e-5));
+    }
+    SUBCASE("the limits: T → 0 picks the top score, T → ∞ weighs all alike") {
+        const AttentionStep cold = attention_step(Scorer::dot, s, hs, {}, 0.01);
+        CHECK(cold.weights[2] == Approx(1).epsilon(1e-8));  // exp(−20) ≈ 2e-9 left for h1
+        const AttentionStep hot = attention_step(Scorer::dot, s, hs, {}, 1e6);
+        for (double a : hot.weights) CHECK(a == Approx(1.0 / 3).epsilon(1e-5));
+    }
+    SUBCASE("a temperature that is not a positive number is refused") {
+        for (double t : {0.0, -1.0, std::nan(""), double(INFINITY)})
+            CHECK_THROWS_AS(attention_step(Scorer::dot, s, hs, {}, t), std::invalid_argument);
+    }
+}
+
 TEST_CASE("softmax weights are positive and sum to one, even for huge scores") {
     const AttentionStep step = attention_step(Scorer::dot, {1000, 0}, {{1, 0}, {0.999, 0}, {0, 1}});
     double sum = 0;
@@ -63,6 +110,9 @@ TEST_CASE("self-check computations") {
     }
     SUBCASE("dot score (1,2,3)·(4,0,1) = 7") {
         CHECK(score(Scorer::dot, {1, 2, 3}, {4, 0, 1}, {}) == Approx(7));
+    }
+    SUBCASE("scaled dot score (1,2,0,-1)·(3,1,2,2)/√4 = 3/2 = 1.5") {
+        CHECK(score(Scorer::dot, {1, 2, 0, -1}, {3, 1, 2, 2}, {}) / std::sqrt(4.0) == Approx(1.5));
     }
     SUBCASE("bilinear score s=(1,1), h=(2,1), W=diag(2,3) gives 7") {
         ScorerParams p;

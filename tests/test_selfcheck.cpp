@@ -58,6 +58,14 @@ TEST_CASE("computation questions: answers match an independent computation from 
                     REQUIRE(n.size() == 8);
                     expected = n[0] * (n[4] * n[2] + n[5] * n[3]) + n[1] * (n[6] * n[2] + n[7] * n[3]);
                     break;
+                case QuestionKind::scaled_dot_score: {  // q (4), k1 (4), k2 (4), d_k, the entry
+                    REQUIRE(n.size() == 14);
+                    CHECK(n[12] == 4);
+                    const int key = n[13] == 1 ? 4 : 8;
+                    CHECK((n[13] == 1 || n[13] == 2));
+                    expected = (n[0] * n[key] + n[1] * n[key + 1] + n[2] * n[key + 2] + n[3] * n[key + 3]) / 2;
+                    break;
+                }
             }
             CHECK(q.answer == doctest::Approx(expected).epsilon(1e-12));
             CHECK(is_correct(q, expected + 0.5 * q.tolerance));
@@ -65,6 +73,18 @@ TEST_CASE("computation questions: answers match an independent computation from 
             CHECK_FALSE(q.working.empty());
         }
     }
+}
+
+TEST_CASE("the scaled dot question asks for either entry of the row, and shows the division by √d_k") {
+    Rng rng(11);
+    std::set<std::string> entries;
+    for (int i = 0; i < 40; ++i) {
+        const Question q = make_question(QuestionKind::scaled_dot_score, rng);
+        entries.insert(q.prompt.find("entry 1 ") != std::string::npos ? "1" : "2");
+        CHECK(q.working.find("√d_k = √4 = 2") != std::string::npos);
+        CHECK(q.answer * 2 == std::round(q.answer * 2));  // integer vectors: a whole or half number
+    }
+    CHECK(entries.size() == 2);
 }
 
 TEST_CASE("questions are fresh: different draws give different numbers") {

@@ -20,6 +20,7 @@ struct WorkedExample {
     Mat hs;                                    // encoder states h_1..3  [S][D]
     Scorer scorer = Scorer::dot;
     ScorerParams params;                       // W [D][D]; W_d, W_e [A][D]; v [A]
+    double temperature = 1;                    // T: the weights are softmax(e / T)
     int step = 0;                              // 0-based: 0 score … 3 predict
     int width = 64;                            // H for the parameter-count line
 

@@ -38,7 +38,7 @@ EM_JS(double, js_random_seed, (), {
 EM_JS(void, js_offer_selfcheck, (), {
     const call = (name, types, args) => JSON.parse(Module.ccall(name, "string", types, args));
     window.lookbackSelfCheck = Object.freeze({
-        // {prompt, tolerance} of a fresh question of `kind` (0 context, 1 softmax entry, 2 dot, 3 bilinear).
+        // {prompt, tolerance} of a fresh question of `kind` (0 context, 1 softmax entry, 2 dot, 3 bilinear, 4 scaled dot).
         ask: (kind) => call("lb_selfcheck_ask", ["number"], [kind]),
         // {valid, message} for unreadable input, else {valid, correct, answer, tolerance, working}.
         check: (kind, text) => call("lb_selfcheck_check", ["number", "string"], [kind, text]),

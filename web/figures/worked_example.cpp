@@ -6,7 +6,10 @@
 // the cells each step computes and the cells it reads. The reader drags any point, switches the
 // scorer (dot, general with an editable W, additive with editable W_d, W_e, v) and sees every
 // number recomputed by lb::attention_step. Points, scorer, its parameters and the step live in
-// the page's URL (keys "we.*"), so a link shows the same view.
+// the page's URL (keys "we.*"), so a link shows the same view. Beside each score stand the state's
+// length and its cosine with s, since a dot score is their product with |s|; a temperature slider
+// divides the scores before the softmax, to show it sharpen and flatten (and the scaled dot's √d).
+// The figure follows the experiment's model: s is the decoder's state before the step, s_{t−1}.
 //
 // Legend: S source positions (3), D state width (2), A additive scorer's hidden width (2).
 //
@@ -37,6 +40,7 @@ namespace {
 
 constexpr int S = 3, D = 2;
 constexpr double view_lo = -0.6, view_hi = 1.6;   // the plane shows [lo, hi]²; points stay in it
+constexpr double coldest = 0.1, hottest = 10;     // the temperature slider's range
 const char* const step_names[] = {"score", "softmax", "weighted sum", "predict"};
 const char* const sub[] = {"\u2081", "\u2082", "\u2083"};
 
@@ -49,6 +53,7 @@ void reset(WorkedExample& st) {
     st.params.W_d = {{1, 0}, {0, 1}};
     st.params.W_e = {{1, 0}, {0, 1}};
     st.params.v = {1, 1};
+    st.temperature = 1;
     st.step = 0;
     st.width = 64;
 }
@@ -58,6 +63,8 @@ std::string fmt(const char* spec, double x) {
     std::snprintf(text, sizeof text, spec, x == 0 ? 0.0 : x);  // no "-0.00"
     return text;
 }
+// A cosine, or a dash where a zero vector has no direction.
+std::string cosine_text(double cosine) { return std::isnan(cosine) ? "\u2013" : fmt("%.3f", cosine); }
 std::string vec_text(const Vec& v, const char* spec) {
     std::string text = "(";
     for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + fmt(spec, v[i]);
@@ -77,23 +84,29 @@ std::string step_description(const WorkedExample& st) {
             std::string how = st.scorer == Scorer::dot       ? "the dot product, e = s\u00b7h"
                               : st.scorer == Scorer::general ? "the general score, e = s\u00b7(W h)"
                                                              : "the additive score, e = v\u00b7tanh(W_d s + W_e h)";
-            std::string text = "Score: compare the decoder state s with every encoder state, here with " + how + ".";
+            std::string text = "Score: compare the decoder state s (its state before this step, s\u209c\u208b\u2081) "
+                               "with every encoder state, here with " + how + ".";
             if (st.scorer == Scorer::dot)
                 text += " For h\u2081: " + fmt("%.2f", st.s[0]) + "\u00b7" + fmt("%.2f", st.hs[0][0]) + " + " +
-                        fmt("%.2f", st.s[1]) + "\u00b7" + fmt("%.2f", st.hs[0][1]) + " = " + fmt("%.3f", r.scores[0]) + ".";
+                        fmt("%.2f", st.s[1]) + "\u00b7" + fmt("%.2f", st.hs[0][1]) + " = " + fmt("%.3f", r.scores[0]) +
+                        ". A dot score is |s| |h| cos(s, h): a longer state scores higher at the same angle.";
             return text;
         }
         case 1:
-            return "Softmax: exp makes every score positive, and dividing by their sum, " +
-                   fmt("%.3f", r.denominator) + ", makes the weights add up to 1.";
+            return (st.temperature == 1 ? std::string("Softmax: ")
+                                        : "Softmax at temperature T = " + fmt("%.2f", st.temperature) +
+                                              ": each score is divided by T first (below 1 sharpens, above 1 flattens); ") +
+                   "exp makes every score positive, and dividing by their sum, " + fmt("%.3f", r.denominator) +
+                   ", makes the weights add up to 1.";
         case 2:
             return "Weighted sum: c = " + fmt("%.3f", r.weights[0]) + "\u00b7h\u2081 + " + fmt("%.3f", r.weights[1]) +
                    "\u00b7h\u2082 + " + fmt("%.3f", r.weights[2]) + "\u00b7h\u2083 = " + vec_text(r.context, "%.3f") +
                    ", a point inside the triangle. Nothing is picked: all three are mixed.";
         default:
-            return "Predict: the output layer reads s and c side by side, [s; c] = (" + fmt("%.2f", st.s[0]) + ", " +
-                   fmt("%.2f", st.s[1]) + ", " + fmt("%.3f", r.context[0]) + ", " + fmt("%.3f", r.context[1]) +
-                   "); a softmax over the output symbols picks the next one, and c also feeds the next decoder step.";
+            return "Predict: c = " + vec_text(r.context, "%.3f") +
+                   " joins the character written last as the decoder cell's input; the cell updates s to its new "
+                   "state s\u209c, and a softmax over the output symbols, read from s\u209c alone, picks the next one. "
+                   "(Luong's convention instead reads [c; s\u209c] through tanh before the softmax.)";
     }
 }
 
@@ -184,7 +197,7 @@ void ShowPlane(WorkedExample& st, float side) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     }
     // The step is computed before drawing, so a dragged point and its numbers agree.
-    st.result = attention_step(st.scorer, st.s, st.hs, st.params);
+    st.result = attention_step(st.scorer, st.s, st.hs, st.params, st.temperature);
     const AttentionStep& r = st.result;
 
     ImDrawList& draw = *ImGui::GetWindowDrawList();
@@ -225,7 +238,7 @@ void ShowPlane(WorkedExample& st, float side) {
     if (st.step >= 2) {  // weighted sum: lines as thick as the weights
         for (int i = 0; i < S; ++i) draw.AddLine(h[i], c, col.context, 1 + 6 * float(r.weights[i]));
     }
-    if (st.step == 3) draw.AddLine(s, c, col.decoder, 1.5f);  // predict reads s and c together
+    if (st.step == 3) draw.AddLine(s, c, col.decoder, 1.5f);  // the cell reads c, and s as its state
 
     for (int i = 0; i < S; ++i) {
         draw.AddCircleFilled(h[i], st.dragging == i ? 8 : 6, col.encoder, 24);
@@ -285,7 +298,7 @@ void ShowTable(const WorkedExample& st) {
     if (ImGui::BeginTable("step", columns, flags)) {
         ImGui::TableSetupColumn("state");
         ImGui::TableSetupColumn("score e");
-        ImGui::TableSetupColumn("exp e");
+        ImGui::TableSetupColumn(st.temperature == 1 ? "exp e" : "exp(e/T)");
         ImGui::TableSetupColumn("weight \u03b1");
         ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
@@ -337,6 +350,38 @@ void ShowTable(const WorkedExample& st) {
     record_rect("context");
 }
 
+// Why the dot scores come out as they do: s·h = |s| |h| cos(s, h), so a state can win by length
+// as well as by direction. A small table of its own, so the step's table still fits a phone.
+void ShowLengths(const WorkedExample& st) {
+    const AttentionStep& r = st.result;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Why: s\u00b7h = |s| |h| cos(s, h), so length counts as well as direction.");
+    ImGui::PopTextWrapPos();
+    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
+    if (ImGui::BeginTable("lengths", S + 1, flags)) {
+        ImGui::TableSetupColumn("");
+        for (int i = 0; i < S; ++i) ImGui::TableSetupColumn(("h" + std::string(sub[i])).c_str());
+        ImGui::TableHeadersRow();
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("length |h|");
+        for (int i = 0; i < S; ++i) {
+            ImGui::TableNextColumn();
+            TextRight(fmt("%.3f", r.lengths[i]), false);
+            record_rect("length-" + std::to_string(i + 1));
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("cos(s, h)");
+        for (int i = 0; i < S; ++i) {
+            ImGui::TableNextColumn();
+            TextRight(cosine_text(r.cosines[i]), false);
+            record_rect("cosine-" + std::to_string(i + 1));
+        }
+        ImGui::EndTable();
+    }
+}
+
 // A 2-wide row of a matrix or vector as one drag widget; true when it changed.
 bool EditRow(const char* id, std::vector<double>& row) {
     float v[2] = {float(row[0]), float(row[1])};
@@ -384,6 +429,25 @@ void ShowScorer(WorkedExample& st) {
         record_rect("v");
         ImGui::EndGroup();
     }
+    // The temperature on a logarithmic slider, so 0.1 and 10 sit equally far from 1.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Temperature T");
+    ImGui::SameLine();
+    float temperature = float(st.temperature);
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::SliderFloat("##T", &temperature, float(coldest), float(hottest), "%.2f",
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
+    record_rect("temperature");
+    const char* const sqrt_d = "T = \u221ad = \u221a2";
+    const ImGuiStyle& style = ImGui::GetStyle();
+    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("T = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
+    if (ImGui::Button(sqrt_d)) st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
+    record_rect("temperature-sqrt-d");
+    ImGui::SameLine();
+    if (ImGui::Button("T = 1")) st.temperature = 1;
+    record_rect("temperature-one");
+
     // Parameter counts at a width the reader picks: the core's formula, not a table.
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Learned parameters at width H =");
@@ -415,13 +479,15 @@ void ShowWorkedExample(WorkedExample& st) {
     }
     ShowTable(st);
     ImGui::Spacing();
+    ShowLengths(st);
+    ImGui::Spacing();
     ShowScorer(st);
     if (wide) ImGui::EndGroup();
     // The controls below the plane may have changed the scorer or its parameters this frame:
     // recompute, so the state never pairs one scorer with another's numbers, and draw again.
     const AttentionStep drawn = st.result;
-    st.result = attention_step(st.scorer, st.s, st.hs, st.params);
-    if (st.result.scores != drawn.scores) keep_awake();
+    st.result = attention_step(st.scorer, st.s, st.hs, st.params, st.temperature);
+    if (st.result.scores != drawn.scores || st.result.weights != drawn.weights) keep_awake();
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -438,6 +504,9 @@ nlohmann::json state_json(const WorkedExample& st) {
         {"encoder_states", st.hs},
         {"params", {{"W", st.params.W}, {"W_d", st.params.W_d}, {"W_e", st.params.W_e}, {"v", st.params.v}}},
         {"scores", r.scores},
+        {"temperature", r.temperature},
+        {"lengths", r.lengths},
+        {"cosines", r.cosines},  // NaN, written as null, for a zero vector
         {"exps", r.exps},
         {"denominator", r.denominator},
         {"weights", r.weights},
@@ -457,12 +526,14 @@ std::string text_alternative(const WorkedExample& st) {
     html += "<p>Step " + std::to_string(st.step + 1) + " of 4 (" + step_names[st.step] + "): " +
             html_escape(step_description(st)) + "</p>";
     html += "<table><caption>Scorer: " + std::string(scorer_name(st.scorer)) + "; decoder state s = " +
-            vec_text(st.s, "%.2f") + "</caption><thead><tr><th scope=\"col\">encoder state</th>"
-            "<th scope=\"col\">score e</th><th scope=\"col\">exp(e)</th><th scope=\"col\">weight \u03b1</th>"
-            "</tr></thead><tbody>";
+            vec_text(st.s, "%.2f") + "; softmax temperature T = " + fmt("%.2f", st.temperature) +
+            "</caption><thead><tr><th scope=\"col\">encoder state</th><th scope=\"col\">length |h|</th>"
+            "<th scope=\"col\">cos(s, h)</th><th scope=\"col\">score e</th><th scope=\"col\">exp(e/T)</th>"
+            "<th scope=\"col\">weight \u03b1</th></tr></thead><tbody>";
     for (int i = 0; i < S; ++i)
         html += "<tr><th scope=\"row\">h<sub>" + std::to_string(i + 1) + "</sub> = " + vec_text(st.hs[i], "%.2f") +
-                "</th><td>" + fmt("%.3f", r.scores[i]) + "</td><td>" + fmt("%.3f", r.exps[i]) + "</td><td>" +
+                "</th><td>" + fmt("%.3f", r.lengths[i]) + "</td><td>" + cosine_text(r.cosines[i]) + "</td><td>" +
+                fmt("%.3f", r.scores[i]) + "</td><td>" + fmt("%.3f", r.exps[i]) + "</td><td>" +
                 fmt("%.3f", r.weights[i]) + "</td></tr>";
     html += "</tbody></table><p>Denominator " + fmt("%.3f", r.denominator) + "; context c = " +
             vec_text(r.context, "%.3f") + ". Learned parameters at width H = " + std::to_string(st.width) + ": dot " +
@@ -506,11 +577,11 @@ WorkedExample::WorkedExample() {
     matrix(url, "W", params.W);
     matrix(url, "W_d", params.W_d);
     matrix(url, "W_e", params.W_e);
-    url.numbers("v", params.v, -3, 3).integer("H", width, 1, 4096);
+    url.numbers("v", params.v, -3, 3).integer("H", width, 1, 4096).number("T", temperature, coldest, hottest);
 }
 
 FigureSpec worked_example_figure(WorkedExample& st) {
-    st.result = attention_step(st.scorer, st.s, st.hs, st.params);
+    st.result = attention_step(st.scorer, st.s, st.hs, st.params, st.temperature);
     return {
         .name = "worked-example",
         .show = [&st] { ShowWorkedExample(st); },
