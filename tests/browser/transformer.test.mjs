@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
-import { clickWidget, frames, openWatched, rect, site, state, until, useBrowser } from './helpers.mjs';
+import os from 'node:os';
+import { clickWidget, frames, openWatched, rect, serve, site, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 const folder = process.env.LOOKBACK_SITE || site;
@@ -212,4 +213,27 @@ test('hostile tf.* and tm.* values are refused by name and change nothing', asyn
   assert.ok(training.url_messages.some((m) => m.includes('tf.lr') && /not a setting/.test(m)), 'tf.lr: not a key of this figure');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('without the shipped Transformers the maps say so, and the training figure still trains', async () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-no-transformers-'));
+  fs.cpSync(folder, copy, { recursive: true });
+  for (const memory of ['all', 'first']) fs.rmSync(path.join(copy, `assets/transformer-${memory}-64.safetensors`));
+  const server = await serve(copy);
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, server.url + '?tf.width=16');
+  await page.locator('canvas[data-figure="transformer-maps"]').scrollIntoViewIfNeeded();
+  await until('both refusals', async () => (await state(page, 'transformer-maps')).shipped_error.split('HTTP 404').length === 3, 30000);
+  const s = await state(page, 'transformer-maps');
+  assert.match(s.shipped_error, /The shipped Transformer \(all states\) could not be loaded: .*transformer-all-64\.safetensors answered HTTP 404/);
+  assert.deepEqual(s.cross_mean, [], 'no map is made up');
+  assert.ok((await rect(page, 'transformer-maps', 'date')) !== null, 'the figure still draws its controls');
+  await page.locator('canvas[data-figure="transformer-training"]').scrollIntoViewIfNeeded();
+  await until('the training figure', async () => (await rect(page, 'transformer-training', 'step')) !== null, 20000);
+  await clickWidget(page, 'transformer-training', 'step');
+  await until('one step each', async () => (await state(page, 'transformer-training')).runs.every((r) => r.steps === 1), 30000);
+  assert.deepEqual(problems.filter((p) => !/HTTP 404: .*transformer-(all|first)-64\.safetensors/.test(p)), []);
+  await context.close();
+  server.close();
+  fs.rmSync(copy, { recursive: true, force: true });
 });
