@@ -286,7 +286,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ImGui::TextWrapped("%s writes %s.", st.model_label.c_str(), st.output.c_str());
     ShowHeadPicker(st);
 
-    ImGui::TextUnformatted("Cross-attention: each output character (down) over the input (across)");
+    ImGui::TextWrapped("Cross-attention: each output character (down) over the input (across)");
     ShowWeightMap({"map", "out-", "output"}, st.output, st.date, cross, st.selected_output, map_w);
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
@@ -299,7 +299,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowWeightBars("bars", st.date, bars, map_w);
 
     ImGui::Spacing();
-    ImGui::TextUnformatted("The encoder's self-attention: each input character (down) over the input (across)");
+    ImGui::TextWrapped("The encoder's self-attention: each input character (down) over the input (across)");
     ShowWeightMap({"self-map", "in-", "input"}, st.date, st.date, self, st.selected_input, map_w);
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
