@@ -25,7 +25,8 @@ async function openAt(figure, widget, query = '', viewport = { width: 1000, heig
   return { context, ...opened };
 }
 
-// The shipped Transformer's maps are drawn (and their widgets recorded).
+// The shipped Transformer's maps are drawn (and their widgets recorded). Waits are long: under
+// software WebGL on a busy machine a frame of this tall canvas can take seconds.
 async function mapsLoaded(page) {
   await until('the shipped Transformers to load', async () => (await state(page, 'transformer-maps')).cross_mean.length === 10, 30000);
   await until('the map to be drawn', async () => (await rect(page, 'transformer-maps', 'out-0')) !== null, 10000);
@@ -125,7 +126,7 @@ test('cross-attention map: a click selects an output, bars sum to 1, peaks match
   assert.ok(selfPeaks.slice(10, 19).filter((p) => p >= 20).length >= 5, `month letters' peaks: ${selfPeaks.slice(10, 19)}`);
 
   await clickWidget(page, 'transformer-maps', 'out-8');
-  await until('output 8 selected', async () => (await state(page, 'transformer-maps')).selected_output === 8);
+  await until('output 8 selected', async () => (await state(page, 'transformer-maps')).selected_output === 8, 20000);
   s = await state(page, 'transformer-maps');
   const sum = s.bars.reduce((a, b) => a + b, 0);
   assert.ok(Math.abs(sum - 1) < 1e-4, `bars sum to ${sum}`);
@@ -133,21 +134,21 @@ test('cross-attention map: a click selects an output, bars sum to 1, peaks match
 
   // A head: the bars follow it.
   await clickWidget(page, 'transformer-maps', 'head-2');
-  await until('head 2', async () => (await state(page, 'transformer-maps')).head === 2);
+  await until('head 2', async () => (await state(page, 'transformer-maps')).head === 2, 20000);
   s = await state(page, 'transformer-maps');
   assert.deepEqual(s.bars, s.cross_heads[1][8], 'the bars are row 8 of head 2');
 
   // A click on a cell selects its row.
   const map = await rect(page, 'transformer-maps', 'map');
   await page.mouse.click(map.x + (3.5 * map.width) / 24, map.y + (2.5 * map.height) / 10);
-  await until('output 2 selected by its cell', async () => (await state(page, 'transformer-maps')).selected_output === 2);
+  await until('output 2 selected by its cell', async () => (await state(page, 'transformer-maps')).selected_output === 2, 20000);
   await until('the selected row and head in the URL', async () => /tm\.row=2/.test(page.url()) && /tm\.head=2/.test(page.url()), 5000);
 
   // The encoder's self-attention: a click on an input character selects its row.
   await page.locator('canvas[data-figure="transformer-maps"]').evaluate((c) => c.scrollIntoView({ block: 'end' }));
   await until('the self-attention map', async () => (await rect(page, 'transformer-maps', 'in-10')) !== null, 10000);
   await clickWidget(page, 'transformer-maps', 'in-10');
-  await until('input 10 selected', async () => (await state(page, 'transformer-maps')).selected_input === 10);
+  await until('input 10 selected', async () => (await state(page, 'transformer-maps')).selected_input === 10, 20000);
   s = await state(page, 'transformer-maps');
   assert.deepEqual(s.self_bars, s.self_heads[1][10], 'the self-attention bars are row 10 of head 2');
 
@@ -155,7 +156,7 @@ test('cross-attention map: a click selects an output, bars sum to 1, peaks match
   await page.locator('canvas[data-figure="transformer-maps"]').evaluate((c) => c.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(300);  // a frame at the new scroll position
   await clickWidget(page, 'transformer-maps', 'memory-first');
-  await until('the first-state model', async () => (await state(page, 'transformer-maps')).memory === 'first');
+  await until('the first-state model', async () => (await state(page, 'transformer-maps')).memory === 'first', 20000);
   s = await state(page, 'transformer-maps');
   for (const matrix of [s.cross_mean, ...s.cross_heads])
     for (const row of matrix) assert.deepEqual([row[0], row.slice(1).every((w) => w === 0)], [1, true]);
