@@ -28,5 +28,7 @@ int main() {
     register_figure(alignment_figure(app.lab, app.lesson2.alignment));
     register_figure(probes_figure(app.lab, app.lesson2.alignment));
     register_figure(results_figure(app.lab, app.lesson2.results));
+    register_figure(transformer_training_figure(app.lab, app.lesson2.transformer_training));
+    register_figure(transformer_maps_figure(app.lab, app.lesson2.transformer_maps));
     return 0;  // the runtime stays alive: figures are drawn from browser callbacks
 }

@@ -24,9 +24,9 @@
 
 #include <imgui.h>
 
-#include "heatmap.h"
 #include "charts.h"
 #include "lesson2.h"
+#include "map_view.h"
 #include "probes.h"
 #include "text.h"  // core/text.h
 
@@ -109,19 +109,10 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
 
 namespace {
 
-struct Peak {
-    int position;
-    float weight;
-};
 Peak peak_of(const AlignmentState& st, int t) {
-    const int S = int(st.shown_input.size());
-    Peak p{0, -1};
-    for (int j = 0; j < S; ++j)
-        if (st.weights[size_t(t * S + j)] > p.weight) p = {j, st.weights[size_t(t * S + j)]};
-    return p;
+    const size_t S = st.shown_input.size();
+    return row_peak(std::span<const float>(st.weights).subspan(size_t(t) * S, S));
 }
-std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }  // a space as a dot
-std::string quoted(char c) { return c == ' ' ? "space" : "'" + std::string(1, c) + "'"; }
 
 //-----------------------------------------------------------------------------------------------
 // [SECTION] The URL
@@ -216,50 +207,8 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
     }
 }
 
-// The map with its labels; returns the width it took.
 void ShowMap(AlignmentState& st, float width) {
-    const LessonColors& col = lesson_colors();
-    const int S = int(st.shown_input.size()), T = output_length;
-    const float label_w = 18, cell_w = std::clamp((width - label_w) / S, 8.0f, 26.0f), cell_h = 20;
-    const float line = ImGui::GetTextLineHeight();
-    ImDrawList& draw = *ImGui::GetWindowDrawList();
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    // Input characters across the top.
-    for (int j = 0; j < S; ++j) {
-        const std::string c = shown_char(st.shown_input[size_t(j)]);
-        const float x = origin.x + label_w + (j + 0.5f) * cell_w - ImGui::CalcTextSize(c.c_str()).x / 2;
-        draw.AddText({x, origin.y}, st.shown_input[size_t(j)] == ' ' ? col.text_dim : col.text, c.c_str());
-    }
-    ImGui::Dummy({label_w + S * cell_w, line + 2});
-    const ImVec2 map_min = {origin.x + label_w, origin.y + line + 2 + ImGui::GetStyle().ItemSpacing.y};
-    // Output characters down the left: each a button that selects the row.
-    for (int t = 0; t < T; ++t) {
-        ImGui::SetCursorScreenPos({origin.x, map_min.y + t * cell_h});
-        ImGui::PushID(t);
-        if (ImGui::InvisibleButton("out", {label_w, cell_h})) st.selected_output = t;
-        record_rect("out-" + std::to_string(t));
-        ImGui::PopID();
-        const std::string c(1, st.output[size_t(t)]);
-        if (t == st.selected_output) draw.AddRectFilled({origin.x, map_min.y + t * cell_h}, {origin.x + label_w - 2, map_min.y + (t + 1) * cell_h}, col.highlight);
-        draw.AddText({origin.x + (label_w - ImGui::CalcTextSize(c.c_str()).x) / 2, map_min.y + t * cell_h + (cell_h - line) / 2}, col.text, c.c_str());
-    }
-    ImGui::SetCursorScreenPos(map_min);
-    const HeatmapHit hit = Heatmap("map", st.weights, T, S, {S * cell_w, T * cell_h}, Colormap::sequential, 0, 1);
-    record_rect("map");
-    if (hit.clicked) st.selected_output = hit.row;
-    // Each row's peak outlined; the selected row framed.
-    for (int t = 0; t < T; ++t) {
-        const Peak p = peak_of(st, t);
-        const ImVec2 a = {map_min.x + p.position * cell_w, map_min.y + t * cell_h};
-        draw.AddRect({a.x + 1, a.y + 1}, {a.x + cell_w - 1, a.y + cell_h - 1}, IM_COL32(255, 255, 255, 200), 0, 0, 1.5f);
-    }
-    draw.AddRect({map_min.x - 1, map_min.y + st.selected_output * cell_h}, {map_min.x + S * cell_w + 1, map_min.y + (st.selected_output + 1) * cell_h},
-                 col.decoder, 0, 0, 2);
-    if (hit.row >= 0) {
-        const char out = st.output[size_t(hit.row)], in = st.shown_input[size_t(hit.col)];
-        ImGui::SetTooltip("output %d, '%c' \u2190 input %d, %s\nweight %.4f", hit.row, out, hit.col, quoted(in).c_str(),
-                          st.weights[size_t(hit.row * S + hit.col)]);
-    }
+    ShowWeightMap({"map", "out-", "output"}, st.output, st.shown_input, st.weights, st.selected_output, width);
 }
 
 void ShowPeakTable(AlignmentState& st) {
@@ -287,33 +236,13 @@ void ShowPeakTable(AlignmentState& st) {
 }
 
 void ShowBars(AlignmentState& st, float width) {
-    const LessonColors& col = lesson_colors();
     const int S = int(st.shown_input.size()), t = st.selected_output;
     const Peak peak = peak_of(st, t);
     float sum = 0;
     for (int j = 0; j < S; ++j) sum += st.weights[size_t(t * S + j)];
     ImGui::TextWrapped("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
                 st.output[size_t(t)], sum, peak.position, quoted(st.shown_input[size_t(peak.position)]).c_str(), peak.weight);
-    const float line = ImGui::GetTextLineHeight(), height = 90;
-    ImGui::InvisibleButton("bars", {width, height + line + 4});
-    record_rect("bars");
-    const ImVec2 min = ImGui::GetItemRectMin();
-    ImDrawList& draw = *ImGui::GetWindowDrawList();
-    const float label_w = 18, cell_w = std::clamp((width - label_w) / S, 8.0f, 26.0f);
-    const float base = min.y + height;
-    draw.AddLine({min.x + label_w, base}, {min.x + label_w + S * cell_w, base}, col.axis);
-    draw.AddText({min.x, min.y}, col.text_dim, "1");
-    draw.AddLine({min.x + label_w, min.y + 1}, {min.x + label_w + S * cell_w, min.y + 1}, col.grid);
-    for (int j = 0; j < S; ++j) {
-        const float w = st.weights[size_t(t * S + j)], x = min.x + label_w + j * cell_w;
-        draw.AddRectFilled({x + 1, base - height * w}, {x + cell_w - 1, base}, j == peak.position ? col.decoder : col.bar);
-        const std::string c = shown_char(st.shown_input[size_t(j)]);
-        draw.AddText({x + (cell_w - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, j == peak.position ? col.decoder : col.text_dim, c.c_str());
-    }
-    const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
-    const std::string label = "peak " + fixed(peak.weight, 2);
-    const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
-    draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
+    ShowWeightBars("bars", st.shown_input, std::span<const float>(st.weights).subspan(size_t(t * S), size_t(S)), width);
 }
 
 void ShowGuards() {

@@ -7,6 +7,10 @@
 //   alignment   figures/alignment.cpp  the attention map of one string; click a row for its bars
 //   probes      figures/probes.cpp     occlusion and the gradient path of the same string
 //   results     figures/results.cpp    every result in one table, ranked by any column
+//   transformer-training  figures/transformer.cpp  a Transformer with memory first and one
+//                                       with memory all, trained side by side in workers
+//   transformer-maps      figures/transformer.cpp  its cross-attention (mean and per head) and
+//                                       its encoder's self-attention for one string
 //
 // Legend: T output length (10), S input length, H width.
 #pragma once
@@ -72,13 +76,45 @@ struct ResultsState {
 };
 FigureSpec results_figure(Lab& lab, ResultsState& state);
 
+// The Transformer section: the training pair's settings are the Lab's (tf.*); the maps' own (tm.*).
+struct TransformerTrainingState {
+    explicit TransformerTrainingState(Lab& lab);
+    UrlTable url{"tf."};
+};
+FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state);
+
+struct TransformerMapsState {
+    TransformerMapsState();
+    std::string date;               // the string shown (the URL's tm.date)
+    char typed[64] = "";            // the text field
+    std::string message;            // why a typed string was refused ("" = fine)
+    bool memory_all = true;         // which Transformer: memory all or first
+    bool use_live = false;          // the one trained in the page instead of the shipped
+    int head = 0;                   // 0: the mean over heads; h: head h (1-based)
+    int selected_output = 0;        // the cross-attention row whose bars are shown
+    int selected_input = 0;         // the self-attention row whose bars are shown
+    // Computed for `date` (refresh in figures/transformer.cpp).
+    std::string model_label;        // which model made the maps
+    std::string output;             // its output
+    int heads = 0;                  // A
+    std::vector<float> cross_mean;  // [T, S] the cross-attention, mean over heads (core's)
+    std::vector<float> cross_heads; // [A, T, S] each head's
+    std::vector<float> self_mean;   // [S, S] the encoder's self-attention, mean over heads
+    std::vector<float> self_heads;  // [A, S, S] each head's
+    std::string computed_for;       // what the above were computed for
+    UrlTable url{"tm."};
+};
+FigureSpec transformer_maps_figure(Lab& lab, TransformerMapsState& state);
+
 // The part-2 figures' own state, owned by the app (web/app.cpp) beside the Lab.
 struct Lesson2 {
-    explicit Lesson2(Lab& lab) : training(lab), sweep(lab) {}
+    explicit Lesson2(Lab& lab) : training(lab), sweep(lab), transformer_training(lab) {}
     TrainingState training;
     SweepState sweep;
     AlignmentState alignment;
     ResultsState results;
+    TransformerTrainingState transformer_training;
+    TransformerMapsState transformer_maps;
 };
 
 }  // namespace lb::web

@@ -21,11 +21,10 @@
 #include "heatmap.h"
 #include "charts.h"
 #include "lesson2.h"
+#include "map_view.h"
 
 namespace lb::web {
 namespace {
-
-std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }
 
 // Output text with the characters that differ from `reference` in the error colour.
 void DiffText(const std::string& text, const std::string& reference) {

@@ -17,8 +17,8 @@
 
 #include <imgui.h>
 
-#include "charts.h"
 #include "lesson2.h"
+#include "pair_view.h"
 #include "published.h"
 
 namespace lb::web {
@@ -34,7 +34,6 @@ constexpr int max_epochs = 30;
 // so a reader can watch a run go non-finite and stop (the trainer keeps its last sound weights).
 constexpr double min_learning_rate = 1e-5, max_learning_rate = 10;
 const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
-constexpr int batches_per_epoch = (6000 + 63) / 64;  // the training split in batches of 64
 
 }  // namespace
 
@@ -100,93 +99,15 @@ void ShowSettings(Lab& lab) {
     if (changed) lab.build_live();  // new settings start new runs
 }
 
-void ShowButtons(Lab& lab) {
-    const auto over = [](const Run& r) { return r.done() || r.failed(); };
-    const bool finished = over(*lab.live[0]) && over(*lab.live[1]);
-    ImGui::BeginDisabled(lab.live_running() || finished);
-    if (ImGui::Button(lab.live[0]->steps() > 0 ? "Resume" : "Train")) lab.play_live();
-    record_rect("train");
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(!lab.live_running());
-    if (ImGui::Button("Pause")) lab.pause_live();
-    record_rect("pause");
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    ImGui::BeginDisabled(lab.live_running() || finished);
-    if (ImGui::Button("Step")) lab.step_live();  // one more batch for each model, then pause
-    record_rect("step");
-    ImGui::EndDisabled();
-    ImGui::SameLine();
-    if (ImGui::Button("Reset")) lab.build_live();
-    record_rect("reset");
-}
-
-std::string progress_text(const Lab& lab, double fraction) {
-    const Run& a = *lab.live[1];
-    const long examples = lab.live[0]->examples_seen() + a.examples_seen();
-    std::string text = "epoch " + std::to_string(std::min(a.epoch() + 1, a.config().epochs)) + " of " +
-                       std::to_string(a.config().epochs) + " \u00b7 " + std::to_string(int(fraction * 100)) + "%";
-    if (lab.live_clock.ms() > 500 && examples > 0) {
-        const double seconds = lab.live_clock.ms() / 1000;
-        text += " \u00b7 " + thousands(long(examples / seconds)) + " examples/s";
-        if (fraction > 0.002 && fraction < 1) text += " \u00b7 " + minutes_seconds(seconds * (1 - fraction) / fraction) + " left";
-    }
-    if (fraction >= 1) text += " \u00b7 done";
-    return text;
-}
+// Made each time: the colours follow the page's theme.
+PairLook look() { return {{"plain", "attention"}, {plain_color(), attention_color()}}; }
 
 void ShowTraining(Lab& lab) {
-    if (!lab.live[0]) lab.build_live();
-    const LessonColors& col = lesson_colors();
+    if (!lab.live.built()) lab.build_live();
     ShowSettings(lab);
-    ShowButtons(lab);
-    if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();  // a phone: a line of its own
-    const double fraction = (lab.live[0]->fraction_done() + lab.live[1]->fraction_done()) / 2;
-    ImGui::ProgressBar(float(fraction), {-1, 0}, progress_text(lab, fraction).c_str());
-    record_rect("progress");
-
-    const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
-    const bool narrow = width < 560;
-    const Run &plain = *lab.live[0], &attention = *lab.live[1];
-    // Loss per step: cross-entropy starts near ln 13 ≈ 2.56 (a guess among 13 symbols).
-    float top = 0.5f;
-    for (const Run* run : {&plain, &attention})
-        for (float l : run->losses()) top = std::max(top, std::ceil(l * 2) / 2);
-    const Series losses[] = {{plain.losses(), plain_color(), "plain"}, {attention.losses(), attention_color(), "attention"}};
-    const int steps = int(std::max(plain.steps(), attention.steps()));
-    const int steps_total = plain.config().epochs * batches_per_epoch;
-    LinePlot("loss", {width, narrow ? 150.0f : 170.0f}, losses, std::max(steps, std::min(steps_total, 50)), 0, top,
-             narrow ? "training loss, every batch" : "training loss (cross-entropy per character), every batch", "step");
-    record_rect("loss-plot");
-
-    std::vector<float> exact[2], per_char[2];
-    for (int k = 0; k < 2; ++k)
-        for (const EpochRecord& e : lab.live[size_t(k)]->epochs()) exact[k].push_back(e.exact), per_char[k].push_back(e.per_char);
-    const int epochs = plain.config().epochs;
-    const Series exact_series[] = {{exact[0], plain_color(), "plain", true}, {exact[1], attention_color(), "attention", true}};
-    const Series char_series[] = {{per_char[0], plain_color(), "plain", true}, {per_char[1], attention_color(), "attention", true}};
-    const float plot_w = narrow ? width : (width - gap) / 2;
-    LinePlot("exact", {plot_w, 140}, exact_series, epochs, 0, 1, "held-out exact match", "epoch");
-    record_rect("exact-plot");
-    if (!narrow) ImGui::SameLine();
-    LinePlot("per-char", {plot_w, 140}, char_series, epochs, 0, 1, "held-out per-character accuracy", "epoch");
-    record_rect("per-char-plot");
-
-    for (int k = 0; k < 2; ++k) {
-        const Run& run = *lab.live[size_t(k)];
-        const ModelConfig& c = run.config().model;
-        std::string line = std::string(k ? "attention" : "plain") + " (" + thousands(parameter_count(c)) + " parameters): step " +
-                           thousands(run.steps());
-        if (run.steps() > 0) line += ", loss " + fixed(run.losses().back(), 3);
-        if (!run.epochs().empty())
-            line += ", exact " + fixed(run.epochs().back().exact, 4) + ", per-char " + fixed(run.epochs().back().per_char, 4);
-        if (run.evaluating()) line += " (decoding the held-out strings)";
-        if (run.failed()) line += ". Stopped: " + run.message();
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(k ? attention_color() : col.text));
-        ImGui::TextWrapped("%s", line.c_str());
-        ImGui::PopStyleColor();
-    }
+    if (ShowPairButtons(lab.live)) lab.build_live();
+    ShowPairProgress(lab.live);
+    ShowPairCharts(lab.live, look());
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         ImGui::TextWrapped("%s", lab.training_note.c_str());
@@ -200,46 +121,19 @@ void ShowTraining(Lab& lab) {
 // [SECTION] State JSON and text alternative
 //-----------------------------------------------------------------------------------------------
 
-nlohmann::json run_json(const Run& run) {
-    const auto& l = run.losses();
-    auto mean = [&](size_t from, size_t to) {
-        double s = 0;
-        for (size_t i = from; i < to; ++i) s += l[i];
-        return to > from ? s / double(to - from) : NAN;
-    };
-    const size_t n = l.size(), k = std::min<size_t>(5, n);
-    nlohmann::json epochs = nlohmann::json::array();
-    for (const EpochRecord& e : run.epochs())
-        epochs.push_back({{"epoch", e.epoch}, {"loss", e.train_loss}, {"exact", e.exact}, {"per_char", e.per_char}});
-    return {
-        {"model", run.config().model.decoder == DecoderKind::plain ? "plain" : "attention"},
-        {"width", run.config().model.H},
-        {"steps", run.steps()},
-        {"examples", run.examples_seen()},
-        {"epoch", run.epoch()},
-        {"done", run.done()},
-        {"fraction", run.fraction_done()},
-        {"loss_first", mean(0, k)},      // mean of the first five steps
-        {"loss_recent", mean(n - k, n)}, // mean of the last five
-        {"epochs", epochs},
-        {"busy_examples_per_second", run.examples_per_second()},
-        {"failed", run.failed() ? nlohmann::json(run.message()) : nlohmann::json(nullptr)},
-    };
-}
-
 nlohmann::json state_json(Lab& lab) {
-    if (!lab.live[0]) lab.build_live();
+    if (!lab.live.built()) lab.build_live();
     const long examples = lab.live[0]->examples_seen() + lab.live[1]->examples_seen();
     return {
-        {"running", lab.live_running()},
+        {"running", lab.live.running()},
         {"width", lab.width},
         {"scorer", std::string(scorer_name(lab.scorer))},
         {"seed", lab.seed},
         {"epochs", lab.epochs},
         {"learning_rate", lab.learning_rate},
-        {"runs", {run_json(*lab.live[0]), run_json(*lab.live[1])}},
-        {"wall_seconds", lab.live_clock.ms() / 1000},
-        {"examples_per_second", lab.live_clock.ms() > 0 ? examples / (lab.live_clock.ms() / 1000) : 0.0},
+        {"runs", {pair_run_json(*lab.live[0], "plain"), pair_run_json(*lab.live[1], "attention")}},
+        {"wall_seconds", lab.live.clock.ms() / 1000},
+        {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
         {"workers", lab.worker_count},
         {"training_note", lab.training_note},
         {"shipped_error", lab.shipped_error},
@@ -247,29 +141,14 @@ nlohmann::json state_json(Lab& lab) {
 }
 
 std::string text_alternative(Lab& lab) {
-    if (!lab.live[0]) return "";
+    if (!lab.live.built()) return "";
     char rate[32];
     std::snprintf(rate, sizeof rate, "%g", lab.learning_rate);
     std::string html = "<p>Width " + std::to_string(lab.width) + ", " + std::string(scorer_name(lab.scorer)) +
                        " scorer, seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " +
                        rate + ". " +
-                       (lab.live_running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
-    html += "<table><thead><tr><th scope=\"col\">epoch</th><th scope=\"col\">plain loss</th><th scope=\"col\">plain exact</th>"
-            "<th scope=\"col\">plain per-char</th><th scope=\"col\">attention loss</th><th scope=\"col\">attention exact</th>"
-            "<th scope=\"col\">attention per-char</th></tr></thead><tbody>";
-    const auto &p = lab.live[0]->epochs(), &a = lab.live[1]->epochs();
-    for (size_t i = 0; i < std::max(p.size(), a.size()); ++i) {
-        html += "<tr><th scope=\"row\">" + std::to_string(i + 1) + "</th>";
-        for (const auto* list : {&p, &a}) {
-            if (i < list->size())
-                html += "<td>" + fixed((*list)[i].train_loss, 3) + "</td><td>" + fixed((*list)[i].exact, 4) + "</td><td>" +
-                        fixed((*list)[i].per_char, 4) + "</td>";
-            else
-                html += "<td></td><td></td><td></td>";
-        }
-        html += "</tr>";
-    }
-    return html + "</tbody></table>";
+                       (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
+    return html + pair_epochs_table(lab.live, look());
 }
 
 }  // namespace

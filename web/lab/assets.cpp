@@ -1,6 +1,7 @@
 // web/lab/assets.cpp — what the Lab loads from assets/ (the page's own origin): the two shipped
 // 64-unit models, labelled from their own metadata and checked on the held-out split by a
-// worker, and the native sweep (assets/sweep.json) as result rows.
+// worker, the two shipped 64-wide Transformers (memory first and all) for the Transformer
+// section's maps, and the native sweep (assets/sweep.json) as result rows.
 #include <emscripten/emscripten.h>
 
 #include <cstdlib>
@@ -15,7 +16,7 @@
 namespace lb::web {
 namespace {
 
-enum FetchTag { fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2 };
+enum FetchTag { fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2, fetch_transformer_first = 3, fetch_transformer_all = 4 };
 
 // Fetches a file of the site; calls lb_asset_fetched(tag, bytes, size, error) when it arrives.
 EM_JS(void, js_fetch_asset, (const char* path, int tag), {
@@ -54,6 +55,8 @@ void Lab::start_loading() {
     js_fetch_asset("assets/plain-64.safetensors", fetch_plain);
     js_fetch_asset("assets/attention-64.safetensors", fetch_attention);
     js_fetch_asset("assets/sweep.json", fetch_sweep);
+    js_fetch_asset("assets/transformer-first-64.safetensors", fetch_transformer_first);
+    js_fetch_asset("assets/transformer-all-64.safetensors", fetch_transformer_all);
 }
 
 const std::vector<Example>& Lab::held_out() {
@@ -84,6 +87,25 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
             } catch (const std::exception& e) {
                 shipped_error += std::string(model_word(k)) + " model: " + e.what() + ". ";
             }
+        }
+    } else if (tag == fetch_transformer_first || tag == fetch_transformer_all) {
+        const int k = tag == fetch_transformer_all;
+        const std::string name = k ? "Transformer (all states)" : "Transformer (first state)";
+        try {
+            if (error) throw std::runtime_error(error);
+            const SafetensorsContent content = decode_safetensors(bytes, size);
+            Model model = model_from_safetensors(content);
+            if (model.config.decoder != DecoderKind::transformer || (model.config.memory == Memory::all) != bool(k))
+                throw SafetensorsError("the file holds another model");
+            const auto meta = [&](const char* key) {
+                const auto found = content.metadata.find(key);
+                return found == content.metadata.end() ? std::string("?") : found->second;
+            };
+            shipped_transformers[size_t(k)] = std::move(model);
+            shipped_transformer_info[size_t(k)] = "width " + meta("width") + ", " + meta("heads") + " heads, " + meta("epochs") +
+                                                  " epochs, seed " + meta("seed") + "; natively: exact " + meta("exact").substr(0, 6);
+        } catch (const std::exception& e) {
+            shipped_transformer_error += "The shipped " + name + " could not be loaded: " + e.what() + ". ";
         }
     } else if (tag == fetch_sweep) {
         if (error) {

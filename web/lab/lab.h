@@ -84,6 +84,21 @@ private:
     double fraction_ = 0, train_seconds_ = 0;
 };
 
+// --- two runs trained side by side, as one figure shows them ----------------------------------
+struct RunPair {
+    std::array<std::unique_ptr<Run>, 2> runs;
+    Stopwatch clock;               // wall time while the pair trains
+    std::unique_ptr<Run>& operator[](size_t k) { return runs[k]; }
+    const std::unique_ptr<Run>& operator[](size_t k) const { return runs[k]; }
+    bool built() const { return runs[0] && runs[1]; }
+    void play();
+    void pause();
+    void step();                   // one more batch each, then pause
+    bool running() const;
+    bool finished() const;         // both done or failed
+    bool has(const Run* run) const { return run && (runs[0].get() == run || runs[1].get() == run); }
+};
+
 // --- one row of the results --------------------------------------------------------------------
 enum class Origin { source, native, page };  // the paper's TensorFlow run, `lookback sweep`, this page
 const char* origin_name(Origin origin);
@@ -108,13 +123,17 @@ struct Lab {
     int seed = 1;
     int epochs = 12;
     double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
-    std::array<std::unique_ptr<Run>, 2> live;
-    Stopwatch live_clock;          // wall time while the pair trains
+    RunPair live;
     void build_live();             // (re)creates the pair from the settings, not running
-    void play_live();
-    void pause_live();
-    void step_live();              // one more batch each, then pause
-    bool live_running() const;
+
+    // The Transformer figure: its settings (the URL's tf.*) and its pair, [0] memory first,
+    // [1] memory all, trained with the trainer's settings for every model (Adam at 1e-3).
+    int transformer_width = 64;
+    int transformer_heads = 4;
+    int transformer_seed = 1;
+    int transformer_epochs = 12;
+    RunPair transformers;
+    void build_transformers();     // (re)creates the pair from the settings, not running
 
     // The width sweep run in the page: index w * 2 + (attention ? 1 : 0), widths sweep_widths.
     int sweep_epochs = 12;
@@ -136,6 +155,10 @@ struct Lab {
     std::array<std::string, 2> shipped_info;  // seed, epochs, native exact, from the metadata
     std::array<double, 2> shipped_native_exact = {NAN, NAN};  // what `lookback train` measured
     std::string shipped_error;
+    // The shipped 64-wide Transformers (assets/transformer-{first,all}-64.safetensors), [0] first, [1] all.
+    std::array<std::optional<Model>, 2> shipped_transformers;
+    std::array<std::string, 2> shipped_transformer_info;  // from the metadata, as shipped_info
+    std::string shipped_transformer_error;
     std::vector<ResultRow> native_rows;
     std::string native_note;       // "12 epochs, seed 1", or why there is none
 
@@ -158,15 +181,16 @@ struct Lab {
     void shipped_evaluated(int k, const std::string& json);
     void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
     void changed();                // results changed: every figure that reads the Lab redraws
-    void moved(int figure);        // progress only: 0 training, 1 sweep redraws, at most 4 a second
+    void moved(int figure);        // progress only: 0 training, 1 sweep, 2 transformer-training
+                                   // redraws, at most 4 a second
 
     void redraw_moved(int figure);  // now (moved's timer)
 
 private:
     void start_loading();          // fetches the shipped weights and sweep.json
     void schedule_sweep();
-    std::array<double, 2> last_redraw_ = {0, 0};      // of the moving figures, ms
-    std::array<bool, 2> redraw_pending_ = {false, false};
+    std::array<double, 3> last_redraw_ = {0, 0, 0};   // of the moving figures, ms
+    std::array<bool, 3> redraw_pending_ = {false, false, false};
     std::optional<DateSplits> data_;
 };
 

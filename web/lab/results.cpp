@@ -69,7 +69,7 @@ std::vector<ResultRow> Lab::results() const {
     };
     for (const auto& run : sweep)
         if (run && run->metrics()) page_row(*run, "sweep");
-    for (const auto& run : live)
+    for (const auto& run : live.runs)
         if (run && run->metrics())
             page_row(*run, std::string("training") +
                                (run->config().model.decoder == DecoderKind::attention

@@ -40,13 +40,18 @@ EM_JS(void, js_run_dispose, (int run), { Module.lookbackRuns.dispose(run); });
 EM_JS(int, js_worker_count, (), { return Module.lookbackRuns.workers; });
 
 std::string config_json(const TrainerConfig& c) {
-    return nlohmann::json{{"model", std::string(decoder_name(c.model.decoder))},
-                          {"scorer", std::string(scorer_name(c.model.scorer))},
-                          {"width", c.model.H},
-                          {"epochs", c.epochs},
-                          {"seed", c.seed},
-                          {"learning_rate", c.adam.learning_rate}}
-        .dump();
+    nlohmann::json json{{"model", std::string(decoder_name(c.model.decoder))},
+                        {"width", c.model.H},
+                        {"epochs", c.epochs},
+                        {"seed", c.seed},
+                        {"learning_rate", c.adam.learning_rate}};
+    if (c.model.decoder == DecoderKind::transformer) {
+        json["memory"] = memory_name(c.model.memory);
+        json["heads"] = c.model.heads;
+    } else {
+        json["scorer"] = std::string(scorer_name(c.model.scorer));
+    }
+    return json.dump();
 }
 
 double now_ms() { return emscripten_get_now(); }
@@ -119,7 +124,8 @@ void Run::take_weights(const uint8_t* bytes, size_t size) { model_ = load_model(
 
 namespace {
 
-const char* const dependent_figures[] = {"training", "sweep", "alignment", "probes", "results"};
+const char* const dependent_figures[] = {"training", "sweep", "alignment", "probes", "results", "transformer-training",
+                                         "transformer-maps"};
 
 TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3) {
     TrainerConfig c;
@@ -159,34 +165,50 @@ void Lab::changed() {
 }
 
 Run* Lab::find_run(int id) {
-    for (auto& r : live)
-        if (r && r->id() == id) return r.get();
+    for (RunPair* pair : {&live, &transformers})
+        for (auto& r : pair->runs)
+            if (r && r->id() == id) return r.get();
     for (auto& r : sweep)
         if (r && r->id() == id) return r.get();
     return nullptr;
 }
 
+void RunPair::play() {
+    for (auto& r : runs) r->play();
+    clock.start();
+}
+void RunPair::pause() {
+    for (auto& r : runs) r->pause();
+    clock.stop();
+}
+void RunPair::step() {
+    for (auto& r : runs) r->play(r->steps() + 1);
+    clock.start();
+}
+bool RunPair::running() const { return (runs[0] && runs[0]->playing()) || (runs[1] && runs[1]->playing()); }
+bool RunPair::finished() const {
+    const auto over = [](const auto& r) { return r && (r->done() || r->failed()); };
+    return over(runs[0]) && over(runs[1]);
+}
+
 void Lab::build_live() {
-    live_clock = {};
+    live.clock = {};
     for (int k = 0; k < 2; ++k)
         live[size_t(k)] = std::make_unique<Run>(
             trainer_config(k ? DecoderKind::attention : DecoderKind::plain, scorer, width, epochs, seed, learning_rate));
     changed();
 }
 
-bool Lab::live_running() const { return (live[0] && live[0]->playing()) || (live[1] && live[1]->playing()); }
-
-void Lab::play_live() {
-    for (auto& r : live) r->play();
-    live_clock.start();
-}
-void Lab::pause_live() {
-    for (auto& r : live) r->pause();
-    live_clock.stop();
-}
-void Lab::step_live() {
-    for (auto& r : live) r->play(r->steps() + 1);
-    live_clock.start();
+void Lab::build_transformers() {
+    transformers.clock = {};
+    for (int k = 0; k < 2; ++k) {
+        TrainerConfig c = trainer_config(DecoderKind::transformer, Scorer::additive, transformer_width, transformer_epochs,
+                                         transformer_seed, transformer_learning_rate);
+        c.model.heads = transformer_heads;
+        c.model.memory = k ? Memory::all : Memory::first;
+        transformers[size_t(k)] = std::make_unique<Run>(c);
+    }
+    changed();
 }
 
 void Lab::run_sweep() {
@@ -241,7 +263,7 @@ void Lab::run_reported(int id, const std::string& json) {
     const bool new_epoch = run->take_report(json);
     const bool in_sweep = std::any_of(sweep.begin(), sweep.end(), [&](const auto& r) { return r.get() == run; });
     if (new_epoch) changed();
-    else moved(in_sweep ? 1 : 0);
+    else moved(in_sweep ? 1 : transformers.has(run) ? 2 : 0);
 }
 
 namespace {
@@ -251,7 +273,7 @@ namespace {
 // machine of BENCHMARKS.md while a worker trained: 31.6 frames/s at ten redraws a second, 42.3 at
 // four, 58.1 with none; the worker's examples/s 1,793, 1,818 and 2,822.
 constexpr double progress_redraw_ms = 250;
-const char* const moving_figures[] = {"training", "sweep"};
+const char* const moving_figures[] = {"training", "sweep", "transformer-training"};
 
 void redraw_later(void* figure) {
     if (connected) connected->redraw_moved(int(reinterpret_cast<intptr_t>(figure)));
@@ -279,7 +301,8 @@ void Lab::run_state(int id, const std::string& state, const std::string& message
     Run* run = find_run(id);
     if (!run) return;
     run->take_state(state, message);  // a run's last weights came with its last epoch's report
-    if (!live_running()) live_clock.stop();
+    for (RunPair* pair : {&live, &transformers})
+        if (!pair->running()) pair->clock.stop();
     schedule_sweep();
     changed();
 }
@@ -294,7 +317,7 @@ void Lab::run_weights(int id, const uint8_t* bytes, size_t size) {
 bool Lab::busy() const {
     if (shipped[0] && !shipped_metrics[0]) return true;
     if (shipped[1] && !shipped_metrics[1]) return true;
-    return live_running() || sweep_running;
+    return live.running() || transformers.running() || sweep_running;
 }
 
 }  // namespace lb::web

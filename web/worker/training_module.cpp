@@ -55,17 +55,34 @@ long whole(const json& config, const char* key, long fallback, long lo, long hi)
     return v.get<long>();
 }
 
+// A string from `config[key]`, or the default; refuses any other type by name.
+std::string word(const json& config, const char* key, const char* fallback) {
+    if (!config.contains(key)) return fallback;
+    if (!config[key].is_string()) throw std::invalid_argument(std::string(key) + " must be a string");
+    return config[key].get<std::string>();
+}
+
 lb::TrainerConfig parse_config(const json& config) {
     if (!config.is_object()) throw std::invalid_argument("a run's config must be a JSON object");
     lb::TrainerConfig c;
-    const auto decoder = lb::parse_decoder(config.value("model", "attention"));
-    if (!decoder || *decoder == lb::DecoderKind::transformer)  // the page trains the GRU pair
-        throw std::invalid_argument("model must be plain or attention");
+    const auto decoder = lb::parse_decoder(word(config, "model", "attention"));
+    if (!decoder) throw std::invalid_argument("model must be plain, attention or transformer");
     c.model.decoder = *decoder;
-    const auto scorer = lb::parse_scorer(config.value("scorer", "additive"));
-    if (!scorer) throw std::invalid_argument("scorer must be dot, general or additive");
-    c.model.scorer = *scorer;
     c.model.H = int(whole(config, "width", 64, 1, 512));
+    if (*decoder == lb::DecoderKind::transformer) {
+        if (config.contains("scorer")) throw std::invalid_argument("scorer applies to the GRU models only");
+        const std::string memory = word(config, "memory", "all");
+        if (memory != "all" && memory != "first") throw std::invalid_argument("memory must be all or first");
+        c.model.memory = memory == "all" ? lb::Memory::all : lb::Memory::first;
+        c.model.heads = int(whole(config, "heads", 4, 1, 8));
+        lb::check_transformer_config(lb::transformer_config(c.model));  // as `lookback train` does
+    } else {
+        if (config.contains("memory") || config.contains("heads"))
+            throw std::invalid_argument("memory and heads apply to model transformer only");
+        const auto scorer = lb::parse_scorer(word(config, "scorer", "additive"));
+        if (!scorer) throw std::invalid_argument("scorer must be dot, general or additive");
+        c.model.scorer = *scorer;
+    }
     c.epochs = int(whole(config, "epochs", 12, 1, 1000));
     c.seed = uint64_t(whole(config, "seed", 1, 0, 2147483647));
     if (config.contains("learning_rate")) {
@@ -108,8 +125,9 @@ extern "C" {
 // The last error of any call below.
 EMSCRIPTEN_KEEPALIVE const char* lbt_message() { return message.c_str(); }
 
-// Creates a run from its config (JSON: model plain|attention, scorer, width, epochs, seed,
-// data_seed, learning_rate); the model is initialised, nothing is trained. Returns its id or -1.
+// Creates a run from its config (JSON: model plain|attention|transformer, scorer (GRU models),
+// memory all|first and heads (transformer), width, epochs, seed, data_seed, learning_rate); the
+// model is initialised, nothing is trained. Returns its id or -1.
 EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
     return guarded(-1, [&] {
         const json parsed = json::parse(config_text);

@@ -1,0 +1,124 @@
+// web/figures/map_view.h — an attention matrix as the figures show it: the heatmap widget
+// (web/runtime/heatmap.h) with the columns' characters across the top, the rows' characters down
+// the left (each a button that selects its row), every row's peak outlined, the selected row
+// framed and a tooltip with the weight under the mouse; and the selected row as bars with its
+// peak marked. The GRU alignment figure and the Transformer's maps share it. Inline: used by
+// several figure files.
+//
+// Legend: R rows (output characters, or input characters for a self-attention map), C columns
+// (input characters).
+#pragma once
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include <imgui.h>
+
+#include "figure.h"
+#include "heatmap.h"
+#include "theme.h"
+
+namespace lb::web {
+
+inline std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }  // a space as a dot
+inline std::string quoted(char c) { return c == ' ' ? "space" : "'" + std::string(1, c) + "'"; }
+
+struct Peak {
+    int position;
+    float weight;
+};
+// The largest weight of a row (the first of equals).
+inline Peak row_peak(std::span<const float> row) {
+    Peak p{0, -1};
+    for (size_t j = 0; j < row.size(); ++j)
+        if (row[j] > p.weight) p = {int(j), row[j]};
+    return p;
+}
+
+// What a map's parts are called: the widget names tests click (`map`, `row_prefix` + r) and the
+// word for a row in the tooltip ("output", "input").
+struct MapNames {
+    const char* map;
+    const char* row_prefix;
+    const char* row_word;
+};
+
+constexpr float map_label_w = 18, map_cell_h = 20;
+inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
+
+// `weights` [R, C] (rows = rows.size(), C = cols.size()); a click on a row's character or a cell
+// sets `selected`.
+inline void ShowWeightMap(const MapNames& names, const std::string& rows, const std::string& cols,
+                          std::span<const float> weights, int& selected, float width) {
+    const LessonColors& col = lesson_colors();
+    const int R = int(rows.size()), C = int(cols.size());
+    const float cell_w = map_cell_w(width, C), cell_h = map_cell_h, label_w = map_label_w;
+    const float line = ImGui::GetTextLineHeight();
+    ImDrawList& draw = *ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The columns' characters across the top.
+    for (int j = 0; j < C; ++j) {
+        const std::string c = shown_char(cols[size_t(j)]);
+        const float x = origin.x + label_w + (j + 0.5f) * cell_w - ImGui::CalcTextSize(c.c_str()).x / 2;
+        draw.AddText({x, origin.y}, cols[size_t(j)] == ' ' ? col.text_dim : col.text, c.c_str());
+    }
+    ImGui::Dummy({label_w + C * cell_w, line + 2});
+    const ImVec2 map_min = {origin.x + label_w, origin.y + line + 2 + ImGui::GetStyle().ItemSpacing.y};
+    // The rows' characters down the left: each a button that selects the row.
+    ImGui::PushID(names.map);
+    for (int t = 0; t < R; ++t) {
+        ImGui::SetCursorScreenPos({origin.x, map_min.y + t * cell_h});
+        ImGui::PushID(t);
+        if (ImGui::InvisibleButton("row", {label_w, cell_h})) selected = t;
+        record_rect(names.row_prefix + std::to_string(t));
+        ImGui::PopID();
+        const std::string c = shown_char(rows[size_t(t)]);
+        if (t == selected) draw.AddRectFilled({origin.x, map_min.y + t * cell_h}, {origin.x + label_w - 2, map_min.y + (t + 1) * cell_h}, col.highlight);
+        draw.AddText({origin.x + (label_w - ImGui::CalcTextSize(c.c_str()).x) / 2, map_min.y + t * cell_h + (cell_h - line) / 2}, col.text, c.c_str());
+    }
+    ImGui::PopID();
+    ImGui::SetCursorScreenPos(map_min);
+    const HeatmapHit hit = Heatmap(names.map, weights, R, C, {C * cell_w, R * cell_h}, Colormap::sequential, 0, 1);
+    record_rect(names.map);
+    if (hit.clicked) selected = hit.row;
+    // Each row's peak outlined; the selected row framed.
+    for (int t = 0; t < R; ++t) {
+        const Peak p = row_peak(weights.subspan(size_t(t * C), size_t(C)));
+        const ImVec2 a = {map_min.x + p.position * cell_w, map_min.y + t * cell_h};
+        draw.AddRect({a.x + 1, a.y + 1}, {a.x + cell_w - 1, a.y + cell_h - 1}, IM_COL32(255, 255, 255, 200), 0, 0, 1.5f);
+    }
+    draw.AddRect({map_min.x - 1, map_min.y + selected * cell_h}, {map_min.x + C * cell_w + 1, map_min.y + (selected + 1) * cell_h},
+                 col.decoder, 0, 0, 2);
+    if (hit.row >= 0)
+        ImGui::SetTooltip("%s %d, %s \u2190 input %d, %s\nweight %.4f", names.row_word, hit.row, quoted(rows[size_t(hit.row)]).c_str(),
+                          hit.col, quoted(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
+}
+
+// One row's weights over `cols` as bars, the peak in the decoder's colour.
+inline void ShowWeightBars(const char* id, const std::string& cols, std::span<const float> row, float width) {
+    const LessonColors& col = lesson_colors();
+    const int C = int(cols.size());
+    const Peak peak = row_peak(row);
+    const float line = ImGui::GetTextLineHeight(), height = 90;
+    ImGui::InvisibleButton(id, {width, height + line + 4});
+    record_rect(id);
+    const ImVec2 min = ImGui::GetItemRectMin();
+    ImDrawList& draw = *ImGui::GetWindowDrawList();
+    const float label_w = map_label_w, cell_w = map_cell_w(width, C);
+    const float base = min.y + height;
+    draw.AddLine({min.x + label_w, base}, {min.x + label_w + C * cell_w, base}, col.axis);
+    draw.AddText({min.x, min.y}, col.text_dim, "1");
+    draw.AddLine({min.x + label_w, min.y + 1}, {min.x + label_w + C * cell_w, min.y + 1}, col.grid);
+    for (int j = 0; j < C; ++j) {
+        const float w = row[size_t(j)], x = min.x + label_w + j * cell_w;
+        draw.AddRectFilled({x + 1, base - height * w}, {x + cell_w - 1, base}, j == peak.position ? col.decoder : col.bar);
+        const std::string c = shown_char(cols[size_t(j)]);
+        draw.AddText({x + (cell_w - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, j == peak.position ? col.decoder : col.text_dim, c.c_str());
+    }
+    const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
+    const std::string label = "peak " + fixed(peak.weight, 2);
+    const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
+    draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
+}
+
+}  // namespace lb::web
