@@ -43,6 +43,9 @@ struct Setting {
 };
 // The shipped one (CMakeLists.txt trains it with the same flags; the doctest
 // in tests/test_shipped_transformer.cpp ties the file to what is written here).
+// Measured (assets/transformer.md): 12 and 20 epochs without warmup or dropout
+// both reach 1.0000 exact; warmup 200 gave 0.9850, dropout 0.1 0.9925 (12
+// epochs) and 0.9992 (20). Of the two best, 12 epochs trains in half the time.
 constexpr Setting shipped = {12, 0, 0.0f};
 // What it was chosen from, on the held-out split at seed 1, memory all.
 constexpr Setting candidates[] = {
