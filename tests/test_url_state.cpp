@@ -64,7 +64,8 @@ TEST_CASE("url table: each bad value keeps its default and is named with what th
 
 TEST_CASE("url table: numbers out of range, not finite, or of the wrong count are refused") {
     for (const char* bad : {"tr.seed=1001", "tr.seed=-1", "tr.seed=99999999999999999999", "tr.seed=", "tr.seed=%201",
-                            "tr.p=nan,0", "tr.p=inf,0", "tr.p=0,0,0", "tr.p=2,0", "tr.p=1e999,0", "tr.p=,"}) {
+                            "tr.p=nan,0", "tr.p=inf,0", "tr.p=0,0,0", "tr.p=2,0", "tr.p=1e999,0", "tr.p=,",
+                            "tr.p=0x0.8,0", "tr.p=0x1,0"}) {
         Settings s;
         s.url.read(bad);
         CHECK_MESSAGE(s.url.messages().size() == 1, bad);

@@ -126,7 +126,7 @@ test('the temperature in the URL: good values are used, as the prose states; bad
   assert.ok(text.includes(`gets ${claims[0]} of the weight at`) && text.includes(`and ${claims[1]} at`),
             `the prose states h3's weight at T = 0.5 and 4 (${claims}): ${text}`);
 
-  for (const bad of ['0', '-1', '10.5', 'abc', 'nan', 'inf', '1e999']) {
+  for (const bad of ['0', '-1', '10.5', 'abc', 'nan', 'inf', '1e999', '0x1']) {
     const watched = await openFigure(context, `?we.T=${encodeURIComponent(bad)}&we.step=2`);
     seen.push(watched);
     const s = await state(watched.page, figure);

@@ -24,8 +24,11 @@ bool whole_number(const std::string& text, long& out) {
     return errno == 0 && *end == 0 && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-');
 }
 
+// Decimal notation only: strtod also reads hex ("0x1"), "nan" and "inf", which no reader means.
 bool real_number(const std::string& text, double& out) {
-    if (text.empty() || text.size() > 32 || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+    if (text.empty() || text.size() > 32 ||
+        text.find_first_not_of("0123456789+-.eE") != std::string::npos)
+        return false;
     char* end = nullptr;
     out = std::strtod(text.c_str(), &end);
     return *end == 0 && std::isfinite(out);
