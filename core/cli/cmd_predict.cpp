@@ -198,7 +198,8 @@ int predict(const Args& args) {
         if (json) {
             nlohmann::json line = line_json(input, d, peaks, parsed.per_head);
             if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
-                                               {"total", path->total}, {"direct", path->direct}};
+                                               {"total", path->total}, {"direct", path->direct},
+                                               {"first_over_last", path->total.front() / path->total.back()}};
             std::printf("%s\n", line.dump().c_str());
         } else {
             print_text(input, d, peaks, parsed.per_head);
