@@ -95,7 +95,7 @@ void print_gradient_path(const std::string& input, const std::string& target, co
     std::printf("    pos  char        total       direct\n");
     for (size_t j = 0; j < input.size(); ++j)
         std::printf("    %3zu   '%c'  %11.4g  %11.4g\n", j, input[j], double(path.total[j]), double(path.direct[j]));
-    std::printf("  first position against the last: %.4g\n\n", double(path.total.front() / path.total.back()));
+    std::printf("  last position against the first: %.4g\n\n", double(path.total.back() / path.total.front()));
 }
 
 nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
@@ -199,7 +199,7 @@ int predict(const Args& args) {
             nlohmann::json line = line_json(input, d, peaks, parsed.per_head);
             if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
                                                {"total", path->total}, {"direct", path->direct},
-                                               {"first_over_last", path->total.front() / path->total.back()}};
+                                               {"last_over_first", path->total.back() / path->total.front()}};
             std::printf("%s\n", line.dump().c_str());
         } else {
             print_text(input, d, peaks, parsed.per_head);

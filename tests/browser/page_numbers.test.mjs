@@ -142,7 +142,7 @@ test('every measured number of the article agrees with the assets it names', asy
     'sweep.json:runs/[model=plain,width=8]/exact', 'sweep.json:runs/[model=attention,width=8]/exact',
     'sweep.json:runs/[model=attention,width=16]/exact', 'sweep.json:runs/[model=plain,width=8]/per_char',
     'sweep.json:source/plain_per_char/0', 'sweep.json:runs/[model=plain,width=64]/parameters',
-    'sweep.json:runs/[model=attention,width=64]/parameters', 'gradient_path.json:plain/gradient_path/first_over_last',
+    'sweep.json:runs/[model=attention,width=64]/parameters', 'gradient_path.json:plain/gradient_path/last_over_first',
   ];
   for (const width of [8, 16, 32, 64]) {
     for (const model of ['plain', 'attention']) {
