@@ -11,7 +11,7 @@
 // tables, which hold numbers too).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openWatched, useBrowser } from './helpers.mjs';
+import { openWatched, state, until, useBrowser } from './helpers.mjs';
 
 // Splits a path on the slashes outside [ ].
 function segments(path) {
@@ -154,8 +154,31 @@ test('every measured number of the article agrees with the assets it names', asy
   }
   for (let i = 0; i < 6; i++) required.push(`sweep.json:runs/[model=plain,width=64]/per_format/${i}`);
   assert.deepEqual(required.filter((r) => !marked.has(r)), [], 'measured claims without their data-measured span');
-  // What JavaScript replaces is only the figures' text alternatives.
-  assert.ok(live.length > 80 && served.length > live.length, `${live.length} spans in the page, ${served.length} served`);
+  // JavaScript replaces only the figures' text alternatives (Figure 4's no-script table).
+  assert.ok(live.length > 80 && served.length >= live.length, `${live.length} spans in the page, ${served.length} served`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('assets/gradient_path.json agrees with the gradients Figure 6 computes in the page', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
+  const file = await (await fetch(new URL('assets/gradient_path.json', env.url))).json();
+  await page.locator('canvas[data-figure="probes"]').scrollIntoViewIfNeeded();
+  await until('the probes to compute', async () => (await state(page, 'probes')).grad_norms.plain.length > 0, 15000);
+  const live = await state(page, 'probes');
+  assert.equal(live.input, file.plain.input, 'the figure starts on the string the file measured');
+  assert.equal(live.gradient_target, file.plain.gradient_path.target);
+  for (const model of ['plain', 'attention']) {
+    const norms = live.grad_norms[model];
+    const measured = file[model].gradient_path;
+    // The page computes in wasm with SIMD, the file came from the native build: same model,
+    // different float rounding, so agreement to 1 % per position.
+    assert.equal(norms.length, measured.total.length);
+    norms.forEach((n, j) => assert.ok(Math.abs(n - measured.total[j]) <= 0.01 * measured.total[j], `${model} at ${j}: page ${n}, file ${measured.total[j]}`));
+    const ratio = norms.at(-1) / norms[0];
+    assert.ok(Math.abs(ratio - measured.last_over_first) <= 0.02 * measured.last_over_first, `${model}: ${ratio} against ${measured.last_over_first}`);
+  }
   assert.deepEqual(problems, []);
   await context.close();
 });
