@@ -53,6 +53,9 @@ TEST_CASE("commands: bad flags and values are usage errors, refused inputs exit 
     CHECK(sweep({"--widths", "3"}) == 2);
     CHECK(predict({}) == 2);                                            // no --weights
     CHECK(predict({"--weights", "/nonexistent/model.safetensors", "19/3/1994"}) == 1);
+    CHECK(predict({"--weights", "m", "--gradient-path", "1977-9-19", "19/3/1994"}) == 2);  // 9 characters
+    CHECK(predict({"--weights", "m", "--gradient-path", "1977/09/19", "19/3/1994"}) == 2);
+    CHECK(parse_predict_args({"--weights", "m", "--gradient-path", "1977-09-19", "x"}).gradient_target == "1977-09-19");
     CHECK(bench({"--seconds", "-1"}) == 2);
 }
 

@@ -2,13 +2,17 @@
 // for each date, its attention matrix (a text heat map, or numbers in JSON
 // lines), and for each output character the input position it attends to most.
 // For a Transformer the matrix is its cross-attention, the mean over heads;
-// --per-head adds each head's.
+// --per-head adds each head's. --gradient-path DATE adds, for the teacher-forced
+// loss of writing DATE, the gradient's norm at every encoder state (probes.h):
+// the numbers behind the page's Figure 6 and assets/gradient_path.json.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <xtensor/xview.hpp>
 
 #include "commands.h"
+#include "probes.h"
 #include "safetensors.h"
 
 namespace lb::cli {
@@ -16,8 +20,9 @@ namespace lb::cli {
 namespace {
 
 const char* const predict_usage =
-    "lookback predict --weights FILE [--json] [--per-head] TEXT...\n"
+    "lookback predict --weights FILE [--json] [--per-head] [--gradient-path YYYY-MM-DD] TEXT...\n"
     "  --per-head: a Transformer's cross-attention for each head too (the map is their mean)\n"
+    "  --gradient-path DATE: the norm of d loss / d h_j at each encoder state, for the loss of writing DATE\n"
     "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
 
 struct Peak {
@@ -84,6 +89,15 @@ void print_text(const std::string& input, const Decoded& d, const std::vector<Pe
     }
 }
 
+// One line per input position: its character, ‖∂loss/∂h_j‖ by every path and through the decoder alone.
+void print_gradient_path(const std::string& input, const std::string& target, const GradientPath& path) {
+    std::printf("  gradient of the loss of writing %s (loss %.4f), per encoder state:\n", target.c_str(), double(path.loss));
+    std::printf("    pos  char        total       direct\n");
+    for (size_t j = 0; j < input.size(); ++j)
+        std::printf("    %3zu   '%c'  %11.4g  %11.4g\n", j, input[j], double(path.total[j]), double(path.direct[j]));
+    std::printf("  last position against the first: %.4g\n\n", double(path.total.back() / path.total.front()));
+}
+
 nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
                          bool per_head) {
     nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
@@ -130,6 +144,12 @@ PredictArgs parse_predict_args(const Args& args) {
         if (take_option(args, i, "--weights", v)) o.weights = v;
         else if (args[i] == "--json") o.json = true, ++i;
         else if (args[i] == "--per-head") o.per_head = true, ++i;
+        else if (take_option(args, i, "--gradient-path", v)) {
+            const bool iso = v.size() == size_t(output_length) &&
+                             v.find_first_not_of("0123456789-") == std::string::npos;
+            if (!iso) throw UsageError("--gradient-path takes a date of 10 characters written as YYYY-MM-DD, not " + shown(v));
+            o.gradient_target = v;
+        }
         else if (args[i] == "--") {  // everything after is text, even "--x"
             o.texts.insert(o.texts.end(), args.begin() + long(i) + 1, args.end());
             break;
@@ -173,8 +193,18 @@ int predict(const Args& args) {
         const std::string input = normalise_user_input(text);
         const Decoded d = decode_tokens(tokens, model);
         const std::vector<Peak> peaks = peaks_of(d, input);
-        if (json) std::printf("%s\n", line_json(input, d, peaks, parsed.per_head).dump().c_str());
-        else print_text(input, d, peaks, parsed.per_head);
+        std::optional<GradientPath> path;
+        if (!parsed.gradient_target.empty()) path = gradient_path(model, input, parsed.gradient_target);
+        if (json) {
+            nlohmann::json line = line_json(input, d, peaks, parsed.per_head);
+            if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
+                                               {"total", path->total}, {"direct", path->direct},
+                                               {"last_over_first", path->total.back() / path->total.front()}};
+            std::printf("%s\n", line.dump().c_str());
+        } else {
+            print_text(input, d, peaks, parsed.per_head);
+            if (path) print_gradient_path(input, parsed.gradient_target, *path);
+        }
     }
     return refused ? 1 : 0;
 }

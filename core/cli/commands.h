@@ -62,6 +62,7 @@ struct PredictArgs {
     std::string weights;
     bool json = false;
     bool per_head = false;  // a Transformer's cross-attention per head too
+    std::string gradient_target;  // --gradient-path: ‖∂loss/∂h_j‖ for the loss of writing this date
     std::vector<std::string> texts;
 };
 PredictArgs parse_predict_args(const Args& args);

@@ -46,6 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 3: {
                 const PredictArgs a = parse_predict_args(args);
                 if (a.weights.empty() || a.texts.empty()) std::abort();
+                if (!a.gradient_target.empty() && (a.gradient_target.size() != 10 ||
+                                                   a.gradient_target.find_first_not_of("0123456789-") != std::string::npos))
+                    std::abort();
                 break;
             }
             case 4: {

@@ -1,0 +1,59 @@
+// tests/browser/markup.test.mjs — the page's markup as the standard checkers see it:
+// html-validate over the built index.html (its rules in .htmlvalidate.json; KaTeX's inline styles
+// are allowed there by a rule setting, property by property), and axe-core (WCAG 2.1 A and AA,
+// and its best practices) injected into the served page at 1280 px light and dark and at 390 px,
+// after every figure has started and drawn, every "as text" alternative and explanation is open,
+// and the self-check has answered a concept question and a computation. Both must find nothing.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import axe from 'axe-core';
+import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
+import { openWatched, root, settled, site, until, useBrowser } from './helpers.mjs';
+
+test('html-validate finds nothing in the built index.html', async () => {
+  const file = path.join(site, 'index.html');
+  assert.ok(fs.existsSync(file), 'build/site/index.html is missing: run ./build_wasm.sh first');
+  const validator = new HtmlValidate(new FileSystemConfigLoader());
+  const config = await validator.getConfigFor(file);
+  assert.equal(config.getRules().get('no-inline-style')?.[0], 2, 'the inline-style rule is on, with its allowed properties');
+  const report = await validator.validateFile(file);
+  const messages = report.results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+  assert.deepEqual(messages, []);
+});
+
+const env = useBrowser();
+
+// Brings every figure to life and opens what a reader can open, then runs axe in the page.
+async function axeViolations(page) {
+  const names = await page.evaluate(() => window.lookback.figures());
+  for (const name of names) {
+    await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+    await settled(page, name);
+  }
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  // The self-check's states: a concept question answered, a computation answered.
+  await page.locator('#q-problem input[value="a"]').check();
+  await page.locator('#q-problem button[type="submit"]').click();
+  await until('a concept verdict', () => page.evaluate(() => document.querySelector('#q-problem').dataset.result === 'wrong'));
+  await until('the computation questions', () => page.evaluate(() => window.lookbackSelfCheck !== undefined), 15000);
+  await page.locator('#c-dot input[name="answer"]').fill('0.5');
+  await page.locator('#c-dot button[type="submit"]').click();
+  await until('a computation verdict', () => page.evaluate(() => Boolean(document.querySelector('#c-dot').dataset.result)));
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+for (const [width, scheme] of [[1280, 'light'], [1280, 'dark'], [390, 'light']]) {
+  test(`axe-core finds nothing at ${width} px, ${scheme}`, async () => {
+    const context = await env.browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+    const { page, problems } = await openWatched(context, env.url);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}
