@@ -15,7 +15,10 @@ namespace {
 
 const char* const sweep_usage =
     "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
-    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets)";
+    "               [--published [--widths 64,16] [--seeds 3]]\n"
+    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); --published trains\n"
+    "  attention, bahdanau, luong and luong-local at each width for seeds seed .. seed + N - 1\n"
+    "  and writes DIR/published.md and DIR/published.json instead";
 
 constexpr int width_count = sweep_width_count;
 const auto& widths = sweep_widths;   // published.h
@@ -207,6 +210,7 @@ bool write_text(const std::string& path, const std::string& text) {
 
 SweepArgs parse_sweep_args(const Args& args) {
     SweepArgs o;
+    bool widths_given = false;
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--out", v)) {
@@ -220,10 +224,22 @@ SweepArgs parse_sweep_args(const Args& args) {
             o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
         } else if (take_option(args, i, "--lr", v)) {
             o.learning_rate = parse_learning_rate(v);
+        } else if (args[i] == "--published") {
+            o.published = true;
+            ++i;
+        } else if (take_option(args, i, "--widths", v)) {
+            o.widths.clear();
+            for (const std::string& w : split_commas(v))
+                o.widths.push_back(int(parse_integer("--widths", w, 1, 1024)));
+            widths_given = true;
+        } else if (take_option(args, i, "--seeds", v)) {
+            o.seeds = int(parse_integer("--seeds", v, 1, 100));
+            widths_given = true;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
+    if (widths_given && !o.published) throw UsageError("--widths and --seeds apply to --published only");
     return o;
 }
 
@@ -234,6 +250,7 @@ int sweep(const Args& args) {
     } catch (const UsageError& e) {
         return usage_error(e.what(), sweep_usage);
     }
+    if (parsed.published) return published_sweep(parsed);
     const std::string& out_dir = parsed.out_dir;
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
