@@ -222,7 +222,7 @@ Model make_model(const ModelConfig& config) {
     if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
     if (is_transformer(config)) check_transformer_config(transformer_config(config));
     if (config.decoder != DecoderKind::transformer && config.decoder != DecoderKind::plain &&
-        !parse_model_scorer(config.decoder, model_scorer_name(config.decoder, config.scorer)))
+        parse_model_scorer(config.decoder, model_scorer_name(config.decoder, config.scorer)) != config.scorer)
         throw std::invalid_argument("the " + std::string(decoder_name(config.decoder)) +
                                     " model's scorer must be " +
                                     std::string(model_scorer_choices(config.decoder)));
@@ -485,6 +485,13 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
             tokens[size_t(b) * T + t] = best;
         }
     }
+}
+
+const float* model_logits(const Activations& a) {
+    if (is_transformer(a.config)) return a.transformer.logits.data();
+    if (is_bahdanau(a.config)) return a.bahdanau.logits.data();
+    if (is_luong(a.config.decoder)) return a.luong.logits.data();
+    return a.logits.data();
 }
 
 const float* alignment_map(const Activations& a) {

@@ -216,6 +216,8 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model);
 
+// The logits [B, T, 13] of the last forward or greedy decoding, whichever model.
+const float* model_logits(const Activations& acts);
 // The attention weights [B, T, S] of the last forward or greedy decoding of a
 // GRU model with attention (attention, bahdanau, luong, luong-local), else nullptr.
 const float* alignment_map(const Activations& acts);

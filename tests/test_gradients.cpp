@@ -290,7 +290,7 @@ void check_whole_model(const ModelConfig& config) {
         }
         double sum = 0;
         for (int n = 0; n < N; ++n) {
-            const float* z = acts.logits.data() + size_t(n) * V;
+            const float* z = model_logits(acts) + size_t(n) * V;
             double max = z[0], exps = 0;
             for (int v = 1; v < V; ++v) max = std::max(max, double(z[v]));
             for (int v = 0; v < V; ++v) exps += std::exp(double(z[v]) - max);

@@ -93,6 +93,77 @@ int published_sweep(const SweepArgs& args) {
     const DateSplits data = make_date_splits(args.data_seed);
     nlohmann::json runs = nlohmann::json::array(), summaries = nlohmann::json::array();
     std::vector<std::vector<Summary>> by_width;
+    // Writes both files from the widths done so far (after each width: a long
+    // sweep leaves its finished widths behind). Returns the markdown, or "" if
+    // a file cannot be written.
+    auto write_files = [&]() -> std::string {
+        std::string md;
+        auto line = [&](const std::string& s) { md += s + "\n"; };
+        line("# The attention models as published, beside the lesson's");
+        line("");
+        line("Written by `lookback sweep --published`: " + std::to_string(args.epochs) + " epochs per run, seeds " +
+             std::to_string(args.seed) + "–" + std::to_string(args.seed + uint64_t(args.seeds) - 1) +
+             " (initialisation and shuffling), dataset seed " + std::to_string(args.data_seed) +
+             ", the same Adam (learning rate " + fixed(args.learning_rate, 4) +
+             "), batch 64 and data as `sweep.md`; held-out exact match and per-character accuracy of greedy "
+             "decoding, as the mean over the seeds and (in brackets) their lowest–highest. `attention` is the "
+             "lesson's model (a unidirectional encoder with Bahdanau's additive score of s_{t−1}, predicting "
+             "from s_t alone); `bahdanau` is Bahdanau et al. 2014 (bidirectional encoder, s_0 from the "
+             "backward state, linear deep output; core/bahdanau.h); `luong` and `luong-local` are Luong et "
+             "al. 2015's global and local-p attention (the score of s_t after the step, the attentional "
+             "state h̃ = tanh(W_c [c ; s]), local window D = 4; core/luong.h). Seconds are single-threaded "
+             "wall clock, mean per run.");
+        for (size_t w = 0; w < by_width.size(); ++w) {
+            const int H = args.widths[w];
+            line("");
+            line("## Width " + std::to_string(H));
+            line("");
+            line("| model | parameters | exact match | per character | seconds |");
+            line("|:---|---:|---:|---:|---:|");
+            for (const Summary& s : by_width[w])
+                line("| " + s.label + " | " + std::to_string(s.parameters) + " | " + fixed(s.exact_mean) + " (" +
+                     fixed(s.exact_min) + "–" + fixed(s.exact_max) + ") | " + fixed(s.char_mean) + " (" +
+                     fixed(s.char_min) + "–" + fixed(s.char_max) + ") | " + fixed(s.seconds, 1) + " |");
+            line("");
+            line("Per output position (mean over the seeds):");
+            line("");
+            line("| model | y | y | y | y | - | m | m | - | d | d |");
+            line("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            for (const Summary& s : by_width[w]) {
+                std::string cells;
+                for (double a : s.per_position) cells += " " + fixed(a, 3) + " |";
+                line("| " + s.label + " |" + cells);
+            }
+            const std::vector<Summary>& all = by_width[w];
+            line("");
+            line("Reading at width " + std::to_string(H) + " (computed from the table):");
+            line("");
+            line(compare(find(all, "bahdanau"), find(all, "attention (today's: unidirectional, additive, s_{t-1})"),
+                         "Bahdanau's model against today's (the bidirectional encoder, with s_0 and the deep "
+                         "output that come with it)", args.seeds));
+            line(compare(find(all, "luong general + input feeding"), find(all, "luong general"),
+                         "Input feeding (luong general with it against without)", args.seeds));
+            line(compare(find(all, "luong-local general + input feeding"), find(all, "luong-local general"),
+                         "Input feeding with the local window", args.seeds));
+            line(compare(find(all, "luong-local general"), find(all, "luong general"),
+                         "The local window (luong-local general against luong general)", args.seeds));
+            line(compare(find(all, "luong general"), find(all, "luong dot"), "Luong's general score against dot", args.seeds));
+            line(compare(find(all, "luong concat"), find(all, "luong general"), "Luong's concat score against general", args.seeds));
+        }
+
+        std::vector<uint64_t> seeds;
+        for (int k = 0; k < args.seeds; ++k) seeds.push_back(args.seed + uint64_t(k));
+        const nlohmann::json out = {{"epochs", args.epochs},   {"seeds", seeds},
+                                    {"data_seed", args.data_seed}, {"learning_rate", args.learning_rate},
+                                    {"widths", std::vector<int>(args.widths.begin(), args.widths.begin() + long(by_width.size()))},   {"train_size", data.train.size()},
+                                    {"held_out_size", data.held_out.size()},
+                                    {"runs", runs},            {"summary", summaries}};
+        if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
+            std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
+            return std::string();
+        }
+        return md;
+    };
     for (int H : args.widths) {
         std::vector<Summary> row;
         for (const Variant& v : variants(H)) {
@@ -144,74 +215,10 @@ int published_sweep(const SweepArgs& args) {
             row.push_back(s);
         }
         by_width.push_back(row);
+        if (write_files().empty()) return 1;
     }
 
-    std::string md;
-    auto line = [&](const std::string& s) { md += s + "\n"; };
-    line("# The attention models as published, beside the lesson's");
-    line("");
-    line("Written by `lookback sweep --published`: " + std::to_string(args.epochs) + " epochs per run, seeds " +
-         std::to_string(args.seed) + "–" + std::to_string(args.seed + uint64_t(args.seeds) - 1) +
-         " (initialisation and shuffling), dataset seed " + std::to_string(args.data_seed) +
-         ", the same Adam (learning rate " + fixed(args.learning_rate, 4) +
-         "), batch 64 and data as `sweep.md`; held-out exact match and per-character accuracy of greedy "
-         "decoding, as the mean over the seeds and (in brackets) their lowest–highest. `attention` is the "
-         "lesson's model (a unidirectional encoder with Bahdanau's additive score of s_{t−1}, predicting "
-         "from s_t alone); `bahdanau` is Bahdanau et al. 2014 (bidirectional encoder, s_0 from the "
-         "backward state, linear deep output; core/bahdanau.h); `luong` and `luong-local` are Luong et "
-         "al. 2015's global and local-p attention (the score of s_t after the step, the attentional "
-         "state h̃ = tanh(W_c [c ; s]), local window D = 4; core/luong.h). Seconds are single-threaded "
-         "wall clock, mean per run.");
-    for (size_t w = 0; w < args.widths.size(); ++w) {
-        const int H = args.widths[w];
-        line("");
-        line("## Width " + std::to_string(H));
-        line("");
-        line("| model | parameters | exact match | per character | seconds |");
-        line("|:---|---:|---:|---:|---:|");
-        for (const Summary& s : by_width[w])
-            line("| " + s.label + " | " + std::to_string(s.parameters) + " | " + fixed(s.exact_mean) + " (" +
-                 fixed(s.exact_min) + "–" + fixed(s.exact_max) + ") | " + fixed(s.char_mean) + " (" +
-                 fixed(s.char_min) + "–" + fixed(s.char_max) + ") | " + fixed(s.seconds, 1) + " |");
-        line("");
-        line("Per output position (mean over the seeds):");
-        line("");
-        line("| model | y | y | y | y | - | m | m | - | d | d |");
-        line("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (const Summary& s : by_width[w]) {
-            std::string cells;
-            for (double a : s.per_position) cells += " " + fixed(a, 3) + " |";
-            line("| " + s.label + " |" + cells);
-        }
-        const std::vector<Summary>& all = by_width[w];
-        line("");
-        line("Reading at width " + std::to_string(H) + " (computed from the table):");
-        line("");
-        line(compare(find(all, "bahdanau"), find(all, "attention (today's: unidirectional, additive, s_{t-1})"),
-                     "Bahdanau's model against today's (the bidirectional encoder, with s_0 and the deep "
-                     "output that come with it)", args.seeds));
-        line(compare(find(all, "luong general + input feeding"), find(all, "luong general"),
-                     "Input feeding (luong general with it against without)", args.seeds));
-        line(compare(find(all, "luong-local general + input feeding"), find(all, "luong-local general"),
-                     "Input feeding with the local window", args.seeds));
-        line(compare(find(all, "luong-local general"), find(all, "luong general"),
-                     "The local window (luong-local general against luong general)", args.seeds));
-        line(compare(find(all, "luong general"), find(all, "luong dot"), "Luong's general score against dot", args.seeds));
-        line(compare(find(all, "luong concat"), find(all, "luong general"), "Luong's concat score against general", args.seeds));
-    }
-
-    std::vector<uint64_t> seeds;
-    for (int k = 0; k < args.seeds; ++k) seeds.push_back(args.seed + uint64_t(k));
-    const nlohmann::json out = {{"epochs", args.epochs},   {"seeds", seeds},
-                                {"data_seed", args.data_seed}, {"learning_rate", args.learning_rate},
-                                {"widths", args.widths},   {"train_size", data.train.size()},
-                                {"held_out_size", data.held_out.size()},
-                                {"runs", runs},            {"summary", summaries}};
-    if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
-        std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
-        return 1;
-    }
-    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
+    std::printf("\n%s\nwrote %s and %s\n", write_files().c_str(), md_path.c_str(), json_path.c_str());
     return 0;
 }
 
