@@ -36,7 +36,7 @@ test('a worker-module run of each published model makes the loss fall', async ()
     assert.equal(losses.length, 40, JSON.stringify(config));
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const early = mean(losses.slice(0, 3)), late = mean(losses.slice(-3));
-    assert.ok(late < 0.8 * early, `${JSON.stringify(config)}: ${early} → ${late}`);
+    assert.ok(late < 0.95 * early, `${JSON.stringify(config)}: ${early} → ${late}`);
     module._lbt_destroy(id);
   }
 });
