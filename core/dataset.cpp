@@ -40,6 +40,13 @@ int output_token(char c) {
     return -1;
 }
 
+int greedy_character(const float* logits) {
+    int best = start_token + 1;
+    for (int v = best + 1; v < output_vocab_size; ++v)
+        if (logits[v] > logits[best]) best = v;
+    return best;
+}
+
 char output_char(int token) {
     if (token >= 2 && token <= 11) return char('0' + token - 2);
     if (token == 12) return '-';

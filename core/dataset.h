@@ -25,6 +25,9 @@ constexpr int format_count = 6;
 int input_token(char c);    // -1 if c is not in the input vocabulary
 char input_char(int token); // '\0' for pad or out of range
 int output_token(char c);   // -1 if c is not an output character
+// The most likely real character of one step's logits [13] (never pad or
+// start): what greedy decoding emits.
+int greedy_character(const float* logits);
 char output_char(int token);// '\0' for pad/start or out of range
 
 struct Example {

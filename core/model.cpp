@@ -25,10 +25,17 @@ constexpr int E_out = decoder_embedding_width;
 
 bool has_attention(const ModelConfig& c) { return c.decoder == DecoderKind::attention; }
 bool is_transformer(const ModelConfig& c) { return c.decoder == DecoderKind::transformer; }
-int decoder_input_width(const ModelConfig& c) { return E_out + (has_attention(c) ? c.H : 0); }
+bool is_bahdanau(const ModelConfig& c) { return c.decoder == DecoderKind::bahdanau; }
+// The decoder GRU's input: [y_t], [y_t ; c_t] (attention: H, bahdanau: 2H),
+// or luong's [y_t ; h̃_{t−1}] with input feeding.
+int decoder_input_width(const ModelConfig& c) {
+    if (c.decoder == DecoderKind::bahdanau) return E_out + 2 * c.H;
+    return E_out + (has_attention(c) || c.input_feeding ? c.H : 0);
+}
 bool same_config(const ModelConfig& a, const ModelConfig& b) {
     return a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H && a.heads == b.heads &&
-           a.ffn == b.ffn && a.memory == b.memory && a.dropout == b.dropout;
+           a.ffn == b.ffn && a.memory == b.memory && a.dropout == b.dropout &&
+           a.input_feeding == b.input_feeding;
 }
 
 void grow(xt::xtensor<float, 1>& buffer, size_t size) {
@@ -137,6 +144,38 @@ void copy_cross_attention(Decoded& d, const Activations& a, int b, int L, int S,
 
 }  // namespace
 
+std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name) {
+    const std::optional<Scorer> scorer = parse_scorer(name == "concat" ? "additive" : name);
+    if (!scorer) return std::nullopt;
+    switch (kind) {
+        case DecoderKind::attention: return name == "concat" ? std::nullopt : scorer;
+        case DecoderKind::luong: return name == "additive" ? std::nullopt : scorer;
+        case DecoderKind::luong_local:
+            return *scorer == Scorer::additive ? std::nullopt : scorer;
+        case DecoderKind::bahdanau: return name == "additive" ? scorer : std::nullopt;
+        default: return std::nullopt;
+    }
+}
+
+std::string_view model_scorer_name(DecoderKind kind, Scorer scorer) {
+    if (kind == DecoderKind::bahdanau) return "additive";
+    if (kind == DecoderKind::attention) return scorer_name(scorer);
+    if (is_luong(kind)) return scorer == Scorer::additive ? "concat" : scorer_name(scorer);
+    return "none";
+}
+
+std::string_view model_scorer_choices(DecoderKind kind) {
+    switch (kind) {
+        case DecoderKind::attention: return "additive, dot or general";
+        case DecoderKind::luong: return "dot, general or concat";
+        case DecoderKind::luong_local: return "dot or general";
+        case DecoderKind::bahdanau: return "additive";
+        default: return "none";
+    }
+}
+
+Scorer default_scorer(DecoderKind kind) { return is_luong(kind) ? Scorer::general : Scorer::additive; }
+
 TransformerConfig transformer_config(const ModelConfig& c) {
     return {c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
 }
@@ -148,29 +187,66 @@ Params make_params(const ModelConfig& config) {
         p.transformer = make_transformer_params(transformer_config(config));
         return p;
     }
+    const size_t h = size_t(H);
     p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
     p.enc_gru = make_gru_params(E_in, H);
     p.dec_embedding = xt::zeros<float>({size_t(V), size_t(E_out)});
     p.dec_gru = make_gru_params(decoder_input_width(config), H);
-    p.out_weight = xt::zeros<float>({size_t(V), size_t(H)});
+    p.out_weight = xt::zeros<float>({size_t(V), h});
     p.out_bias = xt::zeros<float>({size_t(V)});
-    p.attention = make_attention_params(has_attention(config) ? config.scorer : Scorer::dot, H);
+    const bool scored = has_attention(config) || is_luong(config.decoder);
+    p.attention = make_attention_params(scored ? config.scorer : Scorer::dot, H);
+    p.enc_gru_reverse = make_gru_params(0, 0);
+    p.init_weight = xt::zeros<float>({size_t(0), size_t(0)});
+    p.init_bias = xt::zeros<float>({size_t(0)});
+    p.combine_weight = xt::zeros<float>({size_t(0), size_t(0)});
+    p.position_weight = xt::zeros<float>({size_t(0), size_t(0)});
+    p.position_v = xt::zeros<float>({size_t(0)});
+    if (is_bahdanau(config)) {  // bahdanau.h's shapes
+        p.enc_gru_reverse = make_gru_params(E_in, H);
+        p.init_weight = xt::zeros<float>({h, h});
+        p.init_bias = xt::zeros<float>({h});
+        p.attention = make_attention_params(Scorer::additive, H);
+        p.attention.W_e = xt::zeros<float>({h, 2 * h});
+        p.out_weight = xt::zeros<float>({size_t(V), 3 * h + E_out});
+    }
+    if (is_luong(config.decoder)) p.combine_weight = xt::zeros<float>({h, 2 * h});
+    if (config.decoder == DecoderKind::luong_local) {
+        p.position_weight = xt::zeros<float>({h, h});
+        p.position_v = xt::zeros<float>({h});
+    }
     return p;
 }
 
 Model make_model(const ModelConfig& config) {
     if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
     if (is_transformer(config)) check_transformer_config(transformer_config(config));
+    if (config.decoder != DecoderKind::transformer && config.decoder != DecoderKind::plain &&
+        parse_model_scorer(config.decoder, model_scorer_name(config.decoder, config.scorer)) != config.scorer)
+        throw std::invalid_argument("the " + std::string(decoder_name(config.decoder)) +
+                                    " model's scorer must be " +
+                                    std::string(model_scorer_choices(config.decoder)));
+    if (config.input_feeding && !is_luong(config.decoder))
+        throw std::invalid_argument("input feeding is for the luong and luong-local models only");
     return {config, make_params(config)};
 }
 
 long parameter_count(const ModelConfig& config) {
     if (is_transformer(config)) return transformer_parameter_count(transformer_config(config));
     const long H = config.H, G = 3 * H, D = decoder_input_width(config);
-    const long encoder = long(input_vocab_size) * E_in + G * E_in + G * H + 2 * G;
-    const long decoder = long(V) * E_out + G * D + G * H + 2 * G + V * H + V;
-    const long attention = has_attention(config) ? scorer_parameter_count(config.scorer, H) : 0;
-    return encoder + decoder + attention;
+    const long gru_encoder = G * E_in + G * H + 2 * G;
+    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long dec_gru = G * D + G * H + 2 * G;
+    if (is_bahdanau(config))  // bahdanau.h: two encoder GRUs, s_0's layer, the deep output
+        return embeddings + 2 * gru_encoder + dec_gru + (H * H + H) +
+               scorer_parameter_count(Scorer::additive, H) + H * H /* W_e's second half */ +
+               V * (3 * H + E_out) + V;
+    const long output = V * H + V;
+    const bool scored = has_attention(config) || is_luong(config.decoder);
+    const long attention = scored ? scorer_parameter_count(config.scorer, H) : 0;
+    const long combine = is_luong(config.decoder) ? 2 * H * H : 0;
+    const long local = config.decoder == DecoderKind::luong_local ? H * H + H : 0;
+    return embeddings + gru_encoder + dec_gru + output + attention + combine + local;
 }
 
 template <class P, class Float>
@@ -197,6 +273,15 @@ static std::vector<NamedTensorOf<Float>> list_tensors(P& p) {
     add("attention.W_d", p.attention.W_d);
     add("attention.v", p.attention.v);
     add("attention.W", p.attention.W);
+    add("encoder.gru.weight_ih_l0_reverse", p.enc_gru_reverse.weight_ih);
+    add("encoder.gru.weight_hh_l0_reverse", p.enc_gru_reverse.weight_hh);
+    add("encoder.gru.bias_ih_l0_reverse", p.enc_gru_reverse.bias_ih);
+    add("encoder.gru.bias_hh_l0_reverse", p.enc_gru_reverse.bias_hh);
+    add("decoder.init.weight", p.init_weight);
+    add("decoder.init.bias", p.init_bias);
+    add("decoder.combine.weight", p.combine_weight);
+    add("attention.W_p", p.position_weight);
+    add("attention.v_p", p.position_v);
     visit_transformer_tensors(p.transformer, add);
     return list;
 }
@@ -216,8 +301,11 @@ std::array<TensorSpan, tensor_slots> tensor_spans(Params& p) {
         span(p.dec_gru.weight_ih),  span(p.dec_gru.weight_hh), span(p.dec_gru.bias_ih),
         span(p.dec_gru.bias_hh),    span(p.out_weight),        span(p.out_bias),
         span(p.attention.W_e),      span(p.attention.W_d),     span(p.attention.v),
-        span(p.attention.W)};
-    int k = 16;
+        span(p.attention.W),        span(p.enc_gru_reverse.weight_ih),
+        span(p.enc_gru_reverse.weight_hh), span(p.enc_gru_reverse.bias_ih),
+        span(p.enc_gru_reverse.bias_hh),   span(p.init_weight),   span(p.init_bias),
+        span(p.combine_weight),     span(p.position_weight),   span(p.position_v)};
+    int k = 25;
     visit_transformer_tensors(p.transformer,
                               [&](const char*, auto& tensor) { spans[size_t(k++)] = span(tensor); });
     return spans;
@@ -233,8 +321,9 @@ void reserve_activations(Activations& a, const ModelConfig& config, int B, int S
     a.config = config;
     a.B = B;
     a.S = S;
-    if (is_transformer(config)) {
-        transformer_reserve(a.transformer, transformer_config(config), B, S);
+    if (is_transformer(config) || is_bahdanau(config) || is_luong(config.decoder)) {
+        // their own files size their caches (greedy decoding's tokens are here)
+        if (is_transformer(config)) transformer_reserve(a.transformer, transformer_config(config), B, S);
         if (a.tokens.size() < size_t(B) * T) a.tokens = xt::zeros<int32_t>({size_t(B) * T});
         return;
     }
@@ -268,6 +357,14 @@ float model_forward(Activations& a, const Batch& batch, const Model& model, Rng*
         return transformer_forward(a.transformer, batch, model.params.transformer,
                                    transformer_config(model.config), dropout_rng);
     }
+    if (is_bahdanau(model.config)) {
+        reserve_activations(a, model.config, batch.B, batch.S);
+        return bahdanau_forward(a.bahdanau, batch, model.params, model.config.H);
+    }
+    if (is_luong(model.config.decoder)) {
+        reserve_activations(a, model.config, batch.B, batch.S);
+        return luong_forward(a.luong, batch, model.params, model.config);
+    }
     const Params& p = model.params;
     const int B = batch.B, S = batch.S, H = model.config.H, D = decoder_input_width(model.config);
     reserve_activations(a, model.config, B, S);
@@ -289,6 +386,10 @@ void model_backward(Params& grads, Activations& a, const Batch& batch, const Mod
     if (is_transformer(model.config))
         return transformer_backward(grads.transformer, a.transformer, batch,
                                     model.params.transformer, transformer_config(model.config));
+    if (is_bahdanau(model.config))
+        return bahdanau_backward(grads, a.bahdanau, batch, model.params, model.config.H);
+    if (is_luong(model.config.decoder))
+        return luong_backward(grads, a.luong, batch, model.params, model.config);
     const Params& p = model.params;
     const ModelConfig& config = model.config;
     const int B = a.B, S = a.S, H = config.H, G = 3 * H, D = decoder_input_width(config);
@@ -354,6 +455,10 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
     if (is_transformer(model.config))
         return transformer_greedy_decode(a.tokens.data(), a.transformer, src, src_len, B, S,
                                          p.transformer, transformer_config(model.config));
+    if (is_bahdanau(model.config))
+        return bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, src_len, B, S, p, H);
+    if (is_luong(model.config.decoder))
+        return luong_greedy_decode(a.tokens.data(), a.luong, src, src_len, B, S, p, model.config);
     encode(a, src, src_len, model);
     begin_decoder(a, model);
     int32_t* tokens = a.tokens.data();
@@ -382,6 +487,20 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
     }
 }
 
+const float* model_logits(const Activations& a) {
+    if (is_transformer(a.config)) return a.transformer.logits.data();
+    if (is_bahdanau(a.config)) return a.bahdanau.logits.data();
+    if (is_luong(a.config.decoder)) return a.luong.logits.data();
+    return a.logits.data();
+}
+
+const float* alignment_map(const Activations& a) {
+    if (has_attention(a.config)) return a.att.alpha.data();
+    if (is_bahdanau(a.config)) return a.bahdanau.alpha.data();
+    if (is_luong(a.config.decoder)) return a.luong.att.alpha.data();
+    return nullptr;
+}
+
 std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const Model& model,
                                      bool keep_attention, int batch_size) {
     std::vector<Decoded> out;
@@ -400,11 +519,11 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
             const int L = batch.src_len[b];
             if (keep_attention && is_transformer(model.config)) {
                 copy_cross_attention(d, a, b, L, batch.S, model.config.heads);
-            } else if (keep_attention && has_attention(model.config)) {
+            } else if (const float* alpha = alignment_map(a); keep_attention && alpha) {
                 d.attention = xt::zeros<float>({size_t(T), size_t(L)});
                 for (int t = 0; t < T; ++t)
                     for (int j = 0; j < L; ++j)
-                        d.attention(t, j) = a.att.alpha[(size_t(b) * T + t) * batch.S + j];
+                        d.attention(t, j) = alpha[(size_t(b) * T + t) * batch.S + j];
             } else {
                 d.attention = xt::zeros<float>({size_t(0), size_t(0)});
             }
@@ -426,10 +545,10 @@ Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     d.output = decode_output(a.tokens.data(), T);
     if (is_transformer(model.config)) {
         copy_cross_attention(d, a, 0, L, L, model.config.heads);
-    } else if (has_attention(model.config)) {
+    } else if (const float* alpha = alignment_map(a)) {
         d.attention = xt::zeros<float>({size_t(T), size_t(L)});
         for (int t = 0; t < T; ++t)
-            for (int j = 0; j < L; ++j) d.attention(t, j) = a.att.alpha[size_t(t) * L + j];
+            for (int j = 0; j < L; ++j) d.attention(t, j) = alpha[size_t(t) * L + j];
     } else {
         d.attention = xt::zeros<float>({size_t(0), size_t(0)});
     }

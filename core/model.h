@@ -18,8 +18,14 @@
 // nn.GRU.{weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0} (same gate order
 // and layout, see gru.h), nn.Linear.{weight, bias}.
 //
-// The third kind, transformer, is transformer.h's one-layer Transformer (H is
-// its d_model); these functions dispatch to it.
+// The other kinds have their own files and these functions dispatch to them:
+// transformer is transformer.h's one-layer Transformer (H is its d_model);
+// bahdanau is Bahdanau et al. 2014 as published (bahdanau.h: bidirectional
+// encoder, deep output); luong and luong-local are Luong et al. 2015's global
+// and local-p attention (luong.h: the current state scores, an attentional
+// state feeds the output, input feeding optional). `attention` above is
+// neither paper's model: a unidirectional encoder with Bahdanau's scoring,
+// the model the lesson's numbers were measured on.
 //
 // Legend: B batch rows, S padded source length, T output steps (10), H width,
 // E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
@@ -33,8 +39,10 @@
 #include <vector>
 #include <xtensor/xtensor.hpp>
 #include "attention.h"
+#include "bahdanau.h"
 #include "dataset.h"
 #include "gru.h"
+#include "luong.h"
 #include "scorer.h"
 #include "transformer.h"
 
@@ -43,30 +51,50 @@ namespace lb {
 constexpr int encoder_embedding_width = 32;  // E_in
 constexpr int decoder_embedding_width = 16;  // E_out
 
-enum class DecoderKind { plain, attention, transformer };
+enum class DecoderKind { plain, attention, transformer, bahdanau, luong, luong_local };
 
 // The decoder's name on the command line, in weights' metadata and in JSON.
 inline std::string_view decoder_name(DecoderKind kind) {
-    return kind == DecoderKind::plain       ? "plain"
-           : kind == DecoderKind::attention ? "attention"
-                                            : "transformer";
+    switch (kind) {
+        case DecoderKind::plain: return "plain";
+        case DecoderKind::attention: return "attention";
+        case DecoderKind::transformer: return "transformer";
+        case DecoderKind::bahdanau: return "bahdanau";
+        case DecoderKind::luong: return "luong";
+        case DecoderKind::luong_local: return "luong-local";
+    }
+    return "?";
 }
 inline std::optional<DecoderKind> parse_decoder(std::string_view name) {
-    if (name == "plain") return DecoderKind::plain;
-    if (name == "attention") return DecoderKind::attention;
-    if (name == "transformer") return DecoderKind::transformer;
+    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention, DecoderKind::transformer,
+                             DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local})
+        if (name == decoder_name(kind)) return kind;
     return std::nullopt;
 }
+inline bool is_luong(DecoderKind kind) {
+    return kind == DecoderKind::luong || kind == DecoderKind::luong_local;
+}
+
+// The scorers each kind takes, as the command line, metadata and JSON spell
+// them. Luong's concat, vᵀ tanh(W_a [s ; h]), is the additive scorer with
+// W_a = [W_d W_e], so it is stored as Scorer::additive and shown as "concat".
+// attention: additive | dot | general; luong: dot | general | concat;
+// luong-local: dot | general; bahdanau: additive only; others: none.
+std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name);
+std::string_view model_scorer_name(DecoderKind kind, Scorer scorer);  // "none" where none applies
+std::string_view model_scorer_choices(DecoderKind kind);              // e.g. "dot, general or concat"
+Scorer default_scorer(DecoderKind kind);  // additive; general for luong and luong-local
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;
-    Scorer scorer = Scorer::additive;  // used only by the attention decoder
+    Scorer scorer = Scorer::additive;  // attention, luong, luong-local (bahdanau: additive)
     int H = 64;                        // GRU width (both GRUs); the Transformer's d_model
     // transformer only (transformer.h):
     int heads = 4;                     // 1, 2, 4 or 8, dividing H
     int ffn = 0;                       // feed-forward width; 0 = 2H
     Memory memory = Memory::all;       // what the cross-attention reads
     float dropout = 0.0f;              // applied when training (the trainer's generator)
+    bool input_feeding = false;        // luong and luong-local only (luong.h)
 };
 TransformerConfig transformer_config(const ModelConfig& config);
 
@@ -81,6 +109,13 @@ struct Params {
     xt::xtensor<float, 1> out_bias;       // [13]                  decoder.out.bias
     AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
     TransformerParams transformer;        // transformer only (transformer.h), else empty
+    // bahdanau and luong only (bahdanau.h, luong.h), else empty:
+    GruParams enc_gru_reverse;            // bahdanau: the backward GRU encoder.gru.*_l0_reverse
+    xt::xtensor<float, 2> init_weight;    // bahdanau [H, H]  decoder.init.weight  (W_s)
+    xt::xtensor<float, 1> init_bias;      // bahdanau [H]     decoder.init.bias
+    xt::xtensor<float, 2> combine_weight; // luong [H, 2H]    decoder.combine.weight (W_c)
+    xt::xtensor<float, 2> position_weight; // luong-local [H, H] attention.W_p
+    xt::xtensor<float, 1> position_v;     // luong-local [H]  attention.v_p
 };
 
 struct Model {
@@ -101,7 +136,10 @@ void zero_params(Params& params);
 //   encoder.gru.bias_ih_l0, encoder.gru.bias_hh_l0, decoder.embedding.weight,
 //   decoder.gru.weight_ih_l0, decoder.gru.weight_hh_l0, decoder.gru.bias_ih_l0,
 //   decoder.gru.bias_hh_l0, decoder.out.weight, decoder.out.bias, then those of
-//   attention.W_e, attention.W_d, attention.v, attention.W that are not empty;
+//   attention.W_e, attention.W_d, attention.v, attention.W that are not empty,
+//   then (bahdanau, luong) encoder.gru.{weight_ih, weight_hh, bias_ih,
+//   bias_hh}_l0_reverse, decoder.init.weight, decoder.init.bias,
+//   decoder.combine.weight, attention.W_p, attention.v_p that are not empty;
 //   a transformer has only the tensors of transformer.h, in its order.
 template <class Float>
 struct NamedTensorOf {
@@ -121,7 +159,7 @@ struct TensorSpan {
     float* data;
     std::size_t size;
 };
-constexpr int tensor_slots = 16 + transformer_tensor_count;
+constexpr int tensor_slots = 25 + transformer_tensor_count;
 std::array<TensorSpan, tensor_slots> tensor_spans(Params& params);
 
 // Caches and workspaces of one batch: flat buffers that grow when B or S grows
@@ -152,6 +190,8 @@ struct Activations {
     xt::xtensor<float, 1> denc_h;  // [B, S, H]
     xt::xtensor<float, 1> denc_x;  // [B, S, 32]
     TransformerCache transformer;  //                    transformer only; the GRU buffers stay empty
+    BahdanauCache bahdanau;        //                    bahdanau only, likewise
+    LuongCache luong;              //                    luong and luong-local only, likewise
 };
 // Sizes the buffers for a batch of B rows of padded length S (grows only).
 void reserve_activations(Activations& acts, const ModelConfig& config, int B, int S);
@@ -171,9 +211,16 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 // true lengths src_len: acts.tokens [B, T] holds output token ids (always real
 // characters: the argmax skips pad and start), acts.att.alpha [B, T, S] the
 // attention weights (attention decoder only; a transformer's cross-attention
-// weights are acts.transformer.cross_attn.alpha [B, heads, T, S]).
+// weights are acts.transformer.cross_attn.alpha [B, heads, T, S]; bahdanau's
+// and luong's are alignment_map's).
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model);
+
+// The logits [B, T, 13] of the last forward or greedy decoding, whichever model.
+const float* model_logits(const Activations& acts);
+// The attention weights [B, T, S] of the last forward or greedy decoding of a
+// GRU model with attention (attention, bahdanau, luong, luong-local), else nullptr.
+const float* alignment_map(const Activations& acts);
 
 struct Decoded {
     std::string output;               // 10 characters (decode_output), YYYY-MM-DD if the model is right

@@ -311,15 +311,21 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     const auto decoder = parse_decoder(kind);
     if (!decoder)
         throw SafetensorsError("metadata \"model\" is " + shown_text(kind) +
-                               ", not plain, attention or transformer");
+                               ", not plain, attention, transformer, bahdanau, luong or luong-local");
     config.decoder = *decoder;
-    if (config.decoder == DecoderKind::attention) {
+    if (config.decoder != DecoderKind::plain && config.decoder != DecoderKind::transformer) {
         const std::string name = get("scorer");
-        const auto scorer = parse_scorer(name);
+        const auto scorer = parse_model_scorer(config.decoder, name);
         if (!scorer)
-            throw SafetensorsError("metadata \"scorer\" is " + shown_text(name) +
-                                   ", not dot, general or additive");
+            throw SafetensorsError("metadata \"scorer\" is " + shown_text(name) + ", not " +
+                                   std::string(model_scorer_choices(config.decoder)));
         config.scorer = *scorer;
+    }
+    if (is_luong(config.decoder)) {
+        const std::string feeding = get("input_feeding");
+        if (feeding != "0" && feeding != "1")
+            throw SafetensorsError("metadata \"input_feeding\" is " + shown_text(feeding) + ", not 0 or 1");
+        config.input_feeding = feeding == "1";
     }
     const std::string width = get("width");
     int H = 0;
@@ -379,11 +385,12 @@ SafetensorsContent model_to_safetensors(const Model& model,
                                         const std::map<std::string, std::string>& extra) {
     SafetensorsContent content;
     content.metadata = extra;
-    const bool attention = model.config.decoder == DecoderKind::attention;
     const bool transformer = model.config.decoder == DecoderKind::transformer;
     content.metadata["format"] = file_format;
     content.metadata["model"] = std::string(decoder_name(model.config.decoder));
-    content.metadata["scorer"] = attention ? std::string(scorer_name(model.config.scorer)) : "none";
+    content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
+    if (is_luong(model.config.decoder))
+        content.metadata["input_feeding"] = model.config.input_feeding ? "1" : "0";
     content.metadata["width"] = std::to_string(model.config.H);
     if (transformer) {
         content.metadata["memory"] = memory_name(model.config.memory);
@@ -439,12 +446,14 @@ void load_weights_into(Model& model, const SafetensorsContent& content) {
     const ModelConfig config = config_from_metadata(content.metadata);
     const bool transformer = config.decoder == DecoderKind::transformer;
     if (config.decoder != model.config.decoder || config.H != model.config.H ||
-        (config.decoder == DecoderKind::attention && config.scorer != model.config.scorer) ||
+        (config.decoder != DecoderKind::plain && !transformer && config.scorer != model.config.scorer) ||
+        config.input_feeding != model.config.input_feeding ||
         (transformer && (config.memory != model.config.memory || config.heads != model.config.heads ||
                          transformer_config(config).F != transformer_config(model.config).F)))
         throw SafetensorsError("the file holds a " + content.metadata.at("model") + " model of width " +
-                               content.metadata.at("width") + (config.decoder == DecoderKind::attention
-                                   ? " with the " + content.metadata.at("scorer") + " scorer"
+                               content.metadata.at("width") + (config.decoder != DecoderKind::plain && !transformer
+                                   ? " with the " + content.metadata.at("scorer") + " scorer" +
+                                         (config.input_feeding ? " and input feeding" : "")
                                    : transformer ? " (memory " + content.metadata.at("memory") + ", " +
                                                        content.metadata.at("heads") + " heads, ffn " +
                                                        content.metadata.at("ffn") + ")"

@@ -73,9 +73,11 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
 
 // --- a model's weights file --------------------------------------------------
 // Tensors are model.h's named_tensors, under their PyTorch-style names. The
-// metadata records the configuration: "model" (plain|attention|transformer),
-// "scorer" (dot|general|additive), "width" (H), "format" ("lookback-1"); a
-// transformer also "memory" (all|first), "heads" and "ffn"; plus any extra
+// metadata records the configuration: "model" (plain|attention|transformer|
+// bahdanau|luong|luong-local), "scorer" (model.h's model_scorer_name: "none"
+// for plain and transformer), "width" (H), "format" ("lookback-1"); luong and
+// luong-local also "input_feeding" (0|1); a transformer also "memory"
+// (all|first), "heads" and "ffn"; plus any extra
 // entries given (seed, epochs, ...).
 SafetensorsContent model_to_safetensors(const Model& model,
                                         const std::map<std::string, std::string>& extra = {});

@@ -65,13 +65,13 @@ void init_params(Params& params, Rng& rng) {
             fill_uniform(t.data, t.size, 0.05f, rng);
         } else if (name.find(".norm") != std::string_view::npos && ends_with(name, ".weight")) {
             std::fill(t.data, t.data + t.size, 1.0f);  // LayerNorm γ = 1 (β = 0 below)
-        } else if (ends_with(name, "weight_hh_l0")) {
+        } else if (ends_with(name, "weight_hh_l0") || ends_with(name, "weight_hh_l0_reverse")) {
             orthogonal(t.data, t.shape[0], t.shape[1], rng);
         } else if (matrix) {
             // weight_ih [3H, E], out.weight [13, H], W_e / W_d / W [H, H]:
             // fan_in = columns (inputs), fan_out = rows (outputs)
             glorot(t.data, t.size, t.shape[1], t.shape[0], rng);
-        } else if (name == "attention.v") {
+        } else if (name == "attention.v" || name == "attention.v_p") {
             glorot(t.data, t.size, t.size, 1, rng);  // Keras Dense(1) kernel [H, 1]
         } else {
             std::memset(t.data, 0, sizeof(float) * t.size);  // biases

@@ -164,3 +164,33 @@ TEST_CASE("a held-out evaluation after every epoch changes nothing the run train
     for (size_t i = 0; i < a.size(); ++i)
         CHECK(std::equal(a[i].data, a[i].data + a[i].size, b[i].data));
 }
+
+TEST_CASE("train and sweep take the published models, with each model's own scorers") {
+    using lb::DecoderKind, lb::ModelConfig, lb::Scorer;
+    const ModelConfig bahdanau = parse_train_args({"--model", "bahdanau"}).run.model;
+    CHECK(bahdanau.decoder == DecoderKind::bahdanau);
+    CHECK(bahdanau.scorer == Scorer::additive);
+    const ModelConfig concat =
+        parse_train_args({"--scorer", "concat", "--model", "luong", "--input-feeding"}).run.model;
+    CHECK(concat.decoder == DecoderKind::luong);
+    CHECK(concat.scorer == Scorer::additive);  // concat is the additive function (model.h)
+    CHECK(concat.input_feeding);
+    const ModelConfig local = parse_train_args({"--model", "luong-local"}).run.model;
+    CHECK(local.decoder == DecoderKind::luong_local);
+    CHECK(local.scorer == Scorer::general);  // the default for the Luong models
+    CHECK(!local.input_feeding);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--model", "luong-local", "--scorer", "concat"}),
+                         doctest::Contains("dot or general"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--model", "luong", "--scorer", "additive"}),
+                         doctest::Contains("dot, general or concat"), UsageError);
+    CHECK_THROWS_AS(parse_train_args({"--model", "attention", "--scorer", "concat"}), UsageError);
+    CHECK_THROWS_AS(parse_train_args({"--model", "bahdanau", "--scorer", "dot"}), UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--input-feeding"}), doctest::Contains("luong"), UsageError);
+    CHECK_THROWS_AS(parse_train_args({"--model", "plain", "--scorer", "dot"}), UsageError);
+    const SweepArgs sweep_args = parse_sweep_args({"--published", "--widths", "16,64", "--seeds", "2"});
+    CHECK(sweep_args.published);
+    CHECK(sweep_args.widths == std::vector<int>{16, 64});
+    CHECK(sweep_args.seeds == 2);
+    CHECK_THROWS_AS(parse_sweep_args({"--widths", "16"}), UsageError);  // --published only
+    CHECK_THROWS_AS(parse_sweep_args({"--published", "--widths", "16,0"}), UsageError);
+}

@@ -163,20 +163,20 @@ double kernel_gflops(const KernelCase& c, double budget) {
 
 struct ModelCase {
     DecoderKind decoder;
-    Scorer scorer;  // attention only
+    Scorer scorer;  // attention, luong, luong-local
     Memory memory = Memory::all;  // transformer only
-    // --models' name for the case: "plain", the attention decoder's scorer,
-    // "transformer" or "transformer-first"
+    // --models' name for the case: the attention decoder's scorer, else the
+    // model's name ("transformer-first" for the Transformer reading one state)
     std::string_view name() const {
         if (decoder == DecoderKind::transformer)
             return memory == Memory::all ? "transformer" : "transformer-first";
-        return decoder == DecoderKind::plain ? decoder_name(decoder) : scorer_name(scorer);
+        return decoder == DecoderKind::attention ? scorer_name(scorer) : decoder_name(decoder);
     }
-    // the JSON's "scorer": the scorer's name, "none" for plain and transformer
-    std::string scorer_label() const {
-        return decoder != DecoderKind::attention ? "none" : std::string(scorer_name(scorer));
-    }
+    // the JSON's "scorer": "none" for plain and transformer
+    std::string scorer_label() const { return std::string(model_scorer_name(decoder, scorer)); }
 };
+// The published models' rows are asked for by name (--models bahdanau,...), so
+// the default rows and the reference comparison stay as they were.
 const ModelCase model_cases[] = {
     {DecoderKind::plain, Scorer::dot},
     {DecoderKind::attention, Scorer::dot},
@@ -184,6 +184,9 @@ const ModelCase model_cases[] = {
     {DecoderKind::attention, Scorer::additive},
     {DecoderKind::transformer, Scorer::dot, Memory::all},
     {DecoderKind::transformer, Scorer::dot, Memory::first},
+    {DecoderKind::bahdanau, Scorer::additive},
+    {DecoderKind::luong, Scorer::general},
+    {DecoderKind::luong_local, Scorer::general},
 };
 const ModelCase* model_case(std::string_view name) {
     for (const ModelCase& c : model_cases)
@@ -198,6 +201,10 @@ const ModelCase* model_case(std::string_view name) {
 //   encoder             S · 3H(E_in + H)                        E_in = 32
 //   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
 //   plain decoder      11 · 3H(E_out + H)       (the same without context and scores)
+//   bahdanau           2 · S · 3H(E_in + H) + S · 2H²           two encoder GRUs, the keys
+//                      + 11 · (3H(E_out + 2H) + 3H² + 4SH + H²) GRU on [y ; c], scores, W_d
+//   luong (general)    S · 3H(E_in + H) + S · H²                encoder, the keys
+//                      + 11 · (3H(E_out + H) + 2SH + 2H²)       GRU, scores, W_c (local: + H²)
 //   training = forward + backward ≈ 3 × forward
 // It leaves out the output layer, softmax and gate math, so it is the work the
 // products do, and GFLOP/s by it is comparable with the kernels' figures.
@@ -215,6 +222,13 @@ double transformer_flops_per_forward(double D, double S) {
 double flops_per_forward(DecoderKind decoder, double H, double S) {
     if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
     const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
+    if (decoder == DecoderKind::bahdanau)
+        return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
+                    T_out * (3 * H * (E_out + 2 * H) + 3 * H * H + 4 * S * H + H * H));
+    if (is_luong(decoder))
+        return 2 * (S * 3 * H * (E_in + H) + S * H * H +
+                    T_out * (3 * H * (E_out + H) + 2 * S * H + 2 * H * H +
+                             (decoder == DecoderKind::luong_local ? H * H : 0)));
     const double encoder_macs = S * 3 * H * (E_in + H);
     const double decoder_macs = decoder == DecoderKind::attention
                                     ? T_out * (3 * H * (E_out + 2 * H) + 2 * S * H + H * H)
@@ -270,6 +284,8 @@ ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, doubl
     return r;
 }
 
+}  // namespace
+
 std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> parts;
     size_t start = 0;
@@ -279,12 +295,11 @@ std::vector<std::string> split_commas(const std::string& text) {
     return parts;
 }
 
-}  // namespace
-
 const char* const bench_usage =
     "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
     "[--models plain,dot,general,additive,transformer,transformer-first] [--no-kernels] [--no-models]\n"
-    "  transformer, transformer-first: the one-layer Transformer (4 heads), memory all | first";
+    "  transformer, transformer-first: the one-layer Transformer (4 heads), memory all | first;\n"
+    "  also bahdanau, luong, luong-local (the published models, asked for by name)";
 
 BenchArgs parse_bench_args(const Args& args) {
     BenchArgs o;

@@ -14,9 +14,12 @@ namespace lb::cli {
 namespace {
 
 const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X] [--transformer]\n"
+    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
+    "               [--transformer | --published [--widths 64,16] [--seeds 3]]\n"
     "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
-    "  DIR/transformer.md and DIR/transformer.json (width 64, seeds 1-3, the shipped Transformers' settings)";
+    "  DIR/transformer.md and DIR/transformer.json instead (width 64, seeds 1-3, the shipped\n"
+    "  Transformers' settings); --published trains attention, bahdanau, luong and luong-local at\n"
+    "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json";
 
 constexpr int width_count = sweep_width_count;
 const auto& widths = sweep_widths;   // published.h
@@ -208,6 +211,7 @@ bool write_text(const std::string& path, const std::string& text) {
 
 SweepArgs parse_sweep_args(const Args& args) {
     SweepArgs o;
+    bool widths_given = false;
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--out", v)) {
@@ -223,12 +227,25 @@ SweepArgs parse_sweep_args(const Args& args) {
             o.learning_rate = parse_learning_rate(v);
         } else if (args[i] == "--transformer") {
             o.transformer = true, ++i;
+        } else if (args[i] == "--published") {
+            o.published = true;
+            ++i;
+        } else if (take_option(args, i, "--widths", v)) {
+            o.widths.clear();
+            for (const std::string& w : split_commas(v))
+                o.widths.push_back(int(parse_integer("--widths", w, 1, 1024)));
+            widths_given = true;
+        } else if (take_option(args, i, "--seeds", v)) {
+            o.seeds = int(parse_integer("--seeds", v, 1, 100));
+            widths_given = true;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
     if (o.transformer && o.seed != SweepArgs{}.seed)
         throw UsageError("--transformer runs seeds 1-3: it takes no --seed");
+    if (widths_given && !o.published) throw UsageError("--widths and --seeds apply to --published only");
+    if (o.transformer && o.published) throw UsageError("--transformer and --published are two sweeps: give one");
     return o;
 }
 
@@ -240,6 +257,7 @@ int sweep(const Args& args) {
         return usage_error(e.what(), sweep_usage);
     }
     if (parsed.transformer) return transformer_sweep(parsed);
+    if (parsed.published) return published_sweep(parsed);
     const std::string& out_dir = parsed.out_dir;
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;

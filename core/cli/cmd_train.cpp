@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <unistd.h>
 
 #include "commands.h"
@@ -115,7 +116,6 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
 
 nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     const Metrics& m = r.metrics;
-    const bool attention = options.model.decoder == DecoderKind::attention;
     const bool transformer = options.model.decoder == DecoderKind::transformer;
     nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
     for (int k = 0; k < length_bucket_count; ++k)
@@ -124,7 +124,8 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
     nlohmann::json json = {
         {"model", decoder_name(options.model.decoder)},
-        {"scorer", attention ? std::string(scorer_name(options.model.scorer)) : "none"},
+        {"scorer", model_scorer_name(options.model.decoder, options.model.scorer)},
+        {"input_feeding", options.model.input_feeding},
         {"width", options.model.H},
         {"epochs", options.epochs},
         {"learning_rate", options.learning_rate},
@@ -161,13 +162,16 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 namespace {
 
 const char* const train_usage =
-    "lookback train [--model plain|attention|transformer] [--scorer additive|dot|general] [--width N]\n"
+    "lookback train [--model plain|attention|transformer|bahdanau|luong|luong-local]\n"
+    "                      [--scorer additive|dot|general|concat] [--input-feeding] [--width N]\n"
     "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P] [--warmup STEPS]\n"
     "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
     "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
     "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
     "    goes NaN or infinite stops with a message (exit 1)\n"
-    "  --scorer applies to --model attention only; --memory (all), --heads (4), --ffn (2 x width)\n"
+    "  --scorer: attention additive|dot|general (additive), luong dot|general|concat (general),\n"
+    "    luong-local dot|general (general); --input-feeding to luong and luong-local only\n"
+    "  --memory (all), --heads (4), --ffn (2 x width)\n"
     "    and --dropout (0) to --model transformer only; --warmup 0: the rate rises linearly over\n"
     "    that many first steps; --json - writes the JSON to stdout\n"
     "  --save and --json are checked before training; a run estimated (design.md's FLOP model at\n"
@@ -177,12 +181,13 @@ const char* const train_usage =
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
     const std::string detail =
-        o.model.decoder == DecoderKind::attention
-            ? " (" + std::string(scorer_name(o.model.scorer)) + " scorer)"
-        : o.model.decoder == DecoderKind::transformer
+        o.model.decoder == DecoderKind::transformer
             ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
                   std::to_string(o.model.heads) + " heads, feed-forward " +
                   std::to_string(transformer_config(o.model).F) + ")"
+        : o.model.decoder != DecoderKind::plain
+            ? " (" + std::string(model_scorer_name(o.model.decoder, o.model.scorer)) + " scorer" +
+                  (o.model.input_feeding ? ", input feeding" : "") + ")"
             : "";
     std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
                 std::string(decoder_name(o.model.decoder)).c_str(), detail.c_str(),
@@ -247,19 +252,21 @@ std::string write_problem(const std::string& path) {
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
     RunOptions& run = o.run;
-    bool scorer_given = false, transformer_given = false;
+    bool transformer_given = false;
+    std::optional<std::string> scorer;
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--model", v)) {
             const auto decoder = parse_decoder(v);
             if (!decoder)
-                throw UsageError("--model must be plain, attention or transformer, not " + shown(v));
+                throw UsageError("--model must be plain, attention, transformer, bahdanau, luong or "
+                                 "luong-local, not " + shown(v));
             run.model.decoder = *decoder;
         } else if (take_option(args, i, "--scorer", v)) {
-            const auto scorer = parse_scorer(v);
-            if (!scorer) throw UsageError("--scorer must be additive, dot or general, not " + shown(v));
-            run.model.scorer = *scorer;
-            scorer_given = true;
+            scorer = v;  // read once the model is known
+        } else if (args[i] == "--input-feeding") {
+            run.model.input_feeding = true;
+            ++i;
         } else if (take_option(args, i, "--memory", v)) {
             if (v == "all") run.model.memory = Memory::all;
             else if (v == "first") run.model.memory = Memory::first;
@@ -299,8 +306,19 @@ TrainArgs parse_train_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
-    if (scorer_given && run.model.decoder != DecoderKind::attention)
-        throw UsageError("--scorer applies to --model attention only");
+    const DecoderKind kind = run.model.decoder;
+    run.model.scorer = default_scorer(kind);
+    if (scorer && (kind == DecoderKind::plain || kind == DecoderKind::transformer))
+        throw UsageError("--scorer applies to --model attention, bahdanau, luong and luong-local only");
+    if (scorer) {
+        const auto parsed = parse_model_scorer(kind, *scorer);
+        if (!parsed)
+            throw UsageError("--scorer of --model " + std::string(decoder_name(kind)) + " must be " +
+                             std::string(model_scorer_choices(kind)) + ", not " + shown(*scorer));
+        run.model.scorer = *parsed;
+    }
+    if (run.model.input_feeding && !is_luong(kind))
+        throw UsageError("--input-feeding applies to --model luong and luong-local only");
     if (transformer_given && run.model.decoder != DecoderKind::transformer)
         throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
     if (run.model.decoder == DecoderKind::transformer) {

@@ -19,6 +19,8 @@ using Args = std::vector<std::string>;
 int worked_example(const Args& args);
 int train(const Args& args);
 int sweep(const Args& args);
+struct SweepArgs;
+int published_sweep(const SweepArgs& args);  // sweep --published
 int predict(const Args& args);
 int bench(const Args& args);  // cmd_bench.cpp
 
@@ -74,6 +76,11 @@ struct SweepArgs {
     uint64_t seed = 1, data_seed = 1;
     float learning_rate = 1e-3f;
     bool transformer = false;  // --transformer: the Transformer table (cmd_sweep_transformer.cpp)
+    // --published: the published attention models beside today's (cmd_published.cpp),
+    // at these widths (1–1024), seeds seed .. seed + seeds − 1
+    bool published = false;
+    std::vector<int> widths = {64};
+    int seeds = 3;
 };
 SweepArgs parse_sweep_args(const Args& args);
 int transformer_sweep(const SweepArgs& args);
@@ -122,5 +129,6 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 nlohmann::json run_json(const RunOptions& options, const RunResult& result);
 
 bool stdout_is_terminal();
+std::vector<std::string> split_commas(const std::string& text);  // cmd_bench.cpp
 
 }  // namespace lb::cli

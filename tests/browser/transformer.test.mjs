@@ -57,9 +57,10 @@ test('the training module takes a Transformer config, trains it, and refuses bad
     [{ model: 'transformer', heads: 'four' }, /heads must be a whole number/],
     [{ model: 'transformer', memory: 'second' }, /memory must be all or first/],
     [{ model: 'transformer', memory: 1 }, /memory must be a string/],
-    [{ model: 'transformer', scorer: 'dot' }, /scorer applies to the GRU models only/],
+    [{ model: 'transformer', scorer: 'dot' }, /scorer and input_feeding apply to the GRU models only/],
+    [{ model: 'transformer', input_feeding: true }, /scorer and input_feeding apply to the GRU models only/],
     [{ model: 'attention', memory: 'first' }, /memory and heads apply to model transformer only/],
-    [{ model: 'gpt' }, /model must be plain, attention or transformer/],
+    [{ model: 'gpt' }, /model must be plain, attention, bahdanau, luong, luong-local or transformer/],
   ];
   for (const [config, why] of refused) {
     assert.equal(create(config), -1, JSON.stringify(config));

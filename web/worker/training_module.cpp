@@ -66,11 +66,13 @@ lb::TrainerConfig parse_config(const json& config) {
     if (!config.is_object()) throw std::invalid_argument("a run's config must be a JSON object");
     lb::TrainerConfig c;
     const auto decoder = lb::parse_decoder(word(config, "model", "attention"));
-    if (!decoder) throw std::invalid_argument("model must be plain, attention or transformer");
+    if (!decoder)
+        throw std::invalid_argument("model must be plain, attention, bahdanau, luong, luong-local or transformer");
     c.model.decoder = *decoder;
     c.model.H = int(whole(config, "width", 64, 1, 512));
     if (*decoder == lb::DecoderKind::transformer) {
-        if (config.contains("scorer")) throw std::invalid_argument("scorer applies to the GRU models only");
+        if (config.contains("scorer") || config.contains("input_feeding"))
+            throw std::invalid_argument("scorer and input_feeding apply to the GRU models only");
         const std::string memory = word(config, "memory", "all");
         if (memory != "all" && memory != "first") throw std::invalid_argument("memory must be all or first");
         c.model.memory = memory == "all" ? lb::Memory::all : lb::Memory::first;
@@ -79,9 +81,25 @@ lb::TrainerConfig parse_config(const json& config) {
     } else {
         if (config.contains("memory") || config.contains("heads"))
             throw std::invalid_argument("memory and heads apply to model transformer only");
-        const auto scorer = lb::parse_scorer(word(config, "scorer", "additive"));
-        if (!scorer) throw std::invalid_argument("scorer must be dot, general or additive");
-        c.model.scorer = *scorer;
+        // the command line's names and rules (model.h): a scorer for the models that score,
+        // input feeding for luong and luong-local
+        c.model.scorer = lb::default_scorer(*decoder);
+        if (config.contains("scorer") && *decoder != lb::DecoderKind::plain) {
+            const json& name = config["scorer"];
+            const auto scorer = name.is_string() ? lb::parse_model_scorer(*decoder, name.get<std::string>())
+                                                 : std::nullopt;
+            if (!scorer)
+                throw std::invalid_argument("scorer of the " + std::string(lb::decoder_name(*decoder)) +
+                                            " model must be " + std::string(lb::model_scorer_choices(*decoder)));
+            c.model.scorer = *scorer;
+        }
+        if (config.contains("input_feeding")) {
+            const json& feeding = config["input_feeding"];
+            if (!feeding.is_boolean()) throw std::invalid_argument("input_feeding must be true or false");
+            if (feeding.get<bool>() && !lb::is_luong(*decoder))
+                throw std::invalid_argument("input_feeding is for the luong and luong-local models only");
+            c.model.input_feeding = feeding.get<bool>();
+        }
     }
     c.epochs = int(whole(config, "epochs", 12, 1, 1000));
     c.seed = uint64_t(whole(config, "seed", 1, 0, 2147483647));
@@ -125,9 +143,9 @@ extern "C" {
 // The last error of any call below.
 EMSCRIPTEN_KEEPALIVE const char* lbt_message() { return message.c_str(); }
 
-// Creates a run from its config (JSON: model plain|attention|transformer, scorer (GRU models),
-// memory all|first and heads (transformer), width, epochs, seed, data_seed, learning_rate); the
-// model is initialised, nothing is trained. Returns its id or -1.
+// Creates a run from its config (JSON: model plain|attention|bahdanau|luong|luong-local|transformer,
+// scorer and input_feeding (GRU models), memory all|first and heads (transformer), width, epochs,
+// seed, data_seed, learning_rate); the model is initialised, nothing is trained. Returns its id or -1.
 EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
     return guarded(-1, [&] {
         const json parsed = json::parse(config_text);
