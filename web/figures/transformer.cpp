@@ -122,7 +122,6 @@ std::string training_text(Lab& lab) {
 }  // namespace
 
 FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state) {
-    lab.start_loading();
     return {
         .name = "transformer-training",
         .show = [&lab] { ShowTransformerTraining(lab); },
