@@ -176,6 +176,20 @@ std::string_view model_scorer_choices(DecoderKind kind) {
 
 Scorer default_scorer(DecoderKind kind) { return is_luong(kind) ? Scorer::general : Scorer::additive; }
 
+bool takes_scorer(DecoderKind kind, Scorer scorer) {
+    return parse_model_scorer(kind, model_scorer_name(kind, scorer)) == scorer;
+}
+
+std::string model_label(const ModelConfig& c) {
+    std::string label(decoder_name(c.decoder));
+    if (c.decoder == DecoderKind::transformer)
+        return label + " (memory " + memory_name(c.memory) + ", " + std::to_string(c.heads) +
+               (c.heads == 1 ? " head)" : " heads)");
+    if (c.decoder == DecoderKind::attention || is_luong(c.decoder))
+        label += " " + std::string(model_scorer_name(c.decoder, c.scorer));
+    return c.input_feeding ? label + " + input feeding" : label;
+}
+
 TransformerConfig transformer_config(const ModelConfig& c) {
     return {c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
 }
@@ -222,7 +236,7 @@ Model make_model(const ModelConfig& config) {
     if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
     if (is_transformer(config)) check_transformer_config(transformer_config(config));
     if (config.decoder != DecoderKind::transformer && config.decoder != DecoderKind::plain &&
-        parse_model_scorer(config.decoder, model_scorer_name(config.decoder, config.scorer)) != config.scorer)
+        !takes_scorer(config.decoder, config.scorer))
         throw std::invalid_argument("the " + std::string(decoder_name(config.decoder)) +
                                     " model's scorer must be " +
                                     std::string(model_scorer_choices(config.decoder)));

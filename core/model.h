@@ -84,6 +84,7 @@ std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name
 std::string_view model_scorer_name(DecoderKind kind, Scorer scorer);  // "none" where none applies
 std::string_view model_scorer_choices(DecoderKind kind);              // e.g. "dot, general or concat"
 Scorer default_scorer(DecoderKind kind);  // additive; general for luong and luong-local
+bool takes_scorer(DecoderKind kind, Scorer scorer);  // parse_model_scorer accepts it for kind
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;
@@ -97,6 +98,9 @@ struct ModelConfig {
     bool input_feeding = false;        // luong and luong-local only (luong.h)
 };
 TransformerConfig transformer_config(const ModelConfig& config);
+// A model's name in tables and labels: "plain", "attention additive", "bahdanau",
+// "luong concat + input feeding", "luong-local general", "transformer (memory all, 4 heads)".
+std::string model_label(const ModelConfig& config);
 
 // All parameters of one model; the same type holds their gradients and the
 // Adam moments. Tensors the configuration does not use have size 0.

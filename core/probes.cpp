@@ -62,6 +62,10 @@ std::string occluded_output(const Model& model, std::string_view input, int posi
 }
 
 GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target) {
+    // The norms below read the one-way encoder's caches that model_forward fills for these two.
+    if (model.config.decoder != DecoderKind::plain && model.config.decoder != DecoderKind::attention)
+        throw std::invalid_argument("probes: the gradient path is measured for the plain and attention models only, not " +
+                                    std::string(decoder_name(model.config.decoder)));
     model_input(input);
     const std::vector<Example> one = {{std::string(input), std::string(target), 0}};
     const Batch batch = make_batch(one, {0});  // throws for a target that is not 10 characters

@@ -43,7 +43,8 @@ struct GradientPath {
     std::vector<float> total;    // [S] ‖∂loss/∂h_j‖, every path
     std::vector<float> direct;   // [S] ‖∂loss/∂h_j‖ through the decoder alone
 };
-// `target` is 10 output characters (e.g. the model's own output, or the true date).
+// `target` is 10 output characters (e.g. the model's own output, or the true date). The plain and
+// attention models only: other designs throw std::invalid_argument.
 GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target);
 
 }  // namespace lb

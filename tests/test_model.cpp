@@ -247,3 +247,34 @@ TEST_CASE("decoder names: one spelling each way") {
     CHECK_FALSE(parse_decoder("additive").has_value());  // a scorer, not a decoder
     CHECK_FALSE(parse_decoder("").has_value());
 }
+
+TEST_CASE("model labels: each design named with what sets it apart, and the scorers each takes") {
+    auto label = [](DecoderKind kind, Scorer scorer, bool feeding = false) {
+        ModelConfig c;
+        c.decoder = kind;
+        c.scorer = scorer;
+        c.input_feeding = feeding;
+        return model_label(c);
+    };
+    CHECK(label(DecoderKind::plain, Scorer::additive) == "plain");
+    CHECK(label(DecoderKind::attention, Scorer::dot) == "attention dot");
+    CHECK(label(DecoderKind::bahdanau, Scorer::additive) == "bahdanau");
+    CHECK(label(DecoderKind::luong, Scorer::additive) == "luong concat");  // concat is stored as additive
+    CHECK(label(DecoderKind::luong_local, Scorer::general, true) == "luong-local general + input feeding");
+    ModelConfig t;
+    t.decoder = DecoderKind::transformer;
+    t.memory = Memory::first;
+    CHECK(model_label(t) == "transformer (memory first, 4 heads)");
+    // The command line's rules (model.h): three scorers for attention and luong, two for local, one for bahdanau.
+    auto count = [](DecoderKind kind) {
+        int n = 0;
+        for (Scorer s : {Scorer::dot, Scorer::general, Scorer::additive}) n += takes_scorer(kind, s);
+        return n;
+    };
+    CHECK(count(DecoderKind::attention) == 3);
+    CHECK(count(DecoderKind::luong) == 3);
+    CHECK(count(DecoderKind::luong_local) == 2);
+    CHECK_FALSE(takes_scorer(DecoderKind::luong_local, Scorer::additive));
+    CHECK(count(DecoderKind::bahdanau) == 1);
+    CHECK(count(DecoderKind::plain) == 0);
+}

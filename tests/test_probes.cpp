@@ -110,6 +110,13 @@ TEST_CASE("probes refuse what the model cannot take") {
     CHECK_THROWS_AS(occluded_output(m, "a1bc", -1), std::invalid_argument);
     CHECK_THROWS_AS(gradient_path(m, "19/3/1994", "1994-03"), std::invalid_argument);
     CHECK_THROWS_AS(gradient_path(m, "", "1994-03-19"), std::invalid_argument);
+    // Designs whose encoder states live in other caches are refused, not measured wrongly.
+    for (DecoderKind other : {DecoderKind::bahdanau, DecoderKind::luong}) {
+        ModelConfig c = m.config;
+        c.decoder = other;
+        c.scorer = default_scorer(other);
+        CHECK_THROWS_AS(gradient_path(make_model(c), "19/3/1994", "1994-03-19"), std::invalid_argument);
+    }
     try {
         occlusion(m, "19/3/1994!");
     } catch (const std::invalid_argument& e) {

@@ -83,8 +83,9 @@ TEST_CASE("url table: hostile bytes give clean, short messages") {
         CHECK_MESSAGE(clean(m), m);
         CHECK(m.size() < 400);
     }
-    CHECK(s.url.messages()[0].find("\\xc3") != std::string::npos);
-    CHECK(s.url.messages()[3].find("(5000 bytes)") != std::string::npos);
+    // In the table's order: width, seed, pick, date.
+    CHECK(s.url.messages()[0].find("(5000 bytes)") != std::string::npos);
+    CHECK(s.url.messages()[2].find("\\xc3") != std::string::npos);
 }
 
 TEST_CASE("url table: only what differs from the defaults is written, and it reads back") {
@@ -100,4 +101,24 @@ TEST_CASE("url table: only what differs from the defaults is written, and it rea
     CHECK(t.width == 16);
     CHECK(t.date == "3 mars 1999 & co");
     CHECK(t.url.keys() == std::vector<std::string>{"tr.width", "tr.seed", "tr.pick", "tr.p", "tr.live", "tr.date"});
+}
+
+TEST_CASE("url table: values apply in the table's order, so a setting can depend on an earlier one") {
+    // As the training figure's scorer depends on its model: "concat" is a scorer of one model only.
+    std::string model = "a", scorer = "dot";
+    lb::web::UrlTable url{"tr."};
+    url.text("model", model, 8)
+        .entry("scorer", "dot, or concat for model b", [&] { return scorer; },
+               [&](const std::string& text) {
+                   if (text != "dot" && !(text == "concat" && model == "b")) return false;
+                   return scorer = text, true;
+               });
+    url.read("tr.scorer=concat&tr.model=b");  // the link names the scorer first
+    CHECK(url.messages().empty());
+    CHECK(scorer == "concat");
+    model = "a", scorer = "dot";
+    url.read("tr.scorer=concat&tr.model=a");
+    REQUIRE(url.messages().size() == 1);
+    CHECK(url.messages()[0] == "The link's tr.scorer='concat' is not usable (tr.scorer takes dot, or concat for model b), "
+                               "so the figure uses its default, 'dot'.");
 }

@@ -161,7 +161,16 @@ test('results: a header click ranks every row by that column', async () => {
   await until('ranked by parameters', async () => (await state(page, 'results')).sort === 'parameters');
   s = await state(page, 'results');
   assert.ok(sortedBy(s.rows, 'parameters', true));
-  assert.equal(s.rows[0].parameters, 57437);
+  // The largest is Bahdanau's at width 64 (assets/published.json's means are rows too), by hand:
+  // embeddings 40·32 + 13·16 = 1,488; two encoder GRUs 2·(192·32 + 192·64 + 2·192) = 37,632; the
+  // decoder GRU on [y ; c] (16 + 128 wide) 192·144 + 192·64 + 384 = 40,320; s_0's layer 64·64 + 64
+  // = 4,160; the additive score 64·128 + 64·64 + 64 = 12,352; the deep output 13·(3·64 + 16) + 13
+  // = 2,717: 98,669.
+  assert.equal(s.rows[0].parameters, 98669);
+  assert.equal(s.rows[0].model, 'bahdanau');
+  const published = s.rows.filter((r) => r.run === 'published, mean of 3 seeds');
+  assert.equal(published.length, 16, 'eight designs at widths 16 and 64');
+  assert.ok(published.some((r) => r.model === 'luong-local general + input feeding' && r.width === 64));
 
   // The saved files are made in the page: a CSV of the rows and real safetensors.
   const [csv] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-csv')]);

@@ -85,15 +85,20 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
         const Decoded d = decode_tokens(encode_input(st.shown_input), *attention);
         st.output = d.output;
         st.weights.assign(d.attention.begin(), d.attention.end());
-        st.model_label = st.use_live ? "the attention model trained in this page (epoch " + std::to_string(lab.live[1]->epoch()) + ")"
+        st.model_label = st.use_live ? "the " + model_label(attention->config) + " model trained in this page (epoch " +
+                                           std::to_string(lab.live[1]->epoch()) + ")"
                                      : "the shipped attention model (width 64, 12 epochs)";
         st.importance = occlusion(*attention, st.shown_input).changed;
         st.gradient_target = st.shown_target.empty() ? st.output : st.shown_target;
         const Model* models[2] = {plain, attention};
+        // The core measures the gradient path of the lesson's two models only (probes.h).
+        const bool measurable = attention->config.decoder == DecoderKind::attention;
+        st.gradient_note = measurable ? "" : "The gradient path is drawn for the lesson's own attention model; pick it in "
+                                              "Figure 3 (model: attention) to see it for a model trained here.";
         for (int k = 0; k < 2; ++k) {
             st.grad_norms[size_t(k)].clear();
             st.direct_norms[size_t(k)].clear();
-            if (!models[k]) continue;
+            if (!models[k] || !measurable) continue;
             GradientPath path = gradient_path(*models[k], st.shown_input, st.gradient_target);
             st.grad_norms[size_t(k)] = std::move(path.total);
             st.direct_norms[size_t(k)] = std::move(path.direct);
@@ -295,7 +300,8 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
         }
     return {
         {"input", st.shown_input}, {"target", st.shown_target}, {"output", st.output}, {"example", st.example},
-        {"message", st.message}, {"model", st.use_live ? "page" : "shipped"}, {"selected_output", st.selected_output},
+        {"message", st.message}, {"model", st.use_live ? "page" : "shipped"}, {"model_label", st.model_label},
+        {"selected_output", st.selected_output},
         {"weights", rows}, {"bars", rows.empty() ? nlohmann::json(nullptr) : rows[size_t(st.selected_output)]},
         {"peaks", peaks},
     };

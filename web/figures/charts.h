@@ -23,6 +23,17 @@ inline void DimTextWrapped(const char* text) {
     ImGui::PopStyleColor();
 }
 
+// Puts the next control beside the last if the line has room for `width` (its frame and label
+// together), else at the start of the next line: a row of settings wraps to a phone.
+inline void SameLineIfRoom(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+// The width of a control whose frame is `frame` wide, with its label after it.
+inline float labelled(float frame, const char* label) {
+    return frame + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 // The two models keep one colour each in every chart of the experiment.
 inline ImU32 plain_color() { return page_is_dark() ? IM_COL32(170, 170, 180, 255) : IM_COL32(110, 110, 120, 255); }
 inline ImU32 attention_color() { return lesson_colors().context; }

@@ -2,7 +2,7 @@
 // §4–5): their own state (owned by the app, web/app.cpp) and the functions that make them
 // FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each.
 //
-//   training    figures/training.cpp   plain and attention trained side by side, live, in workers
+//   training    figures/training.cpp   plain and an attention design trained side by side, in workers
 //   sweep       figures/sweep.cpp      widths 8–64 × two models; per-position and length views
 //   alignment   figures/alignment.cpp  the attention map of one string; click a row for its bars
 //   probes      figures/probes.cpp     occlusion and the gradient path of the same string
@@ -57,6 +57,7 @@ struct AlignmentState {
     std::string gradient_target;    // the target the gradient path's loss is taken against
     std::array<std::vector<float>, 2> grad_norms;  // [S] ‖∂loss/∂h_j‖: plain, attention
     std::array<std::vector<float>, 2> direct_norms; // [S] the part that reaches h_j directly
+    std::string gradient_note;      // why there is no gradient path ("" = there is one)
     std::string computed_for;       // what the above were computed for
     int computed_mask = -2;
     bool url_applied = false;       // the URL's example or date was shown once

@@ -106,6 +106,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
     const int S = int(st.shown_input.size());
     const auto& plain = st.grad_norms[0];
     const auto& attention = st.grad_norms[1];
+    if (!st.gradient_note.empty()) DimTextWrapped(st.gradient_note.c_str());
     if (int(plain.size()) != S || int(attention.size()) != S) return;
     float hi = 1e-30f, lo = 1e30f;
     for (const auto* v : {&plain, &attention})
@@ -182,11 +183,13 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
     return {{"input", st.shown_input}, {"masked", st.masked}, {"output", st.output}, {"masked_output", st.masked_output},
             {"importance", importance}, {"gradient_target", st.gradient_target},
             {"grad_norms", {{"plain", st.grad_norms[0]}, {"attention", st.grad_norms[1]}}},
-            {"direct_norms", {{"plain", st.direct_norms[0]}, {"attention", st.direct_norms[1]}}}};
+            {"direct_norms", {{"plain", st.direct_norms[0]}, {"attention", st.direct_norms[1]}}},
+            {"gradient_note", st.gradient_note}};
 }
 
 std::string text_alternative(const AlignmentState& st) {
     const int S = int(st.shown_input.size());
+    if (!st.gradient_note.empty()) return "<p>" + html_escape(st.gradient_note) + "</p>";
     if (st.grad_norms[0].size() != size_t(S) || st.grad_norms[1].size() != size_t(S)) return "<p>The shipped models are loading.</p>";
     std::string html = "<p>Norm of the loss gradient at each encoder state of \u201c" + html_escape(st.shown_input) +
                        "\u201d:</p><table><thead><tr><th scope=\"col\">position</th><th scope=\"col\">input</th>"

@@ -15,7 +15,6 @@
 #include "download.h"
 #include "lesson2.h"
 #include "safetensors.h"
-#include "safetensors.h"
 
 namespace lb::web {
 namespace {
@@ -48,7 +47,7 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
         case 0: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case 1: return r.label;
-        case 2: return r.model == DecoderKind::plain ? "plain" : narrow ? "attn." : "attention";
+        case 2: return r.model_name;
         case 3: return std::to_string(r.width);
         case 4: return fixed(r.exact, 4);
         case 5: return fixed(r.per_char, 4);
@@ -87,7 +86,7 @@ void save_weights(Lab& lab, DecoderKind kind) {
     const Model* model = lab.current_model(kind, &where);
     if (!model) return;
     const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(*model, {{"trained", where}}));
-    const std::string name = std::string("lookback-") + (kind == DecoderKind::plain ? "plain" : "attention") + "-" +
+    const std::string name = "lookback-" + std::string(decoder_name(model->config.decoder)) + "-" +
                              std::to_string(model->config.H) + (where == "shipped" ? "-shipped" : "-page") + ".safetensors";
     download_bytes(name, "application/octet-stream", bytes.data(), bytes.size());
 }
@@ -134,13 +133,16 @@ void ShowResults(Lab& lab, ResultsState& st) {
     const float height = 16 * ImGui::GetFrameHeight();  // about 15 rows; the rest scroll
     if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, c == 1 ? 2.2f : c == 0 ? (narrow ? 0.8f : 1.4f) : 1.0f);
+    // Proportions: the names wrap in their cells, the numbers keep one line.
+    const float weights[column_count] = {narrow ? 0.95f : 1.35f, 1.5f, narrow ? 1.45f : 1.7f, narrow ? 0.45f : 0.6f,
+                                         narrow ? 1.1f : 1.0f, narrow ? 1.1f : 1.0f, 1.0f, 0.8f};
+    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
-        std::string title = narrow && c == 0 ? "by" : columns[c].title;
+        std::string title = narrow && c == 0 ? "by" : narrow && c == 3 ? "H" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
@@ -180,9 +182,13 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
             const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
             const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
-            if (c == 2) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(row.model == DecoderKind::plain ? plain_color() : attention_color()), "%s", t.c_str());
-            else if (c == 0 || c == 1) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s", t.c_str());
-            else ImGui::TextUnformatted(t.c_str());
+            if (c <= 2) {
+                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row.model == DecoderKind::plain ? plain_color() : attention_color());
+                ImGui::TextWrapped("%s", t.c_str());
+                ImGui::PopStyleColor();
+            } else {
+                ImGui::TextUnformatted(t.c_str());
+            }
             if (highest || lowest) {
                 ImGui::SameLine(0, 4);
                 ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(highest ? col.context : col.decoder), highest ? "\u25b2" : "\u25bc");
@@ -196,7 +202,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
 
 nlohmann::json row_json(const ResultRow& r) {
     return {{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
-            {"run", r.label}, {"model", r.model == DecoderKind::plain ? "plain" : "attention"}, {"width", r.width},
+            {"run", r.label}, {"model", r.model_name}, {"width", r.width},
             {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
             {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};
 }

@@ -21,10 +21,16 @@ namespace {
 
 const char* const position_names[10] = {"y", "y", "y", "y", "-", "m", "m", "-", "d", "d"};
 
+// A row of the width sweep: the source's, assets/sweep.json's or a cell run in the page (not the
+// published designs' means, nor the training figure's runs).
+bool sweep_row(const ResultRow& r) {
+    return r.origin == Origin::source || (r.origin == Origin::native && r.label == native_sweep_label) ||
+           (r.origin == Origin::page && r.label.rfind("sweep", 0) == 0);
+}
+
 const ResultRow* find_row(const std::vector<ResultRow>& rows, Origin origin, DecoderKind model, int width) {
     for (const ResultRow& r : rows)
-        if (r.origin == origin && r.model == model && r.width == width && (origin != Origin::page || r.label.rfind("sweep", 0) == 0))
-            return &r;
+        if (r.origin == origin && r.model == model && r.width == width && sweep_row(r)) return &r;
     return nullptr;
 }
 
@@ -188,7 +194,7 @@ void ShowSweep(Lab& lab) {
 nlohmann::json state_json(Lab& lab) {
     nlohmann::json cells = nlohmann::json::array();
     for (const ResultRow& r : lab.results())
-        if (r.origin != Origin::page || r.label.rfind("sweep", 0) == 0)
+        if (sweep_row(r))
             cells.push_back({{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
                              {"model", r.model == DecoderKind::plain ? "plain" : "attention"},
                              {"width", r.width}, {"exact", r.exact}, {"per_char", r.per_char}});

@@ -1,6 +1,7 @@
-// web/figures/training.cpp — figure "training": the plain encoder–decoder and the attention one
-// trained side by side, from scratch, in the page. The reader picks the width, the scorer, the
-// seed and the number of epochs; Train, Pause, Step (one batch) and Reset. The loss of every
+// web/figures/training.cpp — figure "training": the plain encoder–decoder and an attention one
+// trained side by side, from scratch, in the page. The reader picks the width, the attention
+// design (the lesson's model, Bahdanau's or Luong's global or local-p), its scorer and input
+// feeding where the design has them, the seed and the number of epochs; Train, Pause, Step (one batch) and Reset. The loss of every
 // step, the held-out exact match and per-character accuracy after every epoch, and a progress
 // bar with the examples per second and the time left. Settings live in the URL (tr.*).
 //
@@ -11,6 +12,7 @@
 // [SECTION] State JSON and text alternative
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -28,6 +30,9 @@ namespace {
 // [SECTION] Settings and the URL
 //-----------------------------------------------------------------------------------------------
 
+// The attention designs the second run can be, and every scorer any of them takes (model.h says
+// which takes which).
+const DecoderKind designs[] = {DecoderKind::attention, DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
 const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
 constexpr int max_epochs = 30;
 // The learning rate's range: from too slow to learn in 12 epochs to far past where Adam diverges,
@@ -39,8 +44,30 @@ const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 
 TrainingState::TrainingState(Lab& lab) {
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
+    std::vector<std::pair<std::string, DecoderKind>> design_names;
+    for (DecoderKind kind : designs) design_names.push_back({std::string(decoder_name(kind)), kind});
     url.integer_in("width", lab.width, widths)
-        .choice("scorer", lab.scorer, {{"additive", Scorer::additive}, {"dot", Scorer::dot}, {"general", Scorer::general}})
+        .entry("model", "one of attention, bahdanau, luong or luong-local",
+               [&lab] { return std::string(decoder_name(lab.design)); },
+               [&lab](const std::string& text) {  // a design starts with its own default scorer
+                   const auto kind = parse_decoder(text);
+                   if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
+                   lab.design = *kind, lab.scorer = default_scorer(*kind);
+                   return true;
+               })
+        .entry("scorer", "a scorer the model takes (attention: additive, dot or general; bahdanau: additive; "
+                         "luong: dot, general or concat; luong-local: dot or general)",
+               [&lab] { return std::string(model_scorer_name(lab.design, lab.scorer)); },
+               [&lab](const std::string& text) {
+                   const auto scorer = parse_model_scorer(lab.design, text);
+                   return scorer && (lab.scorer = *scorer, true);
+               })
+        .entry("feeding", "1 or 0, and 1 for luong and luong-local only",
+               [&lab] { return std::string(lab.input_feeding ? "1" : "0"); },
+               [&lab](const std::string& text) {
+                   if (text != "0" && !(text == "1" && is_luong(lab.design))) return false;
+                   return lab.input_feeding = text == "1", true;
+               })
         .integer("seed", lab.seed, 0, 1000000)
         .integer("epochs", lab.epochs, 1, max_epochs)
         .number("lr", lab.learning_rate, min_learning_rate, max_learning_rate);
@@ -54,7 +81,6 @@ namespace {
 
 void ShowSettings(Lab& lab) {
     bool changed = false;
-    const bool narrow = ImGui::GetContentRegionAvail().x < 560;
     ImGui::SetNextItemWidth(70);
     if (ImGui::BeginCombo("width", std::to_string(lab.width).c_str())) {
         for (int w : sweep_widths)
@@ -62,30 +88,47 @@ void ShowSettings(Lab& lab) {
         ImGui::EndCombo();
     }
     record_rect("width");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(100);
-    if (ImGui::BeginCombo("scorer", std::string(scorer_name(lab.scorer)).c_str())) {
-        for (Scorer s : scorers)
-            if (ImGui::Selectable(std::string(scorer_name(s)).c_str(), s == lab.scorer)) changed |= s != lab.scorer, lab.scorer = s;
+    SameLineIfRoom(labelled(110, "model"));
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo("model", std::string(decoder_name(lab.design)).c_str())) {
+        for (DecoderKind kind : designs)
+            if (ImGui::Selectable(std::string(decoder_name(kind)).c_str(), kind == lab.design) && kind != lab.design) {
+                lab.design = kind, changed = true;
+                if (!takes_scorer(kind, lab.scorer)) lab.scorer = default_scorer(kind);
+                lab.input_feeding &= is_luong(kind);
+            }
         ImGui::EndCombo();
     }
-    record_rect("scorer");
-    if (!narrow) ImGui::SameLine();
+    record_rect("model");
+    SameLineIfRoom(labelled(90, "scorer"));
     ImGui::SetNextItemWidth(90);
+    ImGui::BeginDisabled(lab.design == DecoderKind::bahdanau);  // the paper's additive score only
+    if (ImGui::BeginCombo("scorer", std::string(model_scorer_name(lab.design, lab.scorer)).c_str())) {
+        for (Scorer s : scorers)
+            if (takes_scorer(lab.design, s) &&
+                ImGui::Selectable(std::string(model_scorer_name(lab.design, s)).c_str(), s == lab.scorer))
+                changed |= s != lab.scorer, lab.scorer = s;
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    record_rect("scorer");
+    SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "input feeding"));
+    ImGui::BeginDisabled(!is_luong(lab.design));
+    changed |= ImGui::Checkbox("input feeding", &lab.input_feeding);
+    ImGui::EndDisabled();
+    record_rect("input-feeding");
+    SameLineIfRoom(labelled(110, "seed"));
+    ImGui::SetNextItemWidth(110);
     int seed = lab.seed;
     if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != lab.seed) lab.seed = seed, changed = true;
     record_rect("seed");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(narrow ? 110 : 130);
+    SameLineIfRoom(labelled(120, "epochs"));
+    ImGui::SetNextItemWidth(120);
     int epochs = lab.epochs;
     if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != lab.epochs) lab.epochs = epochs, changed = true;
     record_rect("epochs");
-    // Beside the epochs if the line has room for it, else on a line of its own.
-    constexpr float rate_width = 80;
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < rate_width + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("learning rate").x)
-        ImGui::NewLine();
-    ImGui::SetNextItemWidth(rate_width);
+    SameLineIfRoom(labelled(80, "learning rate"));
+    ImGui::SetNextItemWidth(80);
     char shown[32];
     std::snprintf(shown, sizeof shown, "%g", lab.learning_rate);
     if (ImGui::BeginCombo("learning rate", shown)) {
@@ -99,15 +142,21 @@ void ShowSettings(Lab& lab) {
     if (changed) lab.build_live();  // new settings start new runs
 }
 
-// Made each time: the colours follow the page's theme.
-PairLook look() { return {{"plain", "attention"}, {plain_color(), attention_color()}}; }
+// Made each time: the colours follow the page's theme; the second run is named by its design.
+PairLook look(const Lab& lab, std::string& second) {
+    ModelConfig c;
+    c.decoder = lab.design, c.scorer = lab.scorer, c.input_feeding = lab.input_feeding;
+    second = model_label(c);
+    return {{"plain", second.c_str()}, {plain_color(), attention_color()}};
+}
 
 void ShowTraining(Lab& lab) {
     if (!lab.live.built()) lab.build_live();
     ShowSettings(lab);
     if (ShowPairButtons(lab.live)) lab.build_live();
     ShowPairProgress(lab.live);
-    ShowPairCharts(lab.live, look());
+    std::string second;
+    ShowPairCharts(lab.live, look(lab, second));
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         ImGui::TextWrapped("%s", lab.training_note.c_str());
@@ -127,11 +176,13 @@ nlohmann::json state_json(Lab& lab) {
     return {
         {"running", lab.live.running()},
         {"width", lab.width},
-        {"scorer", std::string(scorer_name(lab.scorer))},
+        {"model", std::string(decoder_name(lab.design))},
+        {"scorer", std::string(model_scorer_name(lab.design, lab.scorer))},
+        {"input_feeding", lab.input_feeding},
         {"seed", lab.seed},
         {"epochs", lab.epochs},
         {"learning_rate", lab.learning_rate},
-        {"runs", {pair_run_json(*lab.live[0], "plain"), pair_run_json(*lab.live[1], "attention")}},
+        {"runs", {pair_run_json(*lab.live[0], "plain"), pair_run_json(*lab.live[1], model_label(lab.live[1]->config().model).c_str())}},
         {"wall_seconds", lab.live.clock.ms() / 1000},
         {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
         {"workers", lab.worker_count},
@@ -144,11 +195,12 @@ std::string text_alternative(Lab& lab) {
     if (!lab.live.built()) return "";
     char rate[32];
     std::snprintf(rate, sizeof rate, "%g", lab.learning_rate);
-    std::string html = "<p>Width " + std::to_string(lab.width) + ", " + std::string(scorer_name(lab.scorer)) +
-                       " scorer, seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " +
+    std::string second;
+    const PairLook shown = look(lab, second);
+    std::string html = "<p>Plain against " + second + ", width " + std::to_string(lab.width) + ", seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " +
                        rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
-    return html + pair_epochs_table(lab.live, look());
+    return html + pair_epochs_table(lab.live, shown);
 }
 
 }  // namespace

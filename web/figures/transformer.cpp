@@ -228,10 +228,8 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     ImGui::SameLine();
     if (ImGui::Button("Show") || entered) show_typed(st, st.typed);
     record_rect("show");
-    ImGui::SameLine();  // on a line of its own when a phone has no room for it
     const char* lesson_label = "lesson's date";
-    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(lesson_label).x + 2 * ImGui::GetStyle().FramePadding.x)
-        ImGui::NewLine();
+    SameLineIfRoom(ImGui::CalcTextSize(lesson_label).x + 2 * ImGui::GetStyle().FramePadding.x);
     if (ImGui::Button(lesson_label)) show_typed(st, lesson_date());
     record_rect("lesson-date");
 

@@ -16,7 +16,10 @@
 namespace lb::web {
 namespace {
 
-enum FetchTag { fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2, fetch_transformer_first = 3, fetch_transformer_all = 4 };
+enum FetchTag {
+    fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2, fetch_transformer_first = 3, fetch_transformer_all = 4,
+    fetch_published = 5
+};
 
 // Fetches a file of the site; calls lb_asset_fetched(tag, bytes, size, error) when it arrives.
 EM_JS(void, js_fetch_asset, (const char* path, int tag), {
@@ -48,6 +51,24 @@ EM_JS(void, js_evaluate, (int k, const uint8_t* bytes, int size), {
 
 const char* model_word(int k) { return k ? "attention" : "plain"; }
 
+// A run's model as a sweep file records it (model, width, and scorer and input_feeding where given).
+ModelConfig config_of(const nlohmann::json& run) {
+    ModelConfig c;
+    const auto kind = parse_decoder(run.at("model").get<std::string>());
+    if (!kind || *kind == DecoderKind::transformer) throw std::invalid_argument("a run of an unknown model");
+    c.decoder = *kind;
+    c.H = run.at("width").get<int>();
+    c.scorer = default_scorer(*kind);
+    if (run.contains("scorer") && *kind != DecoderKind::plain) {
+        const auto scorer = parse_model_scorer(*kind, run.at("scorer").get<std::string>());
+        if (!scorer) throw std::invalid_argument("a run with a scorer its model does not take");
+        c.scorer = *scorer;
+    }
+    c.input_feeding = run.value("input_feeding", false);
+    make_model(c);  // refuses what the core would refuse (input feeding where there is none, a width < 1)
+    return c;
+}
+
 }  // namespace
 
 void Lab::start_loading() {
@@ -55,6 +76,7 @@ void Lab::start_loading() {
     js_fetch_asset("assets/plain-64.safetensors", fetch_plain);
     js_fetch_asset("assets/attention-64.safetensors", fetch_attention);
     js_fetch_asset("assets/sweep.json", fetch_sweep);
+    js_fetch_asset("assets/published.json", fetch_published);
     js_fetch_asset("assets/transformer-first-64.safetensors", fetch_transformer_first);
     js_fetch_asset("assets/transformer-all-64.safetensors", fetch_transformer_all);
 }
@@ -113,20 +135,37 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
         } else {
             try {
                 const nlohmann::json sweep = nlohmann::json::parse(bytes, bytes + size);
-                native_rows.clear();
+                std::vector<ResultRow> rows;
                 for (const auto& run : sweep.at("runs")) {
-                    const auto kind = parse_decoder(run.at("model").get<std::string>());
-                    if (!kind) throw std::invalid_argument("a run of an unknown model");
-                    native_rows.push_back({Origin::native, "lookback sweep", *kind, run.at("width").get<int>(),
-                                           run.at("exact").get<double>(), run.at("per_char").get<double>(),
-                                           run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
+                    const ModelConfig c = config_of(run);
+                    rows.push_back({Origin::native, native_sweep_label, c.decoder, model_label(c), c.H,
+                                    run.at("exact").get<double>(), run.at("per_char").get<double>(),
+                                    run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
                 }
+                std::erase_if(native_rows, [](const ResultRow& r) { return r.label == native_sweep_label; });
+                native_rows.insert(native_rows.begin(), rows.begin(), rows.end());
                 native_note = std::to_string(sweep.value("epochs", 0)) + " epochs, seed " +
                               std::to_string(sweep.value("seed", 0));
             } catch (const std::exception& e) {
-                native_rows.clear();
                 native_note = std::string("assets/sweep.json could not be read: ") + e.what();
             }
+        }
+    } else if (tag == fetch_published) {
+        // The published designs' rows: each variant's mean over its seeds (assets/published.md).
+        try {
+            if (error) throw std::runtime_error(error);
+            const nlohmann::json published = nlohmann::json::parse(bytes, bytes + size);
+            std::vector<ResultRow> rows;
+            for (const auto& v : published.at("summary")) {
+                const ModelConfig c = config_of(v);
+                rows.push_back({Origin::native, "published, mean of " + std::to_string(v.at("seeds").get<int>()) + " seeds",
+                                c.decoder, model_label(c), c.H, v.at("exact_mean").get<double>(),
+                                v.at("per_char_mean").get<double>(), v.at("parameters").get<long>(),
+                                v.value("train_seconds_mean", NAN)});
+            }
+            native_rows.insert(native_rows.end(), rows.begin(), rows.end());
+        } catch (const std::exception& e) {
+            published_note = std::string("assets/published.json could not be read: ") + e.what();
         }
     }
     changed();

@@ -102,10 +102,12 @@ struct RunPair {
 // --- one row of the results --------------------------------------------------------------------
 enum class Origin { source, native, page };  // the paper's TensorFlow run, `lookback sweep`, this page
 const char* origin_name(Origin origin);
+constexpr const char* native_sweep_label = "lookback sweep";  // the native rows of assets/sweep.json
 struct ResultRow {
     Origin origin;
     std::string label;          // "sweep", "figure 3", "shipped" ...
     DecoderKind model;
+    std::string model_name;     // core's model_label: "attention additive", "luong general" ...
     int width;
     double exact, per_char;
     long parameters;
@@ -117,9 +119,12 @@ struct Lab {
     Lab();
     ~Lab();
 
-    // The training figure: its settings (and the URL's tr.*) and its pair, [0] plain, [1] attention.
+    // The training figure: its settings (and the URL's tr.*) and its pair, [0] plain, [1] the
+    // attention design picked: the lesson's model, Bahdanau's or Luong's (core/model.h's rules).
     int width = 64;
+    DecoderKind design = DecoderKind::attention;
     Scorer scorer = Scorer::additive;
+    bool input_feeding = false;    // luong and luong-local only
     int seed = 1;
     int epochs = 12;
     double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
@@ -159,14 +164,16 @@ struct Lab {
     std::array<std::optional<Model>, 2> shipped_transformers;
     std::array<std::string, 2> shipped_transformer_info;  // from the metadata, as shipped_info
     std::string shipped_transformer_error;
-    std::vector<ResultRow> native_rows;
+    std::vector<ResultRow> native_rows;  // assets/sweep.json's, then assets/published.json's means
     std::string native_note;       // "12 epochs, seed 1", or why there is none
+    std::string published_note;    // why assets/published.json's rows are missing, or ""
 
     // The held-out split (data seed 1), built when a figure first asks: the alignment figure's
     // examples. Training builds its own copy in the worker.
     const std::vector<Example>& held_out();
 
-    // What the other figures read.
+    // What the other figures read: DecoderKind::plain is the pair's plain run, ::attention its
+    // attention run of whichever design (the page's once it has an epoch, else the shipped one).
     const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have
@@ -187,7 +194,7 @@ struct Lab {
     void redraw_moved(int figure);  // now (moved's timer)
 
 private:
-    void start_loading();          // fetches the shipped weights and sweep.json
+    void start_loading();          // fetches the shipped weights, sweep.json and published.json
     void schedule_sweep();
     std::array<double, 3> last_redraw_ = {0, 0, 0};   // of the moving figures, ms
     std::array<bool, 3> redraw_pending_ = {false, false, false};

@@ -37,8 +37,8 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
     if (live[size_t(k)] && live[size_t(k)]->metrics()) {
         const Run& run = *live[size_t(k)];
         if (label)
-            *label = "trained in this page, width " + std::to_string(run.config().model.H) + ", epoch " +
-                     std::to_string(run.epoch());
+            *label = model_label(run.config().model) + " trained in this page, width " +
+                     std::to_string(run.config().model.H) + ", epoch " + std::to_string(run.epoch());
         return &*run.metrics();
     }
     if (shipped_metrics[size_t(k)]) {
@@ -56,29 +56,25 @@ std::vector<ResultRow> Lab::results() const {
             c.decoder = kind;
             c.H = sweep_widths[w];
             const SourceModelFigures& source = source_figures.of(kind);
-            rows.push_back({Origin::source, "the source's run", kind, c.H, source.exact[w], source.per_char[w],
-                            parameter_count(c), w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
+            rows.push_back({Origin::source, "the source's run", kind, model_label(c), c.H, source.exact[w],
+                            source.per_char[w], parameter_count(c), w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
         }
     rows.insert(rows.end(), native_rows.begin(), native_rows.end());
     auto page_row = [&](const Run& run, const std::string& label) {
         const ModelConfig& c = run.config().model;
         rows.push_back({Origin::page,
                         label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)",
-                        c.decoder, c.H, run.metrics()->exact, run.metrics()->per_char, parameter_count(c),
+                        c.decoder, model_label(c), c.H, run.metrics()->exact, run.metrics()->per_char, parameter_count(c),
                         run.seconds_training()});
     };
     for (const auto& run : sweep)
         if (run && run->metrics()) page_row(*run, "sweep");
     for (const auto& run : live.runs)
-        if (run && run->metrics())
-            page_row(*run, std::string("training") +
-                               (run->config().model.decoder == DecoderKind::attention
-                                    ? ", " + std::string(scorer_name(run->config().model.scorer))
-                                    : std::string()));
+        if (run && run->metrics()) page_row(*run, "training");
     for (int k = 0; k < 2; ++k)
         if (const auto& m = shipped_metrics[size_t(k)]) {
             const ModelConfig c = shipped[size_t(k)]->config;
-            rows.push_back({Origin::page, "shipped weights", c.decoder, c.H, m->exact, m->per_char, parameter_count(c), NAN});
+            rows.push_back({Origin::page, "shipped weights", c.decoder, model_label(c), c.H, m->exact, m->per_char, parameter_count(c), NAN});
         }
     return rows;
 }
@@ -88,7 +84,7 @@ std::string Lab::results_csv() const {
     for (const ResultRow& r : results()) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
-        csv += std::string(origin_name(r.origin)) + "," + label + "," + std::string(decoder_name(r.model)) + "," +
+        csv += std::string(origin_name(r.origin)) + "," + label + "," + r.model_name + "," +
                std::to_string(r.width) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
                std::to_string(r.parameters) + "," + (std::isnan(r.seconds) ? "" : fixed(r.seconds, 1)) + "\n";
     }

@@ -48,8 +48,9 @@ std::string config_json(const TrainerConfig& c) {
     if (c.model.decoder == DecoderKind::transformer) {
         json["memory"] = memory_name(c.model.memory);
         json["heads"] = c.model.heads;
-    } else {
-        json["scorer"] = std::string(scorer_name(c.model.scorer));
+    } else if (c.model.decoder != DecoderKind::plain) {
+        json["scorer"] = std::string(model_scorer_name(c.model.decoder, c.model.scorer));
+        if (is_luong(c.model.decoder)) json["input_feeding"] = c.model.input_feeding;
     }
     return json.dump();
 }
@@ -193,9 +194,11 @@ bool RunPair::finished() const {
 
 void Lab::build_live() {
     live.clock = {};
-    for (int k = 0; k < 2; ++k)
-        live[size_t(k)] = std::make_unique<Run>(
-            trainer_config(k ? DecoderKind::attention : DecoderKind::plain, scorer, width, epochs, seed, learning_rate));
+    for (int k = 0; k < 2; ++k) {
+        TrainerConfig c = trainer_config(k ? design : DecoderKind::plain, scorer, width, epochs, seed, learning_rate);
+        c.model.input_feeding = k && input_feeding;
+        live[size_t(k)] = std::make_unique<Run>(c);
+    }
     changed();
 }
 

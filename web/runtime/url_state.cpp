@@ -181,9 +181,13 @@ UrlTable& UrlTable::text(const std::string& key, std::string& field, size_t max_
                });
 }
 
+// The values are applied in the table's order, so that an entry may depend on one registered
+// before it (a model's scorer on the model); unknown keys are refused after them.
 void UrlTable::read(std::string_view query) {
     messages_.clear();
     if (!query.empty() && query.front() == '?') query.remove_prefix(1);
+    std::vector<std::pair<const Entry*, std::string>> given;
+    std::vector<std::string> unknown;
     while (!query.empty()) {
         const size_t amp = query.find('&');
         const std::string_view pair = query.substr(0, amp);
@@ -193,20 +197,23 @@ void UrlTable::read(std::string_view query) {
         const std::string value = eq == std::string_view::npos ? std::string() : decode(pair.substr(eq + 1));
         if (key.compare(0, prefix_.size(), prefix_) != 0) continue;
         const std::string name = key.substr(prefix_.size());
-        Entry* entry = nullptr;
-        for (Entry& e : entries_)
-            if (e.key == name) entry = &e;
-        if (!entry) {
+        const auto entry = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == name; });
+        if (entry == entries_.end()) {
             std::vector<std::string> known;
             for (const Entry& e : entries_) known.push_back(prefix_ + e.key);
-            messages_.push_back("The link's " + shown(key) + " is not a setting of this figure (it has " +
+            unknown.push_back("The link's " + shown(key) + " is not a setting of this figure (it has " +
                                 (known.empty() ? std::string("none") : join(known)) + "), so it was ignored.");
             continue;
         }
-        if (!entry->set(value))
-            messages_.push_back("The link's " + key + "=" + shown(value) + " is not usable (" + key + " takes " +
-                                entry->expected + "), so the figure uses its default, " + shown(entry->fallback) + ".");
+        given.push_back({&*entry, value});
     }
+    for (const Entry& e : entries_)
+        for (const auto& [entry, value] : given)
+            if (entry == &e && !e.set(value))
+                messages_.push_back("The link's " + prefix_ + e.key + "=" + shown(value) + " is not usable (" + prefix_ +
+                                    e.key + " takes " + e.expected + "), so the figure uses " +
+                                    (e.get() == e.fallback ? "its default, " : "") + shown(e.get()) + ".");
+    messages_.insert(messages_.end(), unknown.begin(), unknown.end());
 }
 
 std::string UrlTable::query() const {
