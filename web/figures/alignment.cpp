@@ -64,7 +64,7 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
     if (!st.url_applied) {  // the link's string, once: the held-out split is built when first needed
         st.url_applied = true;
         if (st.example >= 0) show_example(lab, st, st.example);
-        else if (st.date != st.shown_input) show_typed(st, st.date);
+        else if (st.typed.date != st.shown_input) show_typed(st, st.typed.date);
     }
     if (st.use_live && !live_available(lab)) st.use_live = false;
     const Model* attention = model_for(lab, DecoderKind::attention, st.use_live);
@@ -129,41 +129,30 @@ void show_example(Lab& lab, AlignmentState& st, int index) {
     st.example = ((index % n) + n) % n;
     st.shown_input = held_out[size_t(st.example)].input;
     st.shown_target = held_out[size_t(st.example)].target;
-    st.date = lesson_example().input;
-    st.message.clear();
+    st.typed.date = lesson_example().input;
+    st.typed.message.clear();
     st.masked = -1;
 }
 
 // A typed string: shown if the model accepts it, else refused with the reason (the map stays).
 bool show_typed(AlignmentState& st, const std::string& text) {
-    std::string error;
-    if (encode_user_input(text, error).empty()) {
-        st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
-        return false;
-    }
-    st.shown_input = normalise_user_input(text);
-    st.date = st.shown_input;
-    copy_utf8(st.typed, sizeof st.typed, st.shown_input);
+    if (!st.typed.take(text, "The map below is still the last one.")) return false;
+    st.shown_input = st.typed.date;
     st.shown_target.clear();  // a typed string's answer is not known to the page
     st.example = -1;
-    st.message.clear();
     st.masked = -1;
     return true;
 }
 
 }  // namespace
 
-AlignmentState::AlignmentState() {
+AlignmentState::AlignmentState() : typed(lesson_example().input) {
     const Example lesson = lesson_example();
-    shown_input = date = lesson.input;
+    shown_input = lesson.input;
     shown_target = lesson.target;
-    copy_utf8(typed, sizeof typed, lesson.input);
-    url.integer("ex", example, 0, 1199)
-        .text("date", date, sizeof typed - 1, [](const std::string& text) {
-            std::string error;
-            return encode_user_input(text, error).empty() ? error : std::string();
-        })
-        .integer("row", selected_output, 0, output_length - 1)
+    url.integer("ex", example, 0, 1199);
+    typed.bind(url);
+    url.integer("row", selected_output, 0, output_length - 1)
         .choice("model", use_live, {{"shipped", false}, {"page", true}});
 }
 
@@ -188,12 +177,7 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
     else ImGui::TextDisabled(st.shown_input == lesson_example().input ? "the lesson's example" : "your date");
 
     const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
-    const bool entered = ImGui::InputText("##date", st.typed, sizeof st.typed, ImGuiInputTextFlags_EnterReturnsTrue);
-    record_rect("date");
-    ImGui::SameLine();
-    if (ImGui::Button("Show") || entered) show_typed(st, st.typed);
-    record_rect("show");
+    if (st.typed.ShowField(avail)) show_typed(st, st.typed.field);
     if (avail > 560) ImGui::SameLine();
     ImGui::BeginDisabled(!live_available(lab));
     int source = st.use_live ? 1 : 0;
@@ -204,12 +188,7 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
     record_rect("model-live");
     ImGui::EndDisabled();
     st.use_live = source == 1;
-    if (!st.message.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-        ImGui::TextWrapped("%s", st.message.c_str());
-        ImGui::PopStyleColor();
-        record_rect("message");
-    }
+    st.typed.ShowMessage();
 }
 
 void ShowMap(AlignmentState& st, float width) {
@@ -300,7 +279,7 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
         }
     return {
         {"input", st.shown_input}, {"target", st.shown_target}, {"output", st.output}, {"example", st.example},
-        {"message", st.message}, {"model", st.use_live ? "page" : "shipped"}, {"model_label", st.model_label},
+        {"message", st.typed.message}, {"model", st.use_live ? "page" : "shipped"}, {"model_label", st.model_label},
         {"selected_output", st.selected_output},
         {"weights", rows}, {"bars", rows.empty() ? nlohmann::json(nullptr) : rows[size_t(st.selected_output)]},
         {"peaks", peaks},
@@ -319,7 +298,7 @@ std::string text_alternative(AlignmentState& st) {
                 std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.shown_input[size_t(p.position)])) + "</td><td>" +
                 fixed(p.weight, 3) + "</td></tr>";
     }
-    return html + "</tbody></table>" + (st.message.empty() ? "" : "<p>" + html_escape(st.message) + "</p>");
+    return html + "</tbody></table>" + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 
 }  // namespace

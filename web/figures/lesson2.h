@@ -20,6 +20,7 @@
 
 #include "figure.h"
 #include "lab.h"
+#include "map_view.h"
 
 namespace lb::web {
 
@@ -40,11 +41,9 @@ FigureSpec sweep_figure(Lab& lab, SweepState& state);
 struct AlignmentState {
     AlignmentState();
     int example = -1;               // held-out index shown, or -1 for a typed string
-    std::string date;               // the string shown when example < 0 (the URL's al.date)
-    char typed[64] = "";            // the text field
+    TypedDate typed;                // the string shown when example < 0 (the URL's al.date)
     std::string shown_input;        // the string whose map is shown
     std::string shown_target;       // its right answer ("" when unknown: a typed string)
-    std::string message;            // why a typed string was refused ("" = fine)
     bool use_live = false;          // the models trained in the page instead of the shipped
     int selected_output = 0;        // the output row whose bars are shown
     int masked = -1;                // probes: the input position masked (occlusion), or -1
@@ -86,9 +85,7 @@ FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state
 
 struct TransformerMapsState {
     TransformerMapsState();
-    std::string date;               // the string shown (the URL's tm.date)
-    char typed[64] = "";            // the text field
-    std::string message;            // why a typed string was refused ("" = fine)
+    TypedDate typed;                // the string shown (the URL's tm.date)
     bool memory_all = true;         // which Transformer: memory all or first
     bool use_live = false;          // the one trained in the page instead of the shipped
     int head = 0;                   // 0: the mean over heads; h: head h (1-based)

@@ -2,7 +2,8 @@
 // (web/runtime/heatmap.h) with the columns' characters across the top, the rows' characters down
 // the left (each a button that selects its row), every row's peak outlined, the selected row
 // framed and a tooltip with the weight under the mouse; and the selected row as bars with its
-// peak marked. The GRU alignment figure and the Transformer's maps share it. Inline: used by
+// peak marked; and the date field a reader types into, refused with the reason when the models
+// cannot read it. The GRU alignment figure and the Transformer's maps share it. Inline: used by
 // several figure files.
 //
 // Legend: R rows (output characters, or input characters for a self-attention map), C columns
@@ -11,11 +12,15 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <utility>
 
 #include <imgui.h>
 
+#include "dataset.h"
 #include "figure.h"
 #include "heatmap.h"
+#include "page_text.h"
+#include "text.h"  // core/text.h
 #include "theme.h"
 
 namespace lb::web {
@@ -120,5 +125,50 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
     draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
 }
+
+// A date the reader types (or a link gives as `date`) for a map. A string the models cannot read
+// is refused with the reason, and the last map stays.
+struct TypedDate {
+    std::string date;       // the last string taken (the URL's `date`)
+    char field[64] = "";    // the text field
+    std::string message;    // why the last typed string was refused ("" = it was not)
+
+    explicit TypedDate(std::string start) : date(std::move(start)) { copy_utf8(field, sizeof field, date); }
+    void bind(UrlTable& url) {
+        url.text("date", date, sizeof field - 1, [](const std::string& text) {
+            std::string error;
+            return encode_user_input(text, error).empty() ? error : std::string();
+        });
+    }
+    // Takes `text`, normalised, if the models can read it; else says why and keeps the last date.
+    bool take(const std::string& text, const char* what_stays) {
+        std::string error;
+        if (encode_user_input(text, error).empty()) {
+            message = lb::sanitize_utf8("Not shown: " + error + ". " + what_stays);
+            return false;
+        }
+        date = normalise_user_input(text);
+        copy_utf8(field, sizeof field, date);
+        message.clear();
+        return true;
+    }
+    // The field and its Show button (widgets "date", "show"): true when the reader asked to show it.
+    bool ShowField(float avail) {
+        ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
+        const bool entered = ImGui::InputText("##date", field, sizeof field, ImGuiInputTextFlags_EnterReturnsTrue);
+        record_rect("date");
+        ImGui::SameLine();
+        const bool clicked = ImGui::Button("Show");
+        record_rect("show");
+        return entered || clicked;
+    }
+    void ShowMessage() const {  // widget "message"
+        if (message.empty()) return;
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
+        ImGui::TextWrapped("%s", message.c_str());
+        ImGui::PopStyleColor();
+        record_rect("message");
+    }
+};
 
 }  // namespace lb::web

@@ -152,20 +152,17 @@ const Model* maps_model(const Lab& lab, const TransformerMapsState& st) {
 }
 
 void refresh_maps(Lab& lab, TransformerMapsState& st) {
-    if (const std::string normal = normalise_user_input(st.date); normal != st.date) {  // a date from the URL
-        st.date = normal;
-        copy_utf8(st.typed, sizeof st.typed, normal);
-    }
+    if (normalise_user_input(st.typed.date) != st.typed.date) st.typed.take(st.typed.date, "");  // a link's date
     if (st.use_live && !live_run(lab, st.memory_all)) st.use_live = false;
     const Model* model = maps_model(lab, st);
     if (!model) return;
     const Run* live = st.use_live ? live_run(lab, st.memory_all) : nullptr;
-    const std::string key = st.date + "|" + std::to_string(reinterpret_cast<uintptr_t>(model)) + "|" +
+    const std::string key = st.typed.date + "|" + std::to_string(reinterpret_cast<uintptr_t>(model)) + "|" +
                             (live ? std::to_string(live->epoch()) : "shipped");
     if (key == st.computed_for) return;
     st.computed_for = key;
-    const Decoded d = decode_tokens(encode_input(st.date), *model);
-    const int A = int(d.heads.shape()[0]), T = output_length, S = int(st.date.size());
+    const Decoded d = decode_tokens(encode_input(st.typed.date), *model);
+    const int A = int(d.heads.shape()[0]), T = output_length, S = int(st.typed.date.size());
     st.output = d.output;
     st.heads = A;
     st.cross_mean.assign(d.attention.begin(), d.attention.end());
@@ -189,48 +186,26 @@ std::span<const float> shown(const TransformerMapsState& st, const std::vector<f
 }
 std::span<const float> row_of(std::span<const float> matrix, int row, int S) { return matrix.subspan(size_t(row * S), size_t(S)); }
 
-// A typed string: shown if the model accepts it, else refused with the reason (the maps stay).
-void show_typed(TransformerMapsState& st, const std::string& text) {
-    std::string error;
-    if (encode_user_input(text, error).empty()) {
-        st.message = lb::sanitize_utf8("Not shown: " + error + ". The maps below are still the last ones.");
-        return;
-    }
-    st.date = normalise_user_input(text);
-    copy_utf8(st.typed, sizeof st.typed, st.date);
-    st.message.clear();
-}
-
 }  // namespace
 
-TransformerMapsState::TransformerMapsState() {
-    date = lesson_date();
-    copy_utf8(typed, sizeof typed, date);
-    url.text("date", date, sizeof typed - 1,
-             [](const std::string& text) {
-                 std::string error;
-                 return encode_user_input(text, error).empty() ? error : std::string();
-             })
-        .choice("memory", memory_all, {{"all", true}, {"first", false}})
+TransformerMapsState::TransformerMapsState() : typed(lesson_date()) {
+    typed.bind(url);
+    url.choice("memory", memory_all, {{"all", true}, {"first", false}})
         .choice("model", use_live, {{"shipped", false}, {"page", true}})
         .integer("head", head, 0, 8)
         .integer("row", selected_output, 0, output_length - 1)
-        .integer("in", selected_input, 0, int(sizeof typed) - 2);
+        .integer("in", selected_input, 0, int(sizeof typed.field) - 2);
 }
 
 namespace {
 
 void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
+    const char* stays = "The maps below are still the last ones.";
     const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
-    const bool entered = ImGui::InputText("##date", st.typed, sizeof st.typed, ImGuiInputTextFlags_EnterReturnsTrue);
-    record_rect("date");
-    ImGui::SameLine();
-    if (ImGui::Button("Show") || entered) show_typed(st, st.typed);
-    record_rect("show");
+    if (st.typed.ShowField(avail)) st.typed.take(st.typed.field, stays);
     const char* lesson_label = "lesson's date";
     SameLineIfRoom(ImGui::CalcTextSize(lesson_label).x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button(lesson_label)) show_typed(st, lesson_date());
+    if (ImGui::Button(lesson_label)) st.typed.take(lesson_date(), stays);
     record_rect("lesson-date");
 
     int memory = st.memory_all ? 1 : 0;
@@ -250,13 +225,7 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     record_rect("model-live");
     ImGui::EndDisabled();
     st.use_live = source == 1;
-
-    if (!st.message.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-        ImGui::TextWrapped("%s", st.message.c_str());
-        ImGui::PopStyleColor();
-        record_rect("message");
-    }
+    st.typed.ShowMessage();
 }
 
 void ShowHeadPicker(TransformerMapsState& st) {
@@ -278,7 +247,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
                                                                         : lab.shipped_transformer_error.c_str());
         return;
     }
-    const int S = int(st.date.size());
+    const int S = int(st.typed.date.size());
     const float width = ImGui::GetContentRegionAvail().x;
     const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
     const auto cross = shown(st, st.cross_mean, st.cross_heads);
@@ -287,7 +256,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowHeadPicker(st);
 
     ImGui::TextWrapped("Cross-attention: each output character (down) over the input (across)");
-    ShowWeightMap({"map", "out-", "output"}, st.output, st.date, cross, st.selected_output, map_w);
+    ShowWeightMap({"map", "out-", "output"}, st.output, st.typed.date, cross, st.selected_output, map_w);
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
     float sum = 0;
@@ -295,18 +264,18 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ImGui::TextWrapped("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f.",
                        st.selected_output, st.output[size_t(st.selected_output)],
                        st.selected_output == 0 ? "the start token" : ("'" + std::string(1, st.output[size_t(st.selected_output - 1)]) + "'").c_str(),
-                       sum, peak.position, quoted(st.date[size_t(peak.position)]).c_str(), peak.weight);
-    ShowWeightBars("bars", st.date, bars, map_w);
+                       sum, peak.position, quoted(st.typed.date[size_t(peak.position)]).c_str(), peak.weight);
+    ShowWeightBars("bars", st.typed.date, bars, map_w);
 
     ImGui::Spacing();
     ImGui::TextWrapped("The encoder's self-attention: each input character (down) over the input (across)");
-    ShowWeightMap({"self-map", "in-", "input"}, st.date, st.date, self, st.selected_input, map_w);
+    ShowWeightMap({"self-map", "in-", "input"}, st.typed.date, st.typed.date, self, st.selected_input, map_w);
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
     ImGui::TextWrapped("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
-                       quoted(st.date[size_t(st.selected_input)]).c_str(), self_peak.position,
-                       quoted(st.date[size_t(self_peak.position)]).c_str(), self_peak.weight);
-    ShowWeightBars("self-bars", st.date, self_bars, map_w);
+                       quoted(st.typed.date[size_t(st.selected_input)]).c_str(), self_peak.position,
+                       quoted(st.typed.date[size_t(self_peak.position)]).c_str(), self_peak.weight);
+    ShowWeightBars("self-bars", st.typed.date, self_bars, map_w);
 }
 
 nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {
@@ -320,7 +289,7 @@ nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {
 
 nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
     refresh_maps(lab, st);
-    const int S = int(st.date.size()), T = output_length;
+    const int S = int(st.typed.date.size()), T = output_length;
     nlohmann::json cross_heads = nlohmann::json::array(), self_heads = nlohmann::json::array();
     for (int h = 0; h < st.heads && !st.output.empty(); ++h) {
         cross_heads.push_back(rows_json(std::span<const float>(st.cross_heads).subspan(size_t(h * T * S), size_t(T * S)), T, S));
@@ -328,7 +297,7 @@ nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
     }
     const bool ready = !st.output.empty();
     return {
-        {"input", st.date}, {"output", st.output}, {"message", st.message}, {"memory", st.memory_all ? "all" : "first"},
+        {"input", st.typed.date}, {"output", st.output}, {"message", st.typed.message}, {"memory", st.memory_all ? "all" : "first"},
         {"model", st.use_live ? "page" : "shipped"}, {"label", st.model_label}, {"heads", st.heads}, {"head", st.head},
         {"selected_output", st.selected_output}, {"selected_input", st.selected_input},
         {"cross_mean", rows_json(st.cross_mean, ready ? T : 0, S)}, {"cross_heads", cross_heads},
@@ -343,9 +312,9 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
     refresh_maps(lab, st);
     if (st.output.empty()) return "<p>" + html_escape(lab.shipped_transformer_error.empty() ? "The shipped Transformers are loading."
                                                                                           : lab.shipped_transformer_error) + "</p>";
-    const int S = int(st.date.size());
+    const int S = int(st.typed.date.size());
     const auto cross = shown(st, st.cross_mean, st.cross_heads);
-    std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.date) + "\u201d and writes " + st.output +
+    std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.typed.date) + "\u201d and writes " + st.output +
                        ". Where each output character's cross-attention (" +
                        (st.head == 0 ? std::string("mean over heads") : "head " + std::to_string(st.head)) +
                        ") peaks:</p><table><thead><tr><th scope=\"col\">output</th><th scope=\"col\">peak position</th>"
@@ -353,10 +322,10 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
     for (int t = 0; t < output_length; ++t) {
         const Peak p = row_peak(row_of(cross, t, S));
         html += "<tr><th scope=\"row\">" + std::to_string(t) + " \u2018" + st.output[size_t(t)] + "\u2019</th><td>" +
-                std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.date[size_t(p.position)])) + "</td><td>" +
+                std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.typed.date[size_t(p.position)])) + "</td><td>" +
                 fixed(p.weight, 3) + "</td></tr>";
     }
-    return html + "</tbody></table>" + (st.message.empty() ? "" : "<p>" + html_escape(st.message) + "</p>");
+    return html + "</tbody></table>" + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 
 }  // namespace
