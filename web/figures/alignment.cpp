@@ -88,6 +88,7 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
         st.model_label = st.use_live ? "the " + model_label(attention->config) + " model trained in this page (epoch " +
                                            std::to_string(lab.live[1]->epoch()) + ")"
                                      : "the shipped attention model (width 64, 12 epochs)";
+        st.two_way = attention->config.decoder == DecoderKind::bahdanau;
         st.importance = occlusion(*attention, st.shown_input).changed;
         st.gradient_target = st.shown_target.empty() ? st.output : st.shown_target;
         const Model* models[2] = {plain, attention};
@@ -229,12 +230,16 @@ void ShowBars(AlignmentState& st, float width) {
     ShowWeightBars("bars", st.shown_input, std::span<const float>(st.weights).subspan(size_t(t * S), size_t(S)), width);
 }
 
-void ShowGuards() {
+void ShowGuards(const AlignmentState& st) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lesson_colors().text_dim));
     ImGui::TextWrapped("Two guards before reading a story into this map. First, we know the right alignment in advance: the year's "
-                       "digits are in the year, the month's in the month word or number, the day's in the day. Second, an encoder "
-                       "state has read everything to its left: a peak on a space or inside a word is attention to a state that "
-                       "already holds what comes before it, not to the one character under the peak.");
+                       "digits are in the year, the month's in the month word or number, the day's in the day. Second, %s",
+                       st.two_way ? "this model's encoder reads both ways: each annotation holds what comes before and after its "
+                                    "position, so a peak on a space or inside a word can stand for characters on either side, not "
+                                    "only the one under the peak."
+                                  : "an encoder state has read everything to its left: a peak on a space or inside a word is "
+                                    "attention to a state that already holds what comes before it, not to the one character "
+                                    "under the peak.");
     ImGui::PopStyleColor();
 }
 
@@ -259,7 +264,7 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     ShowPeakTable(st);
     ImGui::EndGroup();
     ShowBars(st, narrow ? width : map_w);
-    ShowGuards();
+    ShowGuards(st);
 }
 
 //-----------------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ struct AlignmentState {
     int masked = -1;                // probes: the input position masked (occlusion), or -1
     // Computed for shown_input (refresh_alignment).
     std::string model_label;        // which attention model made the map
+    bool two_way = false;           // its encoder reads both ways (Bahdanau's annotations)
     std::string output;             // the attention model's output
     std::vector<float> weights;     // [T, S] its attention weights
     std::string masked_output;      // its output with position `masked` blanked
