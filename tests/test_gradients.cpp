@@ -16,7 +16,8 @@
 // = 1e-3·max|analytic| of that tensor + a noise floor (1e-6 for single layers,
 // 1e-4 for whole models, whose loss is larger: see whole_model_noise_floor);
 // the bounds sit several times above the discrepancies measured natively
-// (FMA) and in WASM (no FMA).
+// (FMA) and in WASM (no FMA). The check itself is check_gradient in
+// test_helpers.h, which test_transformer.cpp shares.
 //
 // Why it can fail: a wrong backward is wrong by O(the gradient itself) — a
 // dropped term such as z ⊙ dh in the GRU, a missing (1 − u²) in the additive

@@ -224,7 +224,8 @@ inline size_t follow_greedy_path(Batch& batch, Activations& decoding, const Mode
             const int token = decoding.tokens[size_t(r) * output_length + t];
             batch.dec_out(r, t) = token;
             if (t + 1 < output_length) batch.dec_in(r, t + 1) = token;
-            if (std::find(distinct.begin(), distinct.end(), token) == distinct.end()) distinct.push_back(token);
+            if (std::find(distinct.begin(), distinct.end(), token) == distinct.end())
+                distinct.push_back(token);
         }
     }
     return distinct.size();

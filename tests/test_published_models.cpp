@@ -264,7 +264,8 @@ TEST_CASE("published models: greedy decoding equals the teacher-forced argmax pa
         const std::vector<Example> examples = four_examples();
         Batch batch = make_batch(examples, {0, 1, 2, 3});
         Activations decoding;
-        CHECK(follow_greedy_path(batch, decoding, model) >= 2);  // not one character repeated: the fed-back inputs differ
+        // not one character repeated: the fed-back inputs differ
+        CHECK(follow_greedy_path(batch, decoding, model) >= 2);
         std::vector<float> decoded_alpha(alignment_map(decoding),
                                          alignment_map(decoding) + size_t(batch.B) * output_length * batch.S);
         Activations forced;

@@ -418,8 +418,9 @@ TEST_CASE("transformer: cached greedy decoding equals the teacher-forced model f
         const Model model = briefly_trained(transformer(16, 4, memory));
         Batch batch = make_batch(four_examples(), {0, 1, 2, 3});
         Activations decoding;
-        // teacher forcing with the decoder's own outputs as the previous characters
-        CHECK(follow_greedy_path(batch, decoding, model) >= 3);  // not one character repeated: a real test of the path
+        // teacher forcing with the decoder's own outputs as the previous characters; not one
+        // character repeated: a real test of the path
+        CHECK(follow_greedy_path(batch, decoding, model) >= 3);
         Activations forced;
         model_forward(forced, batch, model);
         const int V = output_vocab_size;
