@@ -6,14 +6,12 @@
 #include "attention.h"
 
 #include <cstring>
+#include "buffers.h"
 #include "kernels.h"
 
 namespace lb {
 
 namespace {
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
 // The tensor k_j is read from: the encoder states themselves for dot.
 const float* keys_of(const AttentionCache& c, const float* enc, Scorer scorer) {
     return scorer == Scorer::dot ? enc : c.keys.data();

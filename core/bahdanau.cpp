@@ -6,6 +6,8 @@
 #include "bahdanau.h"
 
 #include <cstring>
+#include "buffers.h"
+#include "gru_decoding.h"
 #include "kernels.h"
 #include "layers.h"
 #include "model.h"
@@ -18,13 +20,6 @@ constexpr int T = output_length;
 constexpr int V = output_vocab_size;
 constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
-
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
-void zero(xt::xtensor<float, 1>& buffer, size_t size) {
-    std::memset(buffer.data(), 0, sizeof(float) * size);
-}
 
 void reserve(BahdanauCache& c, int B, int S, int H) {
     const size_t b = size_t(B), s = size_t(S), h = size_t(H), A = 2 * h, D = E_out + A,
@@ -261,16 +256,8 @@ void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* sr
     reserve(c, B, S, H);
     encode(c, src, src_len, p, B, S, H);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
-    for (int t = 0; t < T; ++t) {
-        for (int b = 0; b < B; ++b) {
-            const int previous = t == 0 ? start_token : tokens[size_t(b) * T + t - 1];
-            std::memcpy(c.dec_x.data() + (size_t(b) * T + t) * D,
-                        p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
-        }
-        decoder_step(c, src_len, p, t, B, S, H);
-        for (int b = 0; b < B; ++b)
-            tokens[size_t(b) * T + t] = greedy_character(c.logits.data() + (size_t(b) * T + t) * V);
-    }
+    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
+                 [&](int t) { decoder_step(c, src_len, p, t, B, S, H); });
 }
 
 }  // namespace lb

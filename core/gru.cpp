@@ -5,14 +5,12 @@
 #include "gru.h"
 
 #include <cstring>
+#include "buffers.h"
 #include "kernels.h"
 
 namespace lb {
 
 namespace {
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
 bool runs(const int* lengths, int b, int t) { return lengths == nullptr || t < lengths[b]; }
 
 // The gate math of one row's backward step. Every buffer is distinct

@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstring>
+#include "buffers.h"
+#include "gru_decoding.h"
 #include "kernels.h"
 #include "layers.h"
 #include "model.h"
@@ -22,13 +24,6 @@ constexpr int V = output_vocab_size;
 constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
 constexpr float local_sigma = local_half_width / 2.0f;
-
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
-void zero(xt::xtensor<float, 1>& buffer, size_t size) {
-    std::memset(buffer.data(), 0, sizeof(float) * size);
-}
 
 bool is_local(const ModelConfig& c) { return c.decoder == DecoderKind::luong_local; }
 int input_width(const ModelConfig& c) { return E_out + (c.input_feeding ? c.H : 0); }
@@ -53,11 +48,7 @@ void reserve(LuongCache& c, const ModelConfig& config, int B, int S) {
 void encode(LuongCache& c, const int32_t* src, const int* len, const Params& p,
             const ModelConfig& config, int B, int S) {
     const int H = config.H;
-    embedding_forward(c.enc_x.data(), src, p.enc_embedding.data(), B * S, E_in, E_in);
-    gru_forward(c.enc_h.data(), c.enc_gru, c.enc_x.data(), nullptr, len, p.enc_gru, B, S, E_in, H);
-    for (int b = 0; b < B; ++b)  // s_0 = h_{len−1}
-        std::memcpy(c.s0.data() + size_t(b) * H, c.enc_h.data() + (size_t(b) * S + len[b] - 1) * H,
-                    sizeof(float) * H);
+    encode_last_state(c.enc_x.data(), c.enc_h.data(), c.s0.data(), c.enc_gru, src, len, p, B, S, H);
     attention_keys_forward(c.att, c.enc_h.data(), p.attention, config.scorer, B, S, H);
 }
 
@@ -313,16 +304,8 @@ void luong_greedy_decode(int32_t* tokens, LuongCache& c, const int32_t* src, con
     reserve(c, config, B, S);
     encode(c, src, src_len, p, config, B, S);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, config.H);
-    for (int t = 0; t < T; ++t) {
-        for (int b = 0; b < B; ++b) {
-            const int previous = t == 0 ? start_token : tokens[size_t(b) * T + t - 1];
-            std::memcpy(c.dec_x.data() + (size_t(b) * T + t) * D,
-                        p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
-        }
-        decoder_step(c, src_len, p, config, t, B, S);
-        for (int b = 0; b < B; ++b)
-            tokens[size_t(b) * T + t] = greedy_character(c.logits.data() + (size_t(b) * T + t) * V);
-    }
+    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
+                 [&](int t) { decoder_step(c, src_len, p, config, t, B, S); });
 }
 
 }  // namespace lb

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
+#include "buffers.h"
+#include "gru_decoding.h"
 #include "kernels.h"
 #include "layers.h"
 
@@ -38,13 +40,6 @@ bool same_config(const ModelConfig& a, const ModelConfig& b) {
            a.input_feeding == b.input_feeding;
 }
 
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
-void zero(xt::xtensor<float, 1>& buffer, size_t size) {
-    std::memset(buffer.data(), 0, sizeof(float) * size);
-}
-
 // s_{t−1} as decoder step t reads it: s0 for t = 0, else dec_h[:, t−1].
 const float* state_before(const Activations& a, int t, int H) {
     return t == 0 ? a.s0.data() : a.dec_h.data() + size_t(t - 1) * H;
@@ -55,14 +50,7 @@ int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
 void encode(Activations& a, const int32_t* src, const int* src_len, const Model& model) {
     const Params& p = model.params;
     const int B = a.B, S = a.S, H = model.config.H;
-    // x_j = Embedding_in[src_j];  h_j = GRU_enc(x_j, h_{j−1})
-    embedding_forward(a.enc_x.data(), src, p.enc_embedding.data(), B * S, E_in, E_in);
-    gru_forward(a.enc_h.data(), a.enc_gru, a.enc_x.data(), nullptr, src_len, p.enc_gru, B, S, E_in,
-                H);
-    // s0 = h_{len−1}, each row's true last state
-    for (int b = 0; b < B; ++b)
-        std::memcpy(a.s0.data() + size_t(b) * H,
-                    a.enc_h.data() + (size_t(b) * S + src_len[b] - 1) * H, sizeof(float) * H);
+    encode_last_state(a.enc_x.data(), a.enc_h.data(), a.s0.data(), a.enc_gru, src, src_len, p, B, S, H);
     if (has_attention(model.config))
         attention_keys_forward(a.att, a.enc_h.data(), p.attention, model.config.scorer, B, S, H);
 }
@@ -143,6 +131,14 @@ void copy_cross_attention(Decoded& d, const Activations& a, int b, int L, int S,
 }
 
 }  // namespace
+
+void encode_last_state(float* x, float* h, float* s0, GruCache& gru, const int32_t* src,
+                       const int* src_len, const Params& p, int B, int S, int H) {
+    embedding_forward(x, src, p.enc_embedding.data(), B * S, E_in, E_in);
+    gru_forward(h, gru, x, nullptr, src_len, p.enc_gru, B, S, E_in, H);
+    for (int b = 0; b < B; ++b)
+        std::memcpy(s0 + size_t(b) * H, h + (size_t(b) * S + src_len[b] - 1) * H, sizeof(float) * H);
+}
 
 std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name) {
     const std::optional<Scorer> scorer = parse_scorer(name == "concat" ? "additive" : name);
@@ -475,30 +471,16 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
         return luong_greedy_decode(a.tokens.data(), a.luong, src, src_len, B, S, p, model.config);
     encode(a, src, src_len, model);
     begin_decoder(a, model);
-    int32_t* tokens = a.tokens.data();
-    for (int t = 0; t < T; ++t) {
-        // y_t = Embedding_out[previous output] (the start token at t = 0)
-        for (int b = 0; b < B; ++b) {
-            const int previous = t == 0 ? start_token : tokens[size_t(b) * T + t - 1];
-            std::memcpy(a.dec_x.data() + (size_t(b) * T + t) * D,
-                        p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
-        }
+    greedy_steps(a.tokens.data(), a.dec_x.data(), D, a.logits.data(), p, B, [&](int t) {
         project_embeddings(a, model, t, 1);
         decoder_step(a, src_len, model, t);
-        // logits_t = W_out s_t + b_out, then the argmax over the real characters
+        // logits_t = W_out s_t + b_out
         float* logits = a.logits.data() + size_t(t) * V;
         for (int b = 0; b < B; ++b)
             std::memcpy(logits + size_t(b) * T * V, p.out_bias.data(), sizeof(float) * V);
         kernels::matmul_nt(B, V, H, a.dec_h.data() + size_t(t) * H, T * H, p.out_weight.data(), H,
                            logits, T * V, true);
-        for (int b = 0; b < B; ++b) {
-            const float* row = logits + size_t(b) * T * V;
-            int best = start_token + 1;
-            for (int v = best + 1; v < V; ++v)
-                if (row[v] > row[best]) best = v;
-            tokens[size_t(b) * T + t] = best;
-        }
-    }
+    });
 }
 
 const float* model_logits(const Activations& a) {

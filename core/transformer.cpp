@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include "buffers.h"
 #include "kernels.h"
 #include "layers.h"
 
@@ -20,13 +21,6 @@ namespace {
 
 constexpr int T = output_length;
 constexpr int V = output_vocab_size;
-
-void grow(xt::xtensor<float, 1>& buffer, size_t size) {
-    if (buffer.size() < size) buffer = xt::zeros<float>({size});
-}
-void zero(xt::xtensor<float, 1>& buffer, size_t size) {
-    std::memset(buffer.data(), 0, sizeof(float) * size);
-}
 
 bool same_config(const TransformerConfig& a, const TransformerConfig& b) {
     return a.D == b.D && a.heads == b.heads && a.F == b.F && a.memory == b.memory &&
@@ -379,13 +373,8 @@ void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32
         for (int b = 0; b < B; ++b)
             std::memcpy(logits + size_t(b) * T * V, p.out_bias.data(), sizeof(float) * V);
         kernels::matmul_nt(B, V, D, c.step_z.data(), D, p.out_weight.data(), D, logits, T * V, true);
-        for (int b = 0; b < B; ++b) {
-            const float* row = logits + size_t(b) * T * V;
-            int best = start_token + 1;
-            for (int v = best + 1; v < V; ++v)
-                if (row[v] > row[best]) best = v;
-            tokens[size_t(b) * T + t] = best;
-        }
+        for (int b = 0; b < B; ++b)
+            tokens[size_t(b) * T + t] = greedy_character(logits + size_t(b) * T * V);
     }
 }
 

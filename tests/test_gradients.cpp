@@ -16,7 +16,8 @@
 // = 1e-3·max|analytic| of that tensor + a noise floor (1e-6 for single layers,
 // 1e-4 for whole models, whose loss is larger: see whole_model_noise_floor);
 // the bounds sit several times above the discrepancies measured natively
-// (FMA) and in WASM (no FMA).
+// (FMA) and in WASM (no FMA). The check itself is check_gradient in
+// test_helpers.h, which test_transformer.cpp shares.
 //
 // Why it can fail: a wrong backward is wrong by O(the gradient itself) — a
 // dropped term such as z ⊙ dh in the GRU, a missing (1 − u²) in the additive
@@ -28,8 +29,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,72 +37,10 @@
 #include "layers.h"
 #include "model.h"
 #include "rng.h"
+#include "test_helpers.h"
 
 using namespace lb;
-
-namespace {
-
-constexpr double step = 1e-2;
-constexpr double rtol = 1e-2;
-constexpr double atol_fraction = 1e-3;
-
-std::vector<float> random_vector(size_t n, Rng& rng, float scale = 1.0f) {
-    std::vector<float> v(n);
-    for (float& x : v) x = rng.uniform(-scale, scale);
-    return v;
-}
-
-double weighted_sum(const float* y, const std::vector<float>& w) {
-    double sum = 0;
-    for (size_t i = 0; i < w.size(); ++i) sum += double(w[i]) * y[i];
-    return sum;
-}
-
-// Compares analytic[i] with the central difference of loss() in x[i], for every i.
-// A loss of NaN marks a step that crossed a kink of a piecewise function (local
-// attention's window, which moves in whole positions): that element is not
-// compared, and such elements must stay rare (at most 1 in 20).
-void check_gradient(const std::string& name, float* x, const float* analytic, size_t n,
-                    const std::function<double()>& loss, double noise_floor = 1e-6) {
-    const std::vector<float> want(analytic, analytic + n);  // backward may reuse the buffer
-    double largest = 0;
-    for (float g : want) largest = std::max(largest, double(std::fabs(g)));
-    INFO("tensor ", name, ", max |analytic| = ", largest);
-    REQUIRE(largest > 10 * noise_floor);  // else an all-zero gradient would pass vacuously
-    const double atol = atol_fraction * largest + noise_floor;
-    int failures = 0;
-    size_t kinks = 0;
-    size_t worst = 0;
-    double worst_excess = -1, worst_numeric = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const float saved = x[i];
-        x[i] = float(saved + step);
-        const double up = loss();
-        x[i] = float(saved - step);
-        const double down = loss();
-        x[i] = saved;
-        if (std::isnan(up) || std::isnan(down)) {
-            ++kinks;
-            continue;
-        }
-        // the step actually taken in float
-        const double numeric = (up - down) / (double(float(saved + step)) - double(float(saved - step)));
-        const double error = std::fabs(numeric - want[i]);
-        const double bound = atol + rtol * std::fabs(want[i]);
-        if (error > bound) ++failures;
-        if (error / bound > worst_excess) {
-            worst_excess = error / bound;
-            worst = i;
-            worst_numeric = numeric;
-        }
-    }
-    INFO("worst element ", worst, ": numeric ", worst_numeric, " analytic ", want[worst],
-         " (error/bound ", worst_excess, ")");
-    CHECK(failures == 0);
-    CHECK(kinks * 20 <= n);
-}
-
-}  // namespace
+using namespace lb::testing;
 
 TEST_CASE("gradient check: embedding") {
     Rng rng(11);
@@ -234,31 +171,6 @@ TEST_CASE("gradient check: attention scorers with masked softmax") {
 
 namespace {
 
-// A hand-made ragged batch: B = 3 rows of lengths 6, 3, 5 (S = 6).
-Batch ragged_batch(Rng& rng) {
-    Batch batch;
-    batch.B = 3;
-    batch.S = 6;
-    batch.src_len = {6, 3, 5};
-    batch.src = xt::zeros<int32_t>({size_t(3), size_t(6)});
-    batch.dec_in = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
-    batch.dec_out = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
-    for (int b = 0; b < 3; ++b) {
-        for (int j = 0; j < batch.src_len[size_t(b)]; ++j)
-            batch.src(b, j) = 1 + int(rng.below(input_vocab_size - 1));
-        batch.dec_in(b, 0) = start_token;
-        for (int t = 0; t < output_length; ++t) {
-            batch.dec_out(b, t) = 2 + int(rng.below(output_vocab_size - 2));
-            if (t + 1 < output_length) batch.dec_in(b, t + 1) = batch.dec_out(b, t);
-        }
-    }
-    return batch;
-}
-
-// L below sums 30 cross-entropies of float logits: its rounding noise is ~3e-7,
-// which a difference quotient with h = 1e-2 turns into ~1.5e-5 (measured).
-constexpr double whole_model_noise_floor = 1e-4;
-
 void check_whole_model(const ModelConfig& config) {
     Rng rng(15);
     INFO("model ", decoder_name(config.decoder), ", scorer ", model_scorer_name(config.decoder, config.scorer),
@@ -272,11 +184,7 @@ void check_whole_model(const ModelConfig& config) {
     }
     const Batch batch = ragged_batch(rng);
     Activations acts;
-    // L = the sum (not the mean) of the B·T token cross-entropies, recomputed in
-    // double from the logits: the float mean model_forward returns is quantised
-    // to ~4e-6, too coarse for a difference quotient. Its gradient is B·T times
-    // what model_backward computes for the mean.
-    const int N = batch.B * output_length, V = output_vocab_size;
+    // L = the sum (not the mean) of the B·T token cross-entropies (summed_loss).
     // luong-local: the windows of the unperturbed model; a step that moves one
     // is a kink, reported as NaN (check_gradient)
     std::vector<int> windows;
@@ -288,29 +196,13 @@ void check_whole_model(const ModelConfig& config) {
             if (windows.empty()) windows = now;
             if (now != windows) return std::nan("");
         }
-        double sum = 0;
-        for (int n = 0; n < N; ++n) {
-            const float* z = model_logits(acts) + size_t(n) * V;
-            double max = z[0], exps = 0;
-            for (int v = 1; v < V; ++v) max = std::max(max, double(z[v]));
-            for (int v = 0; v < V; ++v) exps += std::exp(double(z[v]) - max);
-            sum += std::log(exps) + max - z[batch.dec_out.data()[n]];
-        }
-        return sum;
+        return summed_loss(model_logits(acts), batch);
     };
     loss();
     Params grads = make_params(config);
     zero_params(grads);
     model_backward(grads, acts, batch, model);
-    std::vector<NamedTensor> params = named_tensors(model.params);
-    std::vector<NamedTensor> dparams = named_tensors(grads);
-    REQUIRE(params.size() == dparams.size());
-    for (size_t k = 0; k < params.size(); ++k) {
-        std::vector<float> scaled(dparams[k].data, dparams[k].data + dparams[k].size);
-        for (float& g : scaled) g *= float(N);
-        check_gradient(params[k].name, params[k].data, scaled.data(), params[k].size, loss,
-                       whole_model_noise_floor);
-    }
+    check_model_gradients(model, grads, batch.B * output_length, loss);
 }
 
 }  // namespace

@@ -11,28 +11,14 @@
 #include "model.h"
 #include "published.h"
 #include "rng.h"
+#include "test_helpers.h"
 #include "trainer.h"
 
 using namespace lb;
+using namespace lb::testing;
 using doctest::Approx;
 
 namespace {
-
-Model random_model(const ModelConfig& config, uint64_t seed) {
-    Model model = make_model(config);
-    Rng rng(seed);
-    init_params(model.params, rng);
-    // biases are zero after init: give them values so they matter in these tests
-    for (NamedTensor& t : named_tensors(model.params))
-        if (t.name.find("bias") != std::string::npos)
-            for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-0.3f, 0.3f);
-    return model;
-}
-
-// Three inputs of very different lengths (9, 27 and 19 characters).
-std::vector<Example> three_examples() {
-    return {format_date(1994, 3, 19, 0), format_date(1953, 9, 30, 1), format_date(1977, 9, 19, 4)};
-}
 
 const std::vector<ModelConfig> all_configs = {{DecoderKind::plain, Scorer::additive, 8},
                                               {DecoderKind::attention, Scorer::dot, 8},
@@ -139,26 +125,7 @@ TEST_CASE("padding invariance: a sequence alone and in a padded batch") {
                 }
 
         // gradients: the mean is linear in the rows, so 3·g(mixed) − 2·g(others) = g(alone)
-        Params g1 = make_params(config), g3 = make_params(config), g2 = make_params(config);
-        zero_params(g1);
-        zero_params(g3);
-        zero_params(g2);
-        model_backward(g1, a1, alone, model);
-        model_backward(g3, a3, mixed, model);
-        model_backward(g2, a2, others, model);
-        const auto t1 = named_tensors(g1), t3 = named_tensors(g3), t2 = named_tensors(g2);
-        for (size_t k = 0; k < t1.size(); ++k) {
-            CAPTURE(t1[k].name);
-            double largest = 0, worst = 0;
-            for (size_t i = 0; i < t1[k].size; ++i) {
-                const double want = t1[k].data[i];
-                const double got = 3.0 * t3[k].data[i] - 2.0 * t2[k].data[i];
-                largest = std::max(largest, std::fabs(want));
-                worst = std::max(worst, std::fabs(got - want));
-            }
-            // float rounding of the batch gradients, amplified ×3 by the subtraction
-            CHECK(worst <= 1e-4 * largest + 1e-7);
-        }
+        check_gradient_linear_in_rows(model, alone, mixed, others);
     }
 }
 

@@ -13,9 +13,11 @@
 #include "model.h"
 #include "rng.h"
 #include "safetensors.h"
+#include "test_helpers.h"
 #include "trainer.h"
 
 using namespace lb;
+using namespace lb::testing;
 using doctest::Approx;
 
 namespace {
@@ -40,38 +42,11 @@ std::string name_of(const ModelConfig& c) {
            (c.input_feeding ? " + input feeding" : "");
 }
 
-Model random_model(const ModelConfig& config, uint64_t seed) {
-    Model model = make_model(config);
-    Rng rng(seed);
-    init_params(model.params, rng);
-    for (NamedTensor& t : named_tensors(model.params))
-        if (t.name.find("bias") != std::string::npos)
-            for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-0.3f, 0.3f);
-    return model;
-}
-
-// Inputs of 9, 27 and 19 characters.
-std::vector<Example> three_examples() {
-    return {format_date(1994, 3, 19, 0), format_date(1953, 9, 30, 1), format_date(1977, 9, 19, 4)};
-}
-
 const float* probs_of(const Activations& a, const ModelConfig& c) {
     return c.decoder == DecoderKind::bahdanau ? a.bahdanau.probs.data() : a.luong.probs.data();
 }
 const float* logits_of(const Activations& a, const ModelConfig& c) {
     return c.decoder == DecoderKind::bahdanau ? a.bahdanau.logits.data() : a.luong.logits.data();
-}
-
-Model briefly_trained(const ModelConfig& config) {
-    const DateSplits data = make_date_splits(5, 600, 6);
-    TrainerConfig tc;
-    tc.model = config;
-    tc.adam.learning_rate = 3e-3f;
-    tc.epochs = 3;
-    tc.evaluate_each_epoch = false;
-    Trainer trainer(tc, data);
-    trainer.step(1000);
-    return trainer.model();
 }
 
 }  // namespace
@@ -189,27 +164,7 @@ TEST_CASE("published models: a row's outputs do not change when other rows make 
             else CHECK(sum == Approx(1.0).epsilon(1e-5));
         }
         // and the gradient of the mean is linear in the rows (as test_model.cpp checks for today's)
-        const Batch others = make_batch(examples, {1, 2});
-        Activations a2;
-        model_forward(a2, others, model);
-        Params g1 = make_params(config), g3 = make_params(config), g2 = make_params(config);
-        zero_params(g1);
-        zero_params(g3);
-        zero_params(g2);
-        model_backward(g1, a1, alone, model);
-        model_backward(g3, a3, mixed, model);
-        model_backward(g2, a2, others, model);
-        const auto t1 = named_tensors(g1), t3 = named_tensors(g3), t2 = named_tensors(g2);
-        for (size_t k = 0; k < t1.size(); ++k) {
-            CAPTURE(t1[k].name);
-            double largest = 0, worst = 0;
-            for (size_t i = 0; i < t1[k].size; ++i) {
-                const double want = t1[k].data[i];
-                largest = std::max(largest, std::fabs(want));
-                worst = std::max(worst, std::fabs(3.0 * t3[k].data[i] - 2.0 * t2[k].data[i] - want));
-            }
-            CHECK(worst <= 1e-4 * largest + 1e-7);
-        }
+        check_gradient_linear_in_rows(model, alone, mixed, make_batch(examples, {1, 2}));
     }
 }
 
@@ -306,20 +261,11 @@ TEST_CASE("published models: greedy decoding equals the teacher-forced argmax pa
     for (const ModelConfig& config : published_configs) {
         CAPTURE(name_of(config));
         const Model model = briefly_trained(config);
-        const std::vector<Example> examples = {format_date(1994, 3, 19, 0), format_date(1953, 9, 30, 1),
-                                               format_date(1977, 9, 19, 4), format_date(2003, 8, 4, 2)};
+        const std::vector<Example> examples = four_examples();
         Batch batch = make_batch(examples, {0, 1, 2, 3});
         Activations decoding;
-        greedy_decode_batch(decoding, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
-        std::vector<int> distinct;
-        for (int r = 0; r < batch.B; ++r)
-            for (int t = 0; t < output_length; ++t) {
-                const int token = decoding.tokens[size_t(r) * output_length + t];
-                batch.dec_out(r, t) = token;
-                if (t + 1 < output_length) batch.dec_in(r, t + 1) = token;
-                if (std::find(distinct.begin(), distinct.end(), token) == distinct.end()) distinct.push_back(token);
-            }
-        CHECK(distinct.size() >= 2);  // not one character repeated: the fed-back inputs differ
+        // not one character repeated: the fed-back inputs differ
+        CHECK(follow_greedy_path(batch, decoding, model) >= 2);
         std::vector<float> decoded_alpha(alignment_map(decoding),
                                          alignment_map(decoding) + size_t(batch.B) * output_length * batch.S);
         Activations forced;
@@ -330,10 +276,7 @@ TEST_CASE("published models: greedy decoding equals the teacher-forced argmax pa
                 CAPTURE(r);
                 CAPTURE(t);
                 const float* row = logits_of(forced, config) + (size_t(r) * output_length + t) * V;
-                int best = 2;  // the argmax over the real characters, written out again
-                for (int v = 3; v < V; ++v)
-                    if (row[v] > row[best]) best = v;
-                CHECK(best == decoding.tokens[size_t(r) * output_length + t]);
+                CHECK(argmax_character(row) == decoding.tokens[size_t(r) * output_length + t]);
                 for (int j = 0; j < batch.S; ++j) {
                     const size_t k = (size_t(r) * output_length + t) * batch.S + j;
                     CHECK(alignment_map(forced)[k] == Approx(decoded_alpha[k]).epsilon(1e-4).scale(1e-6));

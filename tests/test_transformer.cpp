@@ -15,10 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
-#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dataset.h"
@@ -27,64 +25,15 @@
 #include "rng.h"
 #include "safetensors.h"
 #include "trainer.h"
+#include "test_helpers.h"
 #include "transformer.h"
 #include "transformer_layers.h"
 
 using namespace lb;
+using namespace lb::testing;
 using doctest::Approx;
 
 namespace {
-
-constexpr double step = 1e-2;
-constexpr double rtol = 1e-2;
-constexpr double atol_fraction = 1e-3;
-constexpr double whole_model_noise_floor = 1e-4;  // as test_gradients.cpp
-
-std::vector<float> random_vector(size_t n, Rng& rng, float scale = 1.0f) {
-    std::vector<float> v(n);
-    for (float& x : v) x = rng.uniform(-scale, scale);
-    return v;
-}
-
-double weighted_sum(const float* y, const std::vector<float>& w) {
-    double sum = 0;
-    for (size_t i = 0; i < w.size(); ++i) sum += double(w[i]) * y[i];
-    return sum;
-}
-
-void check_gradient(const std::string& name, float* x, const float* analytic, size_t n,
-                    const std::function<double()>& loss, double noise_floor = 1e-6) {
-    const std::vector<float> want(analytic, analytic + n);
-    double largest = 0;
-    for (float g : want) largest = std::max(largest, double(std::fabs(g)));
-    INFO("tensor ", name, ", max |analytic| = ", largest);
-    REQUIRE(largest > 10 * noise_floor);
-    const double atol = atol_fraction * largest + noise_floor;
-    int failures = 0;
-    size_t worst = 0;
-    double worst_excess = -1, worst_numeric = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const float saved = x[i];
-        x[i] = float(saved + step);
-        const double up = loss();
-        x[i] = float(saved - step);
-        const double down = loss();
-        x[i] = saved;
-        const double numeric =
-            (up - down) / (double(float(saved + step)) - double(float(saved - step)));
-        const double error = std::fabs(numeric - want[i]);
-        const double bound = atol + rtol * std::fabs(want[i]);
-        if (error > bound) ++failures;
-        if (error / bound > worst_excess) {
-            worst_excess = error / bound;
-            worst = i;
-            worst_numeric = numeric;
-        }
-    }
-    INFO("worst element ", worst, ": numeric ", worst_numeric, " analytic ", want[worst],
-         " (error/bound ", worst_excess, ")");
-    CHECK(failures == 0);
-}
 
 void randomise(MultiheadAttentionParams& p, Rng& rng) {
     for (float& x : p.in_proj_weight) x = rng.uniform(-0.6f, 0.6f);
@@ -128,19 +77,6 @@ Model random_transformer(const ModelConfig& config, uint64_t seed, float scale =
     return model;
 }
 
-// Three epochs on 600 strings: enough to write date-like strings.
-Model briefly_trained(const ModelConfig& config) {
-    const DateSplits data = make_date_splits(5, 600, 6);
-    TrainerConfig tc;
-    tc.model = config;
-    tc.adam.learning_rate = 3e-3f;
-    tc.epochs = 3;
-    tc.evaluate_each_epoch = false;
-    Trainer trainer(tc, data);
-    trainer.step(1000);
-    return trainer.model();
-}
-
 // The feed-forward blocks' pre-activations W_1 x + b_1 far from ReLU's kink
 // at 0, where a central difference would straddle it: small W_1 (|W_1 x| stays
 // well under 1 for the unit-variance x a LayerNorm writes) and biases of
@@ -154,27 +90,6 @@ void keep_away_from_relu_kinks(Model& model, uint64_t seed) {
     }
 }
 
-// A hand-made ragged batch: B = 3 rows of lengths 6, 3, 5 (S = 6).
-Batch ragged_batch(Rng& rng) {
-    Batch batch;
-    batch.B = 3;
-    batch.S = 6;
-    batch.src_len = {6, 3, 5};
-    batch.src = xt::zeros<int32_t>({size_t(3), size_t(6)});
-    batch.dec_in = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
-    batch.dec_out = xt::zeros<int32_t>({size_t(3), size_t(output_length)});
-    for (int b = 0; b < 3; ++b) {
-        for (int j = 0; j < batch.src_len[size_t(b)]; ++j)
-            batch.src(b, j) = 1 + int(rng.below(input_vocab_size - 1));
-        batch.dec_in(b, 0) = start_token;
-        for (int t = 0; t < output_length; ++t) {
-            batch.dec_out(b, t) = 2 + int(rng.below(output_vocab_size - 2));
-            if (t + 1 < output_length) batch.dec_in(b, t + 1) = batch.dec_out(b, t);
-        }
-    }
-    return batch;
-}
-
 // The same rows with `extra` more padding columns.
 Batch widen(const Batch& batch, int extra) {
     Batch wide = batch;
@@ -183,27 +98,6 @@ Batch widen(const Batch& batch, int extra) {
     for (int b = 0; b < batch.B; ++b)
         for (int j = 0; j < batch.S; ++j) wide.src(b, j) = batch.src(b, j);
     return wide;
-}
-
-// Σ over rows of the cross-entropies, in double from the logits.
-double summed_loss(const float* logits, const Batch& batch) {
-    const int N = batch.B * output_length, V = output_vocab_size;
-    double sum = 0;
-    for (int n = 0; n < N; ++n) {
-        const float* z = logits + size_t(n) * V;
-        double max = z[0], exps = 0;
-        for (int v = 1; v < V; ++v) max = std::max(max, double(z[v]));
-        for (int v = 0; v < V; ++v) exps += std::exp(double(z[v]) - max);
-        sum += std::log(exps) + max - z[batch.dec_out.data()[n]];
-    }
-    return sum;
-}
-
-int argmax_character(const float* row) {
-    int best = start_token + 1;
-    for (int v = best + 1; v < output_vocab_size; ++v)
-        if (row[v] > row[best]) best = v;
-    return best;
 }
 
 }  // namespace
@@ -446,22 +340,12 @@ TEST_CASE("gradient check: whole transformer, both memories") {
         Params grads = make_params(config);
         zero_params(grads);
         model_backward(grads, acts, batch, model);
-        const int N = batch.B * output_length;
-        std::vector<NamedTensor> params = named_tensors(model.params);
-        std::vector<NamedTensor> dparams = named_tensors(grads);
-        REQUIRE(params.size() == dparams.size());
-        for (size_t k = 0; k < params.size(); ++k) {
-            std::vector<float> scaled(dparams[k].data, dparams[k].data + dparams[k].size);
-            for (float& g : scaled) g *= float(N);
-            // first: only position 0 reaches the decoder, so the embeddings of
-            // tokens that never sit there may have no gradient at all
-            if (memory == Memory::first && params[k].name == "encoder.embedding.weight") {
-                CHECK(*std::max_element(scaled.begin(), scaled.end()) != 0.0f);
-                continue;
-            }
-            check_gradient(params[k].name, params[k].data, scaled.data(), params[k].size, loss,
-                           whole_model_noise_floor);
-        }
+        // first: only position 0 reaches the decoder, so the embeddings of
+        // tokens that never sit there may have no gradient at all
+        const std::string skip = memory == Memory::first ? "encoder.embedding.weight" : "";
+        for (const ConstNamedTensor& t : named_tensors(std::as_const(grads)))
+            if (t.name == skip) CHECK(*std::max_element(t.data, t.data + t.size) != 0.0f);
+        check_model_gradients(model, grads, batch.B * output_length, loss, skip);
     }
 }
 
@@ -532,26 +416,11 @@ TEST_CASE("transformer: cached greedy decoding equals the teacher-forced model f
         CAPTURE(memory_name(memory));
         // briefly trained, so that the outputs vary from step to step as dates do
         const Model model = briefly_trained(transformer(16, 4, memory));
-        const std::vector<Example> examples = {format_date(1994, 3, 19, 0),
-                                               format_date(1953, 9, 30, 1),
-                                               format_date(1977, 9, 19, 4),
-                                               format_date(2003, 8, 4, 2)};
-        Batch batch = make_batch(examples, {0, 1, 2, 3});
+        Batch batch = make_batch(four_examples(), {0, 1, 2, 3});
         Activations decoding;
-        greedy_decode_batch(decoding, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
-        // teacher forcing with the decoder's own outputs as the previous characters
-        std::vector<int> distinct;
-        for (int r = 0; r < batch.B; ++r) {
-            batch.dec_in(r, 0) = start_token;
-            for (int t = 0; t < output_length; ++t) {
-                const int token = decoding.tokens[size_t(r) * output_length + t];
-                batch.dec_out(r, t) = token;
-                if (t + 1 < output_length) batch.dec_in(r, t + 1) = token;
-                if (std::find(distinct.begin(), distinct.end(), token) == distinct.end())
-                    distinct.push_back(token);
-            }
-        }
-        CHECK(distinct.size() >= 3);  // not one character repeated: a real test of the path
+        // teacher forcing with the decoder's own outputs as the previous characters; not one
+        // character repeated: a real test of the path
+        CHECK(follow_greedy_path(batch, decoding, model) >= 3);
         Activations forced;
         model_forward(forced, batch, model);
         const int V = output_vocab_size;
@@ -650,14 +519,7 @@ TEST_CASE("gradient check: whole transformer with dropout (the masks held fixed)
     Params grads = make_params(config);
     zero_params(grads);
     model_backward(grads, acts, batch, model);
-    const int N = batch.B * output_length;
-    std::vector<NamedTensor> params = named_tensors(model.params), dparams = named_tensors(grads);
-    for (size_t k = 0; k < params.size(); ++k) {
-        std::vector<float> scaled(dparams[k].data, dparams[k].data + dparams[k].size);
-        for (float& g : scaled) g *= float(N);
-        check_gradient(params[k].name, params[k].data, scaled.data(), params[k].size, loss,
-                       whole_model_noise_floor);
-    }
+    check_model_gradients(model, grads, batch.B * output_length, loss);
 }
 
 TEST_CASE("transformer: a short fixed-seed training run lowers the loss, deterministically") {

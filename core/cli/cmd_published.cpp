@@ -4,9 +4,7 @@
 // fields of sweep.json's, plus a summary) and DIR/published.md (tables of
 // mean and range, and a reading computed from them).
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "commands.h"
 
@@ -46,17 +44,11 @@ struct Summary {
     std::string label;
     ModelConfig model;
     long parameters = 0;
-    double exact_mean = 0, exact_min = INFINITY, exact_max = -INFINITY;
-    double char_mean = 0, char_min = INFINITY, char_max = -INFINITY;
-    std::array<double, output_length> per_position{};
+    Spread exact{}, per_char{};
+    std::array<double, output_length> per_position{};  // means
     double seconds = 0;
 };
 
-std::string fixed(double v, int digits = 4) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
 std::string signed_fixed(double v) { return (v >= 0 ? "+" : "") + fixed(v); }
 
 const Summary& find(const std::vector<Summary>& all, const char* label) {
@@ -65,31 +57,20 @@ const Summary& find(const std::vector<Summary>& all, const char* label) {
 
 // One comparison of the reading: means, ranges, and whether the ranges overlap.
 std::string compare(const Summary& a, const Summary& b, const char* what, int seeds) {
-    const bool apart = a.exact_min > b.exact_max || b.exact_min > a.exact_max;
+    const bool apart = a.exact.lo > b.exact.hi || b.exact.lo > a.exact.hi;
     const char* verdict = seeds == 1 ? "One seed: no spread to weigh the difference against."
                           : apart    ? "The seeds' ranges do not overlap."
                                      : "The seeds' ranges overlap: the seeds do not separate the two.";
-    return "- " + std::string(what) + ": exact match " + fixed(a.exact_mean) + " (" + fixed(a.exact_min) +
-           "–" + fixed(a.exact_max) + ") against " + fixed(b.exact_mean) + " (" + fixed(b.exact_min) +
-           "–" + fixed(b.exact_max) + "), a difference of " + signed_fixed(a.exact_mean - b.exact_mean) +
-           "; per character " + signed_fixed(a.char_mean - b.char_mean) + ". " + verdict;
-}
-
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    return bool(out.flush());
+    return "- " + std::string(what) + ": exact match " + spread_text(a.exact) + " against " +
+           spread_text(b.exact) + ", a difference of " + signed_fixed(a.exact.mean - b.exact.mean) +
+           "; per character " + signed_fixed(a.per_char.mean - b.per_char.mean) + ". " + verdict;
 }
 
 }  // namespace
 
 int published_sweep(const SweepArgs& args) {
-    const std::string md_path = args.out_dir + "/published.md", json_path = args.out_dir + "/published.json";
-    if (!write_text(json_path + ".probe", "")) {
-        std::fprintf(stderr, "lookback: cannot write in '%s' (does the folder exist?)\n", args.out_dir.c_str());
-        return 1;
-    }
-    std::remove((json_path + ".probe").c_str());
+    const SweepFiles files(args.out_dir, "published");
+    if (!files.writable()) return 1;  // before the training, not after
     const DateSplits data = make_date_splits(args.data_seed);
     nlohmann::json runs = nlohmann::json::array(), summaries = nlohmann::json::array();
     std::vector<std::vector<Summary>> by_width;
@@ -121,9 +102,8 @@ int published_sweep(const SweepArgs& args) {
             line("| model | parameters | exact match | per character | seconds |");
             line("|:---|---:|---:|---:|---:|");
             for (const Summary& s : by_width[w])
-                line("| " + s.label + " | " + std::to_string(s.parameters) + " | " + fixed(s.exact_mean) + " (" +
-                     fixed(s.exact_min) + "–" + fixed(s.exact_max) + ") | " + fixed(s.char_mean) + " (" +
-                     fixed(s.char_min) + "–" + fixed(s.char_max) + ") | " + fixed(s.seconds, 1) + " |");
+                line("| " + s.label + " | " + std::to_string(s.parameters) + " | " + spread_text(s.exact) +
+                     " | " + spread_text(s.per_char) + " | " + fixed(s.seconds, 1) + " |");
             line("");
             line("Per output position (mean over the seeds):");
             line("");
@@ -158,12 +138,9 @@ int published_sweep(const SweepArgs& args) {
                                     {"widths", std::vector<int>(args.widths.begin(), args.widths.begin() + long(by_width.size()))},   {"train_size", data.train.size()},
                                     {"held_out_size", data.held_out.size()},
                                     {"runs", runs},            {"summary", summaries}};
-        if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
-            std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
-            return std::string();
-        }
-        return md;
+        return files.write(out, md) ? md : std::string();
     };
+    std::string md;
     for (int H : args.widths) {
         std::vector<Summary> row;
         for (const Variant& v : variants(H)) {
@@ -175,27 +152,19 @@ int published_sweep(const SweepArgs& args) {
                 o.seed = args.seed + uint64_t(k);
                 o.data_seed = args.data_seed;
                 o.learning_rate = args.learning_rate;
-                const RunResult r = train_and_evaluate(o, data);
-                if (!r.failure.empty()) {
-                    std::fprintf(stderr, "lookback: %s, width %d, seed %llu: %s Nothing was written.\n", v.label,
-                                 H, (unsigned long long)o.seed, r.failure.c_str());
-                    return 1;
-                }
-                const Metrics& m = r.metrics;
-                std::printf("%-55s width %4d seed %llu: exact %.4f per-char %.4f %6.1f s\n", v.label, H,
-                            (unsigned long long)o.seed, m.exact, m.per_char, r.train_seconds);
-                std::fflush(stdout);
-                runs.push_back(run_json(o, r));
-                s.parameters = r.parameters;
-                s.exact_mean += m.exact / args.seeds;
-                s.exact_min = std::min(s.exact_min, m.exact);
-                s.exact_max = std::max(s.exact_max, m.exact);
-                s.char_mean += m.per_char / args.seeds;
-                s.char_min = std::min(s.char_min, m.per_char);
-                s.char_max = std::max(s.char_max, m.per_char);
+                char label[96];
+                std::snprintf(label, sizeof label, "%-55s width %4d seed %llu: ", v.label, H,
+                              (unsigned long long)o.seed);
+                const std::optional<RunResult> r = sweep_run(o, label, data);
+                if (!r) return 1;
+                const Metrics& m = r->metrics;
+                runs.push_back(run_json(o, *r));
+                s.parameters = r->parameters;
+                s.exact.add(m.exact, args.seeds);
+                s.per_char.add(m.per_char, args.seeds);
                 for (int t = 0; t < output_length; ++t)
                     s.per_position[size_t(t)] += m.per_position[size_t(t)] / args.seeds;
-                s.seconds += r.train_seconds / args.seeds;
+                s.seconds += r->train_seconds / args.seeds;
             }
             summaries.push_back({{"label", s.label},
                                  {"model", decoder_name(s.model.decoder)},
@@ -204,21 +173,21 @@ int published_sweep(const SweepArgs& args) {
                                  {"width", H},
                                  {"seeds", args.seeds},
                                  {"parameters", s.parameters},
-                                 {"exact_mean", s.exact_mean},
-                                 {"exact_min", s.exact_min},
-                                 {"exact_max", s.exact_max},
-                                 {"per_char_mean", s.char_mean},
-                                 {"per_char_min", s.char_min},
-                                 {"per_char_max", s.char_max},
+                                 {"exact_mean", s.exact.mean},
+                                 {"exact_min", s.exact.lo},
+                                 {"exact_max", s.exact.hi},
+                                 {"per_char_mean", s.per_char.mean},
+                                 {"per_char_min", s.per_char.lo},
+                                 {"per_char_max", s.per_char.hi},
                                  {"per_position_mean", s.per_position},
                                  {"train_seconds_mean", s.seconds}});
             row.push_back(s);
         }
         by_width.push_back(row);
-        if (write_files().empty()) return 1;
+        md = write_files();
+        if (md.empty()) return 1;
     }
-
-    std::printf("\n%s\nwrote %s and %s\n", write_files().c_str(), md_path.c_str(), json_path.c_str());
+    files.print(md);
     return 0;
 }
 

@@ -4,7 +4,6 @@
 // and the claims checked against our numbers.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "commands.h"
 #include "published.h"
@@ -35,13 +34,6 @@ double spread(const std::array<double, length_bucket_count>& buckets) {
     for (double b : buckets)
         if (!std::isnan(b)) lo = std::min(lo, b), hi = std::max(hi, b);
     return hi - lo;
-}
-
-std::string fixed(double v, int digits = 4) {
-    if (std::isnan(v)) return "–";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 std::string thousands(long v) {
@@ -201,13 +193,57 @@ nlohmann::json source_json() {
     };
 }
 
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    return bool(out.flush());
+}  // namespace
+
+std::string fixed(double v, int digits) {
+    if (std::isnan(v)) return "–";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
 }
 
-}  // namespace
+std::string spread_text(const Spread& s) {
+    return fixed(s.mean) + " (" + fixed(s.lo) + "–" + fixed(s.hi) + ")";
+}
+
+SweepFiles::SweepFiles(const std::string& dir, const std::string& name)
+    : json_path(dir + "/" + name + ".json"), md_path(dir + "/" + name + ".md") {}
+
+bool SweepFiles::writable() const {
+    for (const std::string& path : {md_path, json_path}) {
+        const std::string problem = write_problem(path);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(path).c_str(), problem.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
+bool SweepFiles::write(const nlohmann::json& json, const std::string& md) const {
+    if (write_text(json_path, json.dump(1) + "\n") && write_text(md_path, md)) return true;
+    std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
+    return false;
+}
+
+void SweepFiles::print(const std::string& md) const {
+    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
+}
+
+std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const DateSplits& data) {
+    options.label = label;
+    RunResult result = train_and_evaluate(options, data);
+    if (!result.failure.empty()) {
+        std::fprintf(stderr, "\nlookback: %s%s The sweep stopped there; try a smaller --lr.\n", label.c_str(),
+                     result.failure.c_str());
+        return std::nullopt;
+    }
+    const Metrics& m = result.metrics;
+    std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label.c_str(), m.exact, m.per_char,
+                result.train_seconds, result.parameters);
+    std::fflush(stdout);
+    return result;
+}
 
 SweepArgs parse_sweep_args(const Args& args) {
     SweepArgs o;
@@ -258,20 +294,10 @@ int sweep(const Args& args) {
     }
     if (parsed.transformer) return transformer_sweep(parsed);
     if (parsed.published) return published_sweep(parsed);
-    const std::string& out_dir = parsed.out_dir;
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
-    const std::string md_path = out_dir + "/sweep.md", json_path = out_dir + "/sweep.json";
-    {  // fail before the training, not after
-        const std::string probe = out_dir + "/.sweep-probe";
-        const bool writable = write_text(probe, "");
-        std::remove(probe.c_str());
-        if (!writable) {
-            std::fprintf(stderr, "lookback: cannot write in '%s' (does the folder exist?)\n",
-                         out_dir.c_str());
-            return 1;
-        }
-    }
+    const SweepFiles files(parsed.out_dir, "sweep");
+    if (!files.writable()) return 1;  // before the training, not after
 
     const DateSplits data = make_date_splits(data_seed);
     const bool terminal = stdout_is_terminal();
@@ -291,17 +317,9 @@ int sweep(const Args& args) {
             char label[64];
             std::snprintf(label, sizeof label, "%-9s width %2d ", std::string(decoder_name(o.model.decoder)).c_str(),
                           widths[size_t(w)]);
-            o.label = label;
-            run->result = train_and_evaluate(o, data);
-            if (!run->result.failure.empty()) {
-                std::fprintf(stderr, "\nlookback: %s%s The sweep is incomplete: nothing was written; "
-                             "try a smaller --lr.\n", label, run->result.failure.c_str());
-                return 1;
-            }
-            const Metrics& m = run->result.metrics;
-            std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label, m.exact,
-                        m.per_char, run->result.train_seconds, run->result.parameters);
-            std::fflush(stdout);
+            std::optional<RunResult> result = sweep_run(o, label, data);
+            if (!result) return 1;
+            run->result = std::move(*result);
             runs.push_back(run_json(o, run->result));
         }
 
@@ -320,11 +338,8 @@ int sweep(const Args& args) {
         {"checks", check_list},
     };
     const std::string md = markdown(plain, attention, checks, data.train.size());
-    if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
-        std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
-        return 1;
-    }
-    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
+    if (!files.write(out, md)) return 1;
+    files.print(md);
     return 0;
 }
 

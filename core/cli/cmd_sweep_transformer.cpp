@@ -7,10 +7,7 @@
 // shipped Transformers' settings (CMakeLists.txt's "the shipped models") with
 // a held-out evaluation after every epoch, and the candidate settings they
 // were chosen from, so the choice is recorded where it was measured.
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "commands.h"
 #include "published.h"
@@ -62,6 +59,7 @@ RunOptions options_of(const Row& row, uint64_t seed, const SweepArgs& args) {
     o.seed = seed;
     o.data_seed = args.data_seed;
     o.learning_rate = args.learning_rate;
+    o.progress = stdout_is_terminal();
     return o;
 }
 
@@ -74,21 +72,7 @@ RunOptions options_of(const Setting& s, Memory memory, const SweepArgs& args) {
     return o;
 }
 
-struct Spread {
-    double mean = 0, lo = INFINITY, hi = -INFINITY;
-    void add(double v, int n) { mean += v / n, lo = std::min(lo, v), hi = std::max(hi, v); }
-};
-
 nlohmann::json spread_json(const Spread& s) { return {{"mean", s.mean}, {"min", s.lo}, {"max", s.hi}}; }
-
-std::string fixed(double v, int digits = 4) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-std::string spread_text(const Spread& s) {
-    return fixed(s.mean) + " (" + fixed(s.lo) + "–" + fixed(s.hi) + ")";
-}
 
 nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
     nlohmann::json curve = nlohmann::json::array();
@@ -98,41 +82,12 @@ nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
     return curve;
 }
 
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    return bool(out.flush());
-}
-
 }  // namespace
 
 int transformer_sweep(const SweepArgs& args) {
-    const std::string md_path = args.out_dir + "/transformer.md", json_path = args.out_dir + "/transformer.json";
-    for (const std::string& path : {md_path, json_path}) {  // fail before the training, not after
-        const std::string problem = write_problem(path);
-        if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(path).c_str(), problem.c_str());
-            return 1;
-        }
-    }
+    const SweepFiles files(args.out_dir, "transformer");
+    if (!files.writable()) return 1;  // before the training, not after
     const DateSplits data = make_date_splits(args.data_seed);
-    const bool terminal = stdout_is_terminal();
-    // Trains one run into result and its JSON into out; false (with a message) if it failed.
-    auto run = [&](RunOptions o, const std::string& label, RunResult& result, nlohmann::json& out) {
-        o.progress = terminal;
-        o.label = label;
-        result = train_and_evaluate(o, data);
-        if (!result.failure.empty()) {
-            std::fprintf(stderr, "\nlookback: %s%s The sweep is incomplete: nothing was written.\n",
-                         label.c_str(), result.failure.c_str());
-            return false;
-        }
-        std::printf("%sexact %.4f  per-char %.4f  %6.1f s\n", label.c_str(), result.metrics.exact,
-                    result.metrics.per_char, result.train_seconds);
-        std::fflush(stdout);
-        out = run_json(o, result);
-        return true;
-    };
 
     // The table: every model × seed at the lesson's budget.
     nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
@@ -145,15 +100,16 @@ int transformer_sweep(const SweepArgs& args) {
         for (uint64_t seed : seeds) {
             char label[64];
             std::snprintf(label, sizeof label, "%-17s seed %llu ", row.name, (unsigned long long)seed);
-            nlohmann::json r;
-            RunResult result;
-            if (!run(options_of(row, seed, args), label, result, r)) return 1;
+            const RunOptions o = options_of(row, seed, args);
+            const std::optional<RunResult> result = sweep_run(o, label, data);
+            if (!result) return 1;
+            nlohmann::json r = run_json(o, *result);
             r["model"] = row.name;
             runs.push_back(r);
-            const Metrics& m = result.metrics;
+            const Metrics& m = result->metrics;
             exact.add(m.exact, n), per_char.add(m.per_char, n);
             for (int t = 0; t < output_length; ++t) per_position[size_t(t)].add(m.per_position[size_t(t)], n);
-            parameters = result.parameters;
+            parameters = result->parameters;
         }
         nlohmann::json positions = nlohmann::json::array();
         for (const Spread& s : per_position) positions.push_back(spread_json(s));
@@ -173,31 +129,30 @@ int transformer_sweep(const SweepArgs& args) {
         char label[80];
         std::snprintf(label, sizeof label, "candidate %2d epochs, warmup %3d, dropout %.1f ", s.epochs,
                       s.warmup_steps, double(s.dropout));
-        nlohmann::json r;
-        RunResult result;
-        if (!run(options_of(s, Memory::all, args), label, result, r)) return 1;
+        const std::optional<RunResult> result = sweep_run(options_of(s, Memory::all, args), label, data);
+        if (!result) return 1;
         candidate_list.push_back({{"epochs", s.epochs}, {"warmup_steps", s.warmup_steps},
-                                  {"dropout", s.dropout}, {"exact", result.metrics.exact},
-                                  {"per_char", result.metrics.per_char},
-                                  {"train_seconds", result.train_seconds},
-                                  {"curve", curve_json(result.history)}});
+                                  {"dropout", s.dropout}, {"exact", result->metrics.exact},
+                                  {"per_char", result->metrics.per_char},
+                                  {"train_seconds", result->train_seconds},
+                                  {"curve", curve_json(result->history)}});
         md_candidates += "| " + std::to_string(s.epochs) + " | " + std::to_string(s.warmup_steps) + " | " +
-                         fixed(s.dropout, 1) + " | " + fixed(result.metrics.exact) + " | " +
-                         fixed(result.metrics.per_char) + " | " + fixed(result.train_seconds, 1) + " |\n";
+                         fixed(s.dropout, 1) + " | " + fixed(result->metrics.exact) + " | " +
+                         fixed(result->metrics.per_char) + " | " + fixed(result->train_seconds, 1) + " |\n";
     }
     nlohmann::json shipped_models = nlohmann::json::object();
     std::string md_curve;
     for (Memory memory : {Memory::all, Memory::first}) {
         const std::string name = std::string("transformer-") + memory_name(memory);
-        nlohmann::json r;
-        RunResult result;
-        if (!run(options_of(shipped, memory, args), "shipped " + name + " ", result, r)) return 1;
-        shipped_models[name] = {{"file", name + "-64.safetensors"}, {"exact", result.metrics.exact},
-                                {"per_char", result.metrics.per_char},
-                                {"train_seconds", result.train_seconds},
-                                {"curve", curve_json(result.history)}};
+        const std::optional<RunResult> result =
+            sweep_run(options_of(shipped, memory, args), "shipped " + name + " ", data);
+        if (!result) return 1;
+        shipped_models[name] = {{"file", name + "-64.safetensors"}, {"exact", result->metrics.exact},
+                                {"per_char", result->metrics.per_char},
+                                {"train_seconds", result->train_seconds},
+                                {"curve", curve_json(result->history)}};
         if (memory == Memory::all)
-            for (const EpochRecord& e : result.history)
+            for (const EpochRecord& e : result->history)
                 md_curve += "| " + std::to_string(e.epoch) + " | " + fixed(e.train_loss) + " | " +
                             fixed(e.exact) + " | " + fixed(e.per_char) + " |\n";
     }
@@ -258,11 +213,8 @@ int transformer_sweep(const SweepArgs& args) {
           " (both memories). Its held-out curve (memory all):\n\n"
           "| epoch | train loss | exact | per-char |\n|---:|---:|---:|---:|\n" + md_curve;
 
-    if (!write_text(json_path, out.dump(1) + "\n") || !write_text(md_path, md)) {
-        std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
-        return 1;
-    }
-    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
+    if (!files.write(out, md)) return 1;
+    files.print(md);
     return 0;
 }
 

@@ -211,12 +211,6 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
                     m.per_format_exact[size_t(f)]);
 }
 
-bool write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    return bool(out.flush());
-}
-
 std::string hours_text(double seconds) {
     char buf[64];
     if (seconds < 2 * 3600) std::snprintf(buf, sizeof buf, "%.0f minutes", seconds / 60);
@@ -233,6 +227,12 @@ double estimated_train_seconds(const RunOptions& options, size_t train_size) {
     return double(options.epochs) * double(train_size) *
            flops_per_training_example(options.model.decoder, options.model.H, mean_input_length) /
            measured_flops_per_second;
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    return bool(out.flush());
 }
 
 std::string write_problem(const std::string& path) {

@@ -1,8 +1,11 @@
 // core/cli/commands.h — the subcommands of `lookback`, one file each.
 // Each takes the arguments after its name and returns the process exit code.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -119,6 +122,8 @@ double estimated_train_seconds(const RunOptions& options, size_t train_size);
 constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 // Why path cannot be written, or "" if it can (checked before a long run).
 std::string write_problem(const std::string& path);
+// Writes text to path, replacing what was there; false if that failed.
+bool write_text(const std::string& path, const std::string& text);
 // How predict reports a refused date: the text escaped and cut, then why.
 std::string refusal_line(const std::string& text, const std::string& error);
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
@@ -127,6 +132,30 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
 // length_buckets[4], per_format[6]; plus the bucket ranges and counts, the
 // per-format exact match and the loss per epoch.
 nlohmann::json run_json(const RunOptions& options, const RunResult& result);
+
+// --- what the three sweeps share (cmd_sweep.cpp): sweep, sweep --transformer,
+// sweep --published.
+// v with that many decimals, "–" for NaN (a number not measured).
+std::string fixed(double v, int digits = 4);
+// One measurement over n seeds: their mean, lowest and highest.
+struct Spread {
+    double mean = 0, lo = INFINITY, hi = -INFINITY;
+    void add(double v, int n) { mean += v / n, lo = std::min(lo, v), hi = std::max(hi, v); }
+};
+std::string spread_text(const Spread& s);  // "mean (lowest–highest)"
+// The two files a sweep writes, DIR/NAME.json and DIR/NAME.md. Each call
+// that fails says why on stderr.
+struct SweepFiles {
+    std::string json_path, md_path;
+    SweepFiles(const std::string& dir, const std::string& name);
+    bool writable() const;  // checked before any training
+    bool write(const nlohmann::json& json, const std::string& md) const;  // the JSON indented by 1
+    void print(const std::string& md) const;  // the Markdown on stdout, and where it was written
+};
+// One run of a sweep (label before its progress bar, if options asks for one),
+// then its line printed: label, exact, per-char, seconds, parameters. nullopt
+// if the trainer stopped it (its message on stderr): the sweep stops there.
+std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const DateSplits& data);
 
 bool stdout_is_terminal();
 std::vector<std::string> split_commas(const std::string& text);  // cmd_bench.cpp
