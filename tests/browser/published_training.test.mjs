@@ -1,12 +1,17 @@
 // tests/browser/published_training.test.mjs — the published designs in the page: Figure 3 trains
 // Bahdanau's or Luong's model against the plain one (chosen in the figure or by the link's
 // tr.model, tr.scorer, tr.feeding), a link's impossible combination is refused by name, the
-// trained model's map and occlusion follow it in Figures 5 and 6, and the ranked results name it.
+// trained model's map and occlusion follow it in Figures 5 and 6, and the ranked results name it;
+// a broken assets/published.json is refused with the reason and the other rows stay.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { clickWidget, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
+import { clickWidget, openWatched, rect, serve, site, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
+const folder = process.env.LOOKBACK_SITE || site;
 
 async function openAt(figure, widget, query = '') {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -76,4 +81,26 @@ test('a link that asks a design for what it does not have is refused by name', a
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+test('a broken assets/published.json is refused with the reason, and every other row stays', async (t) => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-broken-published-'));
+  fs.cpSync(folder, copy, { recursive: true });
+  const file = path.join(copy, 'assets/published.json');
+  const published = JSON.parse(fs.readFileSync(file, 'utf8'));
+  published.summary[3].scorer = 'additive';  // a Luong model with a scorer it does not take
+  fs.writeFileSync(file, JSON.stringify(published));
+  const server = await serve(copy);
+  t.after(() => server.close());  // also when an assertion fails: the server must not outlive the test
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, server.url);
+  await page.locator('canvas[data-figure="results"]').scrollIntoViewIfNeeded();
+  await until('the refusal', async () => (await state(page, 'results')).published_note !== '', 30000);
+  await until('the sweep rows', async () => (await state(page, 'results')).rows.some((r) => r.run === 'lookback sweep'), 30000);
+  const s = await state(page, 'results');
+  assert.match(s.published_note, /assets\/published\.json could not be read: a run with a scorer its model does not take/);
+  assert.equal(s.rows.filter((r) => r.run.startsWith('published')).length, 0, 'no half-read file');
+  assert.equal(s.rows.filter((r) => r.run === 'lookback sweep').length, 8);
+  assert.deepEqual(problems, []);
+  await context.close();
 });

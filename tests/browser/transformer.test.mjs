@@ -217,11 +217,12 @@ test('hostile tf.* and tm.* values are refused by name and change nothing', asyn
   await context.close();
 });
 
-test('without the shipped Transformers the maps say so, and the training figure still trains', async () => {
+test('without the shipped Transformers the maps say so, and the training figure still trains', async (t) => {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-no-transformers-'));
   fs.cpSync(folder, copy, { recursive: true });
   for (const memory of ['all', 'first']) fs.rmSync(path.join(copy, `assets/transformer-${memory}-64.safetensors`));
   const server = await serve(copy);
+  t.after(() => server.close());  // also when an assertion fails: the server must not outlive the test
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
   const { page, problems } = await openWatched(context, server.url + '?tf.width=16');
   await page.locator('canvas[data-figure="transformer-maps"]').scrollIntoViewIfNeeded();
@@ -238,6 +239,5 @@ test('without the shipped Transformers the maps say so, and the training figure 
   const expected = /HTTP 404: .*transformer-(all|first)-64\.safetensors|console error: Failed to load resource: .* 404/;
   assert.deepEqual(problems.filter((p) => !expected.test(p)), []);
   await context.close();
-  server.close();
   fs.rmSync(copy, { recursive: true, force: true });
 });

@@ -196,6 +196,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
         }
     }
     ImGui::EndTable();
+    if (!lab.published_note.empty()) DimTextWrapped(lab.published_note.c_str());
     ImGui::TextDisabled("%s", narrow ? "\u25b2 highest, \u25bc lowest. Click a header to rank."
                                      : "\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");
 }
@@ -217,7 +218,8 @@ nlohmann::json state_json(Lab& lab, ResultsState& st) {
             const auto [hi, lo] = extremes(rows, c);
             marks[columns[c].key] = {{"highest", hi}, {"lowest", lo}};
         }
-    return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"rows", list}, {"marks", marks}};
+    return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"rows", list}, {"marks", marks},
+            {"published_note", lab.published_note}};
 }
 
 std::string text_alternative(Lab& lab, const ResultsState& st) {
