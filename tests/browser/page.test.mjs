@@ -4,7 +4,7 @@
 // worked example shows the lesson's numbers, computed by the core in the page.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canvasInk, openWatched, screenshotPath, settled, state, useBrowser } from './helpers.mjs';
+import { canvasInk, openWatched, screenshotPath, settled, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser();
 
@@ -105,4 +105,33 @@ test('the Content-Security-Policy lets the page run and refuses an inline script
   // The refusals are the only console errors.
   assert.deepEqual(problems.filter((p) => !/Content Security Policy/.test(p)), []);
   await context.close();
+});
+
+// Sections away from the viewport are laid out only when they come near (content-visibility in
+// style.css), sized until then by an estimate: a link into the page must still land on its
+// target, and stay there while the sections and figures around it are laid out and drawn.
+test('a link to a place deep in the article lands on it', async () => {
+  for (const width of [1280, 390]) {
+    for (const target of ['bottleneck-figure', 'published-title', 'transformer-shipped-curve', 'c-bilinear']) {
+      const context = await env.browser.newContext({ viewport: { width, height: 900 } });
+      const { page, problems } = await openWatched(context, `${env.url}#${target}`);
+      const where = () => page.evaluate((id) => {
+        const element = document.getElementById(id);
+        return { top: element.getBoundingClientRect().top, margin: parseFloat(getComputedStyle(element).scrollMarginTop) };
+      }, target);
+      // Until nothing moves for half a second (fonts, figures fitting their heights).
+      let last = null;
+      await until(`#${target} to stay put`, async () => {
+        const now = await where();
+        const still = last !== null && now.top === last.top;
+        last = now;
+        if (!still) await page.waitForTimeout(500);
+        return still;
+      }, 15000);
+      assert.ok(Math.abs(last.top - last.margin) <= 2, `${width} px: #${target} is ${last.top} px from the top of the viewport (${last.margin} expected)`);
+      assert.ok(await page.locator(`#${target}`).isVisible(), `${width} px: #${target} is visible`);
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
 });

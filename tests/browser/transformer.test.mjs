@@ -230,7 +230,9 @@ test('without the shipped Transformers the maps say so, and the training figure 
   const s = await state(page, 'transformer-maps');
   assert.match(s.shipped_error, /The shipped Transformer \(all states\) could not be loaded: .*transformer-all-64\.safetensors answered HTTP 404/);
   assert.deepEqual(s.cross_mean, [], 'no map is made up');
-  assert.ok((await rect(page, 'transformer-maps', 'date')) !== null, 'the figure still draws its controls');
+  // The refusals may come before the figure's first frame after it scrolled in: its controls
+  // are looked for once it has drawn.
+  await until('the figure still draws its controls', async () => (await rect(page, 'transformer-maps', 'date')) !== null, 20000);
   await page.locator('canvas[data-figure="transformer-training"]').scrollIntoViewIfNeeded();
   await until('the training figure', async () => (await rect(page, 'transformer-training', 'step')) !== null, 20000);
   await clickWidget(page, 'transformer-training', 'step');

@@ -8,8 +8,9 @@
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
 //
-// It starts the module at once, while the article is still being parsed and laid out (the wasm
-// compiles off the main thread), and attaches the canvases when the document is parsed.
+// It runs deferred, once the article is parsed (index.html says why), starts the module (its
+// wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
+// only after parsing, so nothing is drawn sooner by attaching the canvases as they are parsed.
 'use strict';
 (() => {
   const byIndex = [];            // the module's figure index -> canvas
