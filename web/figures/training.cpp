@@ -1,9 +1,9 @@
 // web/figures/training.cpp — figure "training": the plain encoder–decoder and an attention one
 // trained side by side, from scratch, in the page. The reader picks the width, the attention
 // design (the lesson's model, Bahdanau's or Luong's global or local-p), its scorer and input
-// feeding where the design has them, the seed and the number of epochs; Train, Pause, Step (one batch) and Reset. The loss of every
-// step, the held-out exact match and per-character accuracy after every epoch, and a progress
-// bar with the examples per second and the time left. Settings live in the URL (tr.*).
+// feeding where the design has them, the seed and the number of epochs; Train, Pause, Step (one
+// batch) and Reset. The loss of every step, the held-out exact match and per-character accuracy
+// after every epoch, and a progress bar with the examples per second and the time left. Settings live in the URL (tr.*).
 //
 // Both runs train in Web Workers (web/lab/runs.cpp); this figure draws what they report.
 //
@@ -44,8 +44,6 @@ const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 
 TrainingState::TrainingState(Lab& lab) {
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
-    std::vector<std::pair<std::string, DecoderKind>> design_names;
-    for (DecoderKind kind : designs) design_names.push_back({std::string(decoder_name(kind)), kind});
     url.integer_in("width", lab.width, widths)
         .entry("model", "one of attention, bahdanau, luong or luong-local",
                [&lab] { return std::string(decoder_name(lab.design)); },
@@ -142,11 +140,10 @@ void ShowSettings(Lab& lab) {
     if (changed) lab.build_live();  // new settings start new runs
 }
 
-// Made each time: the colours follow the page's theme; the second run is named by its design.
-PairLook look(const Lab& lab, std::string& second) {
-    ModelConfig c;
-    c.decoder = lab.design, c.scorer = lab.scorer, c.input_feeding = lab.input_feeding;
-    second = model_label(c);
+// Made each time: the colours follow the page's theme; the second run is named by its model
+// (`second` holds the name the look points at).
+PairLook look(const RunPair& pair, std::string& second) {
+    second = model_label(pair[1]->config().model);
     return {{"plain", second.c_str()}, {plain_color(), attention_color()}};
 }
 
@@ -156,7 +153,7 @@ void ShowTraining(Lab& lab) {
     if (ShowPairButtons(lab.live)) lab.build_live();
     ShowPairProgress(lab.live);
     std::string second;
-    ShowPairCharts(lab.live, look(lab, second));
+    ShowPairCharts(lab.live, look(lab.live, second));
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         ImGui::TextWrapped("%s", lab.training_note.c_str());
@@ -196,9 +193,9 @@ std::string text_alternative(Lab& lab) {
     char rate[32];
     std::snprintf(rate, sizeof rate, "%g", lab.learning_rate);
     std::string second;
-    const PairLook shown = look(lab, second);
-    std::string html = "<p>Plain against " + second + ", width " + std::to_string(lab.width) + ", seed " + std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " +
-                       rate + ". " +
+    const PairLook shown = look(lab.live, second);
+    std::string html = "<p>Plain against " + second + ", width " + std::to_string(lab.width) + ", seed " +
+                       std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " + rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     return html + pair_epochs_table(lab.live, shown);
 }
