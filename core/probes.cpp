@@ -62,8 +62,7 @@ std::string occluded_output(const Model& model, std::string_view input, int posi
 }
 
 GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target) {
-    // The norms below read the one-way encoder's caches that model_forward fills for these two.
-    if (model.config.decoder != DecoderKind::plain && model.config.decoder != DecoderKind::attention)
+    if (!has_gradient_path(model.config.decoder))
         throw std::invalid_argument("probes: the gradient path is measured for the plain and attention models only, not " +
                                     std::string(decoder_name(model.config.decoder)));
     model_input(input);

@@ -43,8 +43,11 @@ struct GradientPath {
     std::vector<float> total;    // [S] ‖∂loss/∂h_j‖, every path
     std::vector<float> direct;   // [S] ‖∂loss/∂h_j‖ through the decoder alone
 };
-// `target` is 10 output characters (e.g. the model's own output, or the true date). The plain and
-// attention models only: other designs throw std::invalid_argument.
+// The models whose gradient path is measured: the plain and the lesson's attention model (the
+// norms read the one-way encoder's caches that model_forward fills for these two).
+inline bool has_gradient_path(DecoderKind kind) { return kind == DecoderKind::plain || kind == DecoderKind::attention; }
+// `target` is 10 output characters (e.g. the model's own output, or the true date). Other models
+// than has_gradient_path's throw std::invalid_argument.
 GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target);
 
 }  // namespace lb

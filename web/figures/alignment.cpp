@@ -92,8 +92,7 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
         st.importance = occlusion(*attention, st.shown_input).changed;
         st.gradient_target = st.shown_target.empty() ? st.output : st.shown_target;
         const Model* models[2] = {plain, attention};
-        // The core measures the gradient path of the lesson's two models only (probes.h).
-        const bool measurable = attention->config.decoder == DecoderKind::attention;
+        const bool measurable = has_gradient_path(attention->config.decoder);
         st.gradient_note = measurable ? "" : "The gradient path is drawn for the lesson's own attention model; pick it in "
                                               "Figure 3 (model: attention) to see it for a model trained here.";
         for (int k = 0; k < 2; ++k) {
