@@ -228,7 +228,7 @@ Params make_params(const ModelConfig& config) {
     return p;
 }
 
-Model make_model(const ModelConfig& config) {
+void check_model_config(const ModelConfig& config) {
     if (config.H < 1) throw std::invalid_argument("model width must be at least 1");
     if (is_transformer(config)) check_transformer_config(transformer_config(config));
     if (config.decoder != DecoderKind::transformer && config.decoder != DecoderKind::plain &&
@@ -238,6 +238,10 @@ Model make_model(const ModelConfig& config) {
                                     std::string(model_scorer_choices(config.decoder)));
     if (config.input_feeding && !is_luong(config.decoder))
         throw std::invalid_argument("input feeding is for the luong and luong-local models only");
+}
+
+Model make_model(const ModelConfig& config) {
+    check_model_config(config);
     return {config, make_params(config)};
 }
 

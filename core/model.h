@@ -128,7 +128,10 @@ struct Model {
 };
 
 Params make_params(const ModelConfig& config);  // zero-filled, the config's shapes
-Model make_model(const ModelConfig& config);    // zero-filled (init_params in trainer.h)
+// Throws std::invalid_argument, saying why, for a config no model has (a width < 1, a scorer or
+// input feeding the design does not take, a Transformer's heads that do not divide its width).
+void check_model_config(const ModelConfig& config);
+Model make_model(const ModelConfig& config);    // checked, then zero-filled (init_params in trainer.h)
 // By formula (the one count; the scorer's share is scorer.h's scorer_parameter_count):
 // 36,893 plain / 57,437 additive attention at H = 64.
 long parameter_count(const ModelConfig& config);

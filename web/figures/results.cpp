@@ -34,7 +34,7 @@ constexpr int column_count = int(std::size(columns));
 
 double number(const ResultRow& r, int c) {
     switch (c) {
-        case 3: return r.width;
+        case 3: return r.model.H;
         case 4: return r.exact;
         case 5: return r.per_char;
         case 6: return double(r.parameters);
@@ -47,8 +47,8 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
         case 0: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case 1: return r.label;
-        case 2: return r.model_name;
-        case 3: return std::to_string(r.width);
+        case 2: return model_label(r.model);
+        case 3: return std::to_string(r.model.H);
         case 4: return fixed(r.exact, 4);
         case 5: return fixed(r.per_char, 4);
         case 6: return thousands(r.parameters);
@@ -174,7 +174,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
                 const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
                 if (!std::isnan(v) && column_max[size_t(c)] > 0)
                     draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
-                                       c == 4 || c == 5 ? with_alpha(row.model == DecoderKind::plain ? plain_color() : attention_color(), 60)
+                                       c == 4 || c == 5 ? with_alpha(row.model.decoder == DecoderKind::plain ? plain_color() : attention_color(), 60)
                                                         : col.bar_track);
             }
             // Every row that ties the column's highest or lowest value is marked (none if all are equal).
@@ -183,7 +183,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
             const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
             if (c <= 2) {
-                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row.model == DecoderKind::plain ? plain_color() : attention_color());
+                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row.model.decoder == DecoderKind::plain ? plain_color() : attention_color());
                 ImGui::TextWrapped("%s", t.c_str());
                 ImGui::PopStyleColor();
             } else {
@@ -203,7 +203,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
 
 nlohmann::json row_json(const ResultRow& r) {
     return {{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
-            {"run", r.label}, {"model", r.model_name}, {"width", r.width},
+            {"run", r.label}, {"model", model_label(r.model)}, {"width", r.model.H},
             {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
             {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};
 }

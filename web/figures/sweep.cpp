@@ -30,7 +30,7 @@ bool sweep_row(const ResultRow& r) {
 
 const ResultRow* find_row(const std::vector<ResultRow>& rows, Origin origin, DecoderKind model, int width) {
     for (const ResultRow& r : rows)
-        if (r.origin == origin && r.model == model && r.width == width && sweep_row(r)) return &r;
+        if (r.origin == origin && r.model.decoder == model && r.model.H == width && sweep_row(r)) return &r;
     return nullptr;
 }
 
@@ -196,8 +196,8 @@ nlohmann::json state_json(Lab& lab) {
     for (const ResultRow& r : lab.results())
         if (sweep_row(r))
             cells.push_back({{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
-                             {"model", r.model == DecoderKind::plain ? "plain" : "attention"},
-                             {"width", r.width}, {"exact", r.exact}, {"per_char", r.per_char}});
+                             {"model", std::string(decoder_name(r.model.decoder))},
+                             {"width", r.model.H}, {"exact", r.exact}, {"per_char", r.per_char}});
     nlohmann::json views = nullptr;
     if (const Metrics* p = lab.current_metrics(DecoderKind::plain))
         if (const Metrics* a = lab.current_metrics(DecoderKind::attention))

@@ -65,7 +65,7 @@ ModelConfig config_of(const nlohmann::json& run) {
         c.scorer = *scorer;
     }
     c.input_feeding = run.value("input_feeding", false);
-    make_model(c);  // refuses what the core would refuse (input feeding where there is none, a width < 1)
+    check_model_config(c);  // input feeding where there is none, a width < 1 ...
     return c;
 }
 
@@ -138,8 +138,7 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
                 std::vector<ResultRow> rows;
                 for (const auto& run : sweep.at("runs")) {
                     const ModelConfig c = config_of(run);
-                    rows.push_back({Origin::native, native_sweep_label, c.decoder, model_label(c), c.H,
-                                    run.at("exact").get<double>(), run.at("per_char").get<double>(),
+                    rows.push_back({Origin::native, native_sweep_label, c, run.at("exact").get<double>(), run.at("per_char").get<double>(),
                                     run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
                 }
                 std::erase_if(native_rows, [](const ResultRow& r) { return r.label == native_sweep_label; });
@@ -159,7 +158,7 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
             for (const auto& v : published.at("summary")) {
                 const ModelConfig c = config_of(v);
                 rows.push_back({Origin::native, "published, mean of " + std::to_string(v.at("seeds").get<int>()) + " seeds",
-                                c.decoder, model_label(c), c.H, v.at("exact_mean").get<double>(),
+                                c, v.at("exact_mean").get<double>(),
                                 v.at("per_char_mean").get<double>(), v.at("parameters").get<long>(),
                                 v.value("train_seconds_mean", NAN)});
             }

@@ -106,9 +106,7 @@ constexpr const char* native_sweep_label = "lookback sweep";  // the native rows
 struct ResultRow {
     Origin origin;
     std::string label;          // "sweep", "figure 3", "shipped" ...
-    DecoderKind model;
-    std::string model_name;     // core's model_label: "attention additive", "luong general" ...
-    int width;
+    ModelConfig model;          // named by model_label: "attention additive", "luong general" ...
     double exact, per_char;
     long parameters;
     double seconds;             // training time (NaN if unknown)

@@ -56,15 +56,15 @@ std::vector<ResultRow> Lab::results() const {
             c.decoder = kind;
             c.H = sweep_widths[w];
             const SourceModelFigures& source = source_figures.of(kind);
-            rows.push_back({Origin::source, "the source's run", kind, model_label(c), c.H, source.exact[w],
-                            source.per_char[w], parameter_count(c), w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
+            rows.push_back({Origin::source, "the source's run", c, source.exact[w], source.per_char[w], parameter_count(c),
+                            w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
         }
     rows.insert(rows.end(), native_rows.begin(), native_rows.end());
     auto page_row = [&](const Run& run, const std::string& label) {
         const ModelConfig& c = run.config().model;
         rows.push_back({Origin::page,
                         label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)",
-                        c.decoder, model_label(c), c.H, run.metrics()->exact, run.metrics()->per_char, parameter_count(c),
+                        c, run.metrics()->exact, run.metrics()->per_char, parameter_count(c),
                         run.seconds_training()});
     };
     for (const auto& run : sweep)
@@ -74,7 +74,7 @@ std::vector<ResultRow> Lab::results() const {
     for (int k = 0; k < 2; ++k)
         if (const auto& m = shipped_metrics[size_t(k)]) {
             const ModelConfig c = shipped[size_t(k)]->config;
-            rows.push_back({Origin::page, "shipped weights", c.decoder, model_label(c), c.H, m->exact, m->per_char, parameter_count(c), NAN});
+            rows.push_back({Origin::page, "shipped weights", c, m->exact, m->per_char, parameter_count(c), NAN});
         }
     return rows;
 }
@@ -84,8 +84,8 @@ std::string Lab::results_csv() const {
     for (const ResultRow& r : results()) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
-        csv += std::string(origin_name(r.origin)) + "," + label + "," + r.model_name + "," +
-               std::to_string(r.width) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
+        csv += std::string(origin_name(r.origin)) + "," + label + "," + model_label(r.model) + "," +
+               std::to_string(r.model.H) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
                std::to_string(r.parameters) + "," + (std::isnan(r.seconds) ? "" : fixed(r.seconds, 1)) + "\n";
     }
     return csv;
