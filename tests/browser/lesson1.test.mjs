@@ -138,6 +138,7 @@ test('the scorer switch recomputes the table, and the parameter counts follow H'
   assertClose(s.scores, additive.scores, 1e-9, 'additive scores');
   assertClose(s.weights, additive.weights, 1e-9, 'additive weights');
 
+  await settled(page, figure);  // the switch re-lays the figure out: click where it now is
   await clickWidget(page, figure, 'scorer-general');
   await until('general', async () => (await state(page, figure)).scorer === 'general');
   s = await state(page, figure);

@@ -3,8 +3,11 @@
 // canvas draws and is labelled, the idle page stops drawing, its math is rendered HTML, and the
 // worked example shows the lesson's numbers, computed by the core in the page.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { canvasInk, openWatched, screenshotPath, settled, state, until, useBrowser } from './helpers.mjs';
+import { canvasInk, openWatched, screenshotPath, serve, settled, site, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser();
 
@@ -134,4 +137,44 @@ test('a link to a place deep in the article lands on it', async () => {
       await context.close();
     }
   }
+});
+
+// The module is fetched and compiled from the page's first script on (compile_figures.js), not
+// once the article is parsed, and the glue instantiates that compilation instead of fetching the
+// wasm a second time.
+test('the figures\' module is fetched once, from before the article is parsed', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const fetched = [];
+  page.on('request', (request) => { if (request.url().endsWith('/lookback_web.wasm')) fetched.push(request.url()); });
+  await page.goto(`${env.url}#bottleneck-figure`);
+  await until('the figure the link lands on to draw', () => page.evaluate(() => window.lookback !== undefined && window.lookback.frames('bottleneck') > 0));
+  const timing = await page.evaluate(() => ({
+    wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/lookback_web.wasm')).startTime,
+    parsed: performance.getEntriesByType('navigation')[0].domInteractive,
+  }));
+  assert.equal(fetched.length, 1, `lookback_web.wasm requested ${fetched.length} times`);
+  assert.ok(timing.wasm < timing.parsed, `the wasm was requested at ${timing.wasm} ms, parsing ended at ${timing.parsed} ms`);
+  await context.close();
+});
+
+test('without its module the page keeps its text and folds the empty canvases away', async (t) => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-no-module-'));
+  fs.cpSync(site, copy, { recursive: true });
+  fs.rmSync(path.join(copy, 'lookback_web.wasm'));
+  const server = await serve(copy);
+  t.after(() => { server.close(); fs.rmSync(copy, { recursive: true, force: true }); });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [], uncaught = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => uncaught.push(error.message));
+  await page.goto(`${server.url}#bottleneck-figure`);
+  await until('every canvas to fold', () => page.evaluate(() =>
+    [...document.querySelectorAll('canvas[data-figure]')].every((c) => c.hasAttribute('data-figure-failed') && c.getBoundingClientRect().height === 0)));
+  assert.ok(errors.some((e) => /the figure module did not start/.test(e)), `console errors: ${errors.join(' | ')}`);
+  assert.deepEqual(uncaught, []);
+  assert.equal(await page.evaluate(() => window.lookback), undefined);
+  assert.ok(await page.locator('#bottleneck-text').count() === 1 && /encoder/.test(await page.locator('#bottleneck-text').textContent()));
+  await context.close();
 });

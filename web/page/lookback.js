@@ -8,9 +8,10 @@
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
 //
-// It runs deferred, once the article is parsed (index.html says why), starts the module (its
-// wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
-// only after parsing, so nothing is drawn sooner by attaching the canvases as they are parsed.
+// It runs deferred, once the article is parsed (index.html says why), instantiates the module
+// (compiled meanwhile by compile_figures.js) and attaches the canvases. A link into the page
+// (#figure-3) is scrolled to only after parsing, so nothing is drawn sooner by attaching the
+// canvases as they are parsed.
 'use strict';
 (() => {
   const byIndex = [];            // the module's figure index -> canvas
@@ -95,9 +96,28 @@
     };
     watchRatio();
     // Near the viewport counts as on screen: a figure's contexts are made before it scrolls in.
+    const margin = 200;  // CSS px above and below the viewport
     const onScreen = new IntersectionObserver((entries) => {
       for (const entry of entries) module._lb_set_on_screen(indexOf(entry.target), entry.isIntersecting ? 1 : 0);
-    }, { rootMargin: '200px 0px' });
+    }, { rootMargin: `${margin}px 0px` });
+    // The figures near the viewport start in the next animation frame (a link's target is scrolled
+    // to by then) and draw in it. The observer reports only after a frame is painted, and the
+    // GPU's work on that first paint would delay their WebGL contexts. Sections far away are not
+    // looked into: asking their canvases' boxes would lay them out (content-visibility).
+    const near = (element) => {
+      const box = element.getBoundingClientRect();
+      return box.bottom > -margin && box.top < innerHeight + margin && box.width > 0;
+    };
+    requestAnimationFrame(() => {
+      // All boxes first: a figure's first frame may set its height, and the next box asked
+      // would lay the page out again.
+      const starting = byIndex.filter((canvas) => near(canvas.closest('section') ?? canvas) && near(canvas))
+        .map((canvas) => [canvas, canvas.getBoundingClientRect()]);
+      for (const [canvas, box] of starting) {
+        resize(canvas, box.width, box.height);
+        module._lb_set_on_screen(indexOf(canvas), 1);
+      }
+    });
     for (const canvas of byIndex) {
       try {
         resized.observe(canvas, { box: 'device-pixel-content-box' });
@@ -139,15 +159,34 @@
     });
   }
 
-  const started = createLookbackModule({
+  // Without the module no figure can draw: its canvases fold away (style.css), the text
+  // alternatives beside them stay.
+  const failed = (error) => {
+    console.error('lookback: the figure module did not start:', error);
+    const fold = () => document.querySelectorAll('canvas[data-figure]').forEach((c) => { c.dataset.figureFailed = ''; });
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', fold, { once: true });
+    else fold();
+  };
+  const settings = {
     lookbackHost: host,
     lookbackRuns: runs,
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
-  });
-  const parsed = document.readyState === 'loading'
-    ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }))
-    : Promise.resolve();
-  Promise.all([started, parsed]).then(([ready]) => start(ready),
-    (error) => console.error('lookback: the figure module did not start:', error));
+  };
+  // The module compiled while the article was parsed (compile_figures.js), where that ran.
+  if (window.lookbackCompiled) {
+    settings.instantiateWasm = (imports, receive) => {
+      window.lookbackCompiled
+        .then((compiled) => WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled)))
+        .catch(failed);
+      return {};  // the exports come through receive
+    };
+  }
+  const started = createLookbackModule(settings);
+  // A deferred script runs after parsing but before DOMContentLoaded, and a link's target is
+  // scrolled to after that event: the figures start once it has fired.
+  const parsed = document.readyState === 'complete'
+    ? Promise.resolve()
+    : new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  Promise.all([started, parsed]).then(([ready]) => start(ready), failed);
 })();

@@ -264,6 +264,9 @@ bool start_host(Host& h) {
     attributes.stencil = EM_FALSE;
     attributes.antialias = EM_FALSE;           // ImGui anti-aliases its own shapes
     attributes.preserveDrawingBuffer = EM_TRUE;  // an idle figure's pixels stay readable
+    // The renderer uses WebGL2 alone; enabling every extension costs round trips to the GPU
+    // process while the page's first frame waits.
+    attributes.enableExtensionsByDefault = EM_FALSE;
     h.gl = emscripten_webgl_create_context(h.selector.c_str(), &attributes);
     if (h.gl <= 0) {
         h.gl = 0;
@@ -394,16 +397,20 @@ EMSCRIPTEN_KEEPALIVE void lb_resize(int index, double css_width, double css_heig
 
 // The canvas is near the viewport (on_screen) or far from it. A figure's WebGL and ImGui
 // contexts are made the first time it comes near: a page opens without building them all.
+// Its first frame is drawn at once, not an animation frame later: called from the page's
+// animation frame, it is in that frame's paint.
 EMSCRIPTEN_KEEPALIVE void lb_set_on_screen(int index, int on_screen) {
-    if (Host* h = host_at(index)) {
-        if (on_screen && !h->gl && !h->failed && !start_host(*h)) {
-            h->failed = true;
-            js_figure_failed(index);
-            return;
-        }
-        h->on_screen = on_screen != 0;
-        if (drawable(*h) && h->frames_wanted > 0) request_frame();
+    Host* h = host_at(index);
+    if (!h || h->failed) return;
+    const bool starting = on_screen && !h->gl;
+    if (starting && !start_host(*h)) {
+        h->failed = true;
+        js_figure_failed(index);
+        return;
     }
+    h->on_screen = on_screen != 0;
+    if (starting && drawable(*h)) draw_figure(*h, emscripten_get_now());
+    if (drawable(*h) && h->frames_wanted > 0) request_frame();
 }
 
 // The page's main thread was idle after start (requestIdleCallback): when_page_idle's work.
