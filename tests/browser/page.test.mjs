@@ -139,10 +139,9 @@ test('a link to a place deep in the article lands on it', async () => {
   }
 });
 
-// The module is fetched and compiled from the page's first script on (compile_figures.js), not
-// once the article is parsed, and the glue instantiates that compilation instead of fetching the
-// wasm a second time.
-test('the figures\' module is fetched once, from before the article is parsed', async () => {
+// The wasm is preloaded while the article is parsed, and the glue's own request must take the
+// preloaded response (a preload whose mode differs from the glue's fetch is downloaded twice).
+test('the figures\' module is downloaded once, from before the article is parsed', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const fetched = [];

@@ -8,10 +8,9 @@
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
 //
-// It runs deferred, once the article is parsed (index.html says why), instantiates the module
-// (compiled meanwhile by compile_figures.js) and attaches the canvases. A link into the page
-// (#figure-3) is scrolled to only after parsing, so nothing is drawn sooner by attaching the
-// canvases as they are parsed.
+// It runs deferred, once the article is parsed (index.html says why), starts the module (its
+// wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
+// only after parsing, so nothing is drawn sooner by attaching the canvases as they are parsed.
 'use strict';
 (() => {
   const byIndex = [];            // the module's figure index -> canvas
@@ -167,22 +166,12 @@
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', fold, { once: true });
     else fold();
   };
-  const settings = {
+  const started = createLookbackModule({
     lookbackHost: host,
     lookbackRuns: runs,
     print: (text) => console.log(text),
     printErr: (text) => console.error(text),
-  };
-  // The module compiled while the article was parsed (compile_figures.js), where that ran.
-  if (window.lookbackCompiled) {
-    settings.instantiateWasm = (imports, receive) => {
-      window.lookbackCompiled
-        .then((compiled) => WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled)))
-        .catch(failed);
-      return {};  // the exports come through receive
-    };
-  }
-  const started = createLookbackModule(settings);
+  });
   // A deferred script runs after parsing but before DOMContentLoaded, and a link's target is
   // scrolled to after that event: the figures start once it has fired.
   const parsed = document.readyState === 'complete'
