@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "shaders.h"
 
@@ -20,47 +21,57 @@ constexpr const char* glsl_version = "#version 300 es\n";
 // The attribute locations both programs share (they share ui.vert and one vertex array).
 enum Attribute : unsigned { a_position = 0, a_uv = 1, a_color = 2 };
 
-GLuint compile(GLenum type, const char* name, const char* body) {
+// A program compiled and linked without asking how it went: every question is a round trip to
+// the GPU process, which first finishes all the work queued before it. Both programs are queued,
+// then each is asked once (checked); the shaders' logs are read only when linking failed.
+struct QueuedProgram {
+    const char* name;
+    const char* vert_name;
+    const char* frag_name;
+    GLuint program, vert, frag;
+};
+
+GLuint compile(GLenum type, const char* body) {
     const GLuint shader = glCreateShader(type);
     const char* parts[] = {glsl_version, body};
     glShaderSource(shader, 2, parts, nullptr);
     glCompileShader(shader);
-    GLint ok = 0;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[2048] = "";
-        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        std::fprintf(stderr, "lookback: shader %s did not compile: %s\n", name, log);
-        glDeleteShader(shader);
-        return 0;
-    }
     return shader;
 }
 
-GLuint link(const char* name, const char* vert_name, const char* vert, const char* frag_name,
-            const char* frag) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, vert_name, vert);
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, frag_name, frag);
-    if (!vs || !fs) return 0;
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, vs);
-    glAttachShader(program, fs);
-    glBindAttribLocation(program, a_position, "a_position");
-    glBindAttribLocation(program, a_uv, "a_uv");
-    glBindAttribLocation(program, a_color, "a_color");
-    glLinkProgram(program);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
+QueuedProgram queue_program(const char* name, const char* vert_name, const char* vert, const char* frag_name,
+                            const char* frag) {
+    QueuedProgram q{name, vert_name, frag_name, glCreateProgram(), compile(GL_VERTEX_SHADER, vert),
+                    compile(GL_FRAGMENT_SHADER, frag)};
+    glAttachShader(q.program, q.vert);
+    glAttachShader(q.program, q.frag);
+    glBindAttribLocation(q.program, a_position, "a_position");
+    glBindAttribLocation(q.program, a_uv, "a_uv");
+    glBindAttribLocation(q.program, a_color, "a_color");
+    glLinkProgram(q.program);
+    return q;
+}
+
+// The linked program, or 0 after logging why not (the shader that did not compile, or the link).
+GLuint checked(const QueuedProgram& q) {
     GLint ok = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    glGetProgramiv(q.program, GL_LINK_STATUS, &ok);
     if (!ok) {
         char log[2048] = "";
-        glGetProgramInfoLog(program, sizeof log, nullptr, log);
-        std::fprintf(stderr, "lookback: program %s did not link: %s\n", name, log);
-        glDeleteProgram(program);
-        return 0;
+        for (const auto& [shader, file] : {std::pair{q.vert, q.vert_name}, std::pair{q.frag, q.frag_name}}) {
+            GLint compiled = 0;
+            glGetShaderiv(shader, GL_COMPILE_STATUS, &compiled);
+            if (compiled) continue;
+            glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+            std::fprintf(stderr, "lookback: shader %s did not compile: %s\n", file, log);
+        }
+        glGetProgramInfoLog(q.program, sizeof log, nullptr, log);
+        std::fprintf(stderr, "lookback: program %s did not link: %s\n", q.name, log);
     }
-    return program;
+    glDeleteShader(q.vert);  // flagged only: they go with the program
+    glDeleteShader(q.frag);
+    if (!ok) glDeleteProgram(q.program);
+    return ok ? q.program : 0;
 }
 
 GLuint texture_name(ImTextureID id) { return static_cast<GLuint>(reinterpret_cast<intptr_t>(id)); }
@@ -70,8 +81,11 @@ ImTextureID texture_id(GLuint name) { return reinterpret_cast<ImTextureID>(stati
 
 bool GlRenderer::create() {
     using namespace lb::shaders;
-    ui_program_ = link("ui", "shaders/ui.vert", ui_vert, "shaders/ui.frag", ui_frag);
-    heatmap_program_ = link("heatmap", "shaders/ui.vert", ui_vert, "shaders/heatmap.frag", heatmap_frag);
+    const QueuedProgram ui = queue_program("ui", "shaders/ui.vert", ui_vert, "shaders/ui.frag", ui_frag);
+    const QueuedProgram heatmap =
+        queue_program("heatmap", "shaders/ui.vert", ui_vert, "shaders/heatmap.frag", heatmap_frag);
+    ui_program_ = checked(ui);
+    heatmap_program_ = checked(heatmap);
     if (!ui_program_ || !heatmap_program_) return false;
     ui_display_size_ = glGetUniformLocation(ui_program_, "u_display_size");
     ui_texture_ = glGetUniformLocation(ui_program_, "u_texture");
