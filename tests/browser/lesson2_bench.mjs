@@ -1,10 +1,12 @@
 // tests/browser/lesson2_bench.mjs — how fast the page trains and starts. A program, not a test:
 //
 //   node tests/browser/lesson2_bench.mjs [--site build/site] [--width 64] [--seconds 15]
-//                                        [--loads 5] [--no-sweep] [--no-pytorch]
+//                                        [--rounds 3] [--loads 5] [--no-sweep] [--no-pytorch]
 //
 // 1. One run in a Web Worker against the same training module (lookback_trainer.wasm) under
-//    node, side by side: examples/s of the worker's busy time and of the wall clock.
+//    node, side by side: examples/s of the worker's busy time and of the wall clock. Each side
+//    trains --seconds in all, in --rounds parts that alternate with the other side's, so that a
+//    change in the machine's load between the two does not decide their ratio.
 // 2. Frames per second of the page while "Run all eight" trains on every worker, and the wall
 //    time of the whole table (4 widths × 2 models × 12 epochs), with each cell's cost; from those
 //    costs, what 4 and 8 cores would take (largest first, as the page schedules them).
@@ -28,12 +30,13 @@ const site = path.resolve(option('site', path.join(root, 'build/site')));
 const width = Number(option('width', 64));
 const seconds = Number(option('seconds', 15));
 const loads = Number(option('loads', 5));
+const rounds = Number(option('rounds', 3));
 const config = { model: 'attention', scorer: 'additive', width, epochs: 100, seed: 1 };
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const print = (label, value) => console.log(`${label.padEnd(58)} ${value}`);
 
 // --- 1. node: the same module, the same run ---------------------------------------------------
-async function nodeExamplesPerSecond() {
+async function nodeExamplesPerSecond(seconds) {
   const create = createRequire(import.meta.url)(path.join(site, 'lookback_trainer.js'));
   const module = await create({ wasmBinary: fs.readFileSync(path.join(site, 'lookback_trainer.wasm')) });
   const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(config)]);
@@ -43,7 +46,7 @@ async function nodeExamplesPerSecond() {
   return { busy: report.examples / report.train_seconds, wall: report.examples / ((performance.now() - start) / 1000) };
 }
 
-async function workerExamplesPerSecond(page) {
+async function workerExamplesPerSecond(page, seconds) {
   return page.evaluate(([c, ms]) => new Promise((resolve, reject) => {
     const worker = new Worker('training_worker.js');
     let last = null, start = 0;
@@ -128,8 +131,7 @@ async function firstFigureMs(browser, url) {
 }
 
 // --- run -----------------------------------------------------------------------------------------------
-console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate`);
-const node = await nodeExamplesPerSecond();
+console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate in ${rounds} rounds`);
 const server = await serve(site);
 const browser = await launch();
 
@@ -138,15 +140,21 @@ for (let i = 0; i < loads; ++i) startups.push(await firstFigureMs(browser, `${se
 
 const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
 const { page } = await openWatched(context, server.url);
-const worker = await workerExamplesPerSecond(page);
+const node = [], worker = [];
+for (let i = 0; i < rounds; ++i) {
+  node.push(await nodeExamplesPerSecond(seconds / rounds));
+  worker.push(await workerExamplesPerSecond(page, seconds / rounds));
+}
+const ratios = worker.map((w, i) => w.wall / node[i].wall);
+const medianOf = (runs, key) => median(runs.map((r) => r[key]));
 const swept = flag('no-sweep') ? null : await sweep(page);
 await browser.close();
 server.close();
 const torch = flag('no-pytorch') ? null : pytorchCellSeconds();
 
-print('node, training module: attention examples/s (busy | wall)', `${node.busy.toFixed(0)} | ${node.wall.toFixed(0)}`);
-print('Web Worker, same module: examples/s (busy | wall)', `${worker.busy.toFixed(0)} | ${worker.wall.toFixed(0)}`);
-print('worker / node (wall clock)', `${(100 * worker.wall / node.wall).toFixed(1)}%`);
+print('node, training module: attention examples/s (busy | wall)', `${medianOf(node, 'busy').toFixed(0)} | ${medianOf(node, 'wall').toFixed(0)} (medians)`);
+print('Web Worker, same module: examples/s (busy | wall)', `${medianOf(worker, 'busy').toFixed(0)} | ${medianOf(worker, 'wall').toFixed(0)} (medians)`);
+print('worker / node (wall clock, each round)', `median ${(100 * median(ratios)).toFixed(1)}% of ${ratios.map((r) => `${(100 * r).toFixed(1)}%`).join(', ')}`);
 print('first visible figure drawn after navigation (ms)', `median ${median(startups).toFixed(0)} of ${startups.map((t) => t.toFixed(0)).join(', ')}`);
 if (swept) {
   print('frames/s while every worker trains the sweep', swept.fps.toFixed(1));
