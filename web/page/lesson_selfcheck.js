@@ -95,10 +95,6 @@
     form.querySelector('input').disabled = true;  // until the module has made a question
     form.querySelector('button[type="submit"]').disabled = true;
   }
-  // The questions are made when the page is idle: they are far down the article, and the
-  // first figures come first.
-  const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
-  const attachWhenIdle = () => whenIdle(() => attach(window.lookbackSelfCheck), { timeout: 2000 });
-  if (window.lookbackSelfCheck) attachWhenIdle();
-  else window.addEventListener('lookback:selfcheck', attachWhenIdle, { once: true });
+  if (window.lookbackSelfCheck) attach(window.lookbackSelfCheck);
+  else window.addEventListener('lookback:selfcheck', () => attach(window.lookbackSelfCheck), { once: true });
 })();
