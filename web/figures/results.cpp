@@ -163,6 +163,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     for (int r = 0; r < int(st.rows.size()); ++r) {
         const ResultRow& row = st.rows[size_t(r)];
+        const ImU32 row_color = row.model.decoder == DecoderKind::plain ? plain_color() : attention_color();
         ImGui::TableNextRow();
         for (int i = 0; i < int(shown.size()); ++i) {
             const int c = shown[size_t(i)];
@@ -174,7 +175,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
                 const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
                 if (!std::isnan(v) && column_max[size_t(c)] > 0)
                     draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
-                                       c == 4 || c == 5 ? with_alpha(row.model.decoder == DecoderKind::plain ? plain_color() : attention_color(), 60)
+                                       c == 4 || c == 5 ? with_alpha(row_color, 60)
                                                         : col.bar_track);
             }
             // Every row that ties the column's highest or lowest value is marked (none if all are equal).
@@ -183,7 +184,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
             const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
             if (c <= 2) {
-                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row.model.decoder == DecoderKind::plain ? plain_color() : attention_color());
+                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row_color);
                 ImGui::TextWrapped("%s", t.c_str());
                 ImGui::PopStyleColor();
             } else {
@@ -202,7 +203,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
 }
 
 nlohmann::json row_json(const ResultRow& r) {
-    return {{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
+    return {{"origin", origin_key(r.origin)},
             {"run", r.label}, {"model", model_label(r.model)}, {"width", r.model.H},
             {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
             {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};

@@ -195,7 +195,7 @@ nlohmann::json state_json(Lab& lab) {
     nlohmann::json cells = nlohmann::json::array();
     for (const ResultRow& r : lab.results())
         if (sweep_row(r))
-            cells.push_back({{"origin", r.origin == Origin::source ? "source" : r.origin == Origin::native ? "native" : "page"},
+            cells.push_back({{"origin", origin_key(r.origin)},
                              {"model", std::string(decoder_name(r.model.decoder))},
                              {"width", r.model.H}, {"exact", r.exact}, {"per_char", r.per_char}});
     nlohmann::json views = nullptr;

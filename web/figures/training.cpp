@@ -3,7 +3,8 @@
 // design (the lesson's model, Bahdanau's or Luong's global or local-p), its scorer and input
 // feeding where the design has them, the seed and the number of epochs; Train, Pause, Step (one
 // batch) and Reset. The loss of every step, the held-out exact match and per-character accuracy
-// after every epoch, and a progress bar with the examples per second and the time left. Settings live in the URL (tr.*).
+// after every epoch, and a progress bar with the examples per second and the time left. Settings
+// live in the URL (tr.*).
 //
 // Both runs train in Web Workers (web/lab/runs.cpp); this figure draws what they report.
 //

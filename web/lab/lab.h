@@ -101,7 +101,8 @@ struct RunPair {
 
 // --- one row of the results --------------------------------------------------------------------
 enum class Origin { source, native, page };  // the paper's TensorFlow run, `lookback sweep`, this page
-const char* origin_name(Origin origin);
+const char* origin_name(Origin origin);  // for readers: "source (TensorFlow)" ...
+const char* origin_key(Origin origin);   // for the figures' state: "source", "native", "page"
 constexpr const char* native_sweep_label = "lookback sweep";  // the native rows of assets/sweep.json
 struct ResultRow {
     Origin origin;

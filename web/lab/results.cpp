@@ -19,6 +19,15 @@ const char* origin_name(Origin origin) {
     return "?";
 }
 
+const char* origin_key(Origin origin) {
+    switch (origin) {
+        case Origin::source: return "source";
+        case Origin::native: return "native";
+        case Origin::page: return "page";
+    }
+    return "?";
+}
+
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
     const int k = kind == DecoderKind::attention;
     if (live[size_t(k)] && live[size_t(k)]->model() && live[size_t(k)]->epoch() > 0) {

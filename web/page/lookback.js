@@ -103,15 +103,12 @@
     // to by then) and draw in it. The observer reports only after a frame is painted, and the
     // GPU's work on that first paint would delay their WebGL contexts. Sections far away are not
     // looked into: asking their canvases' boxes would lay them out (content-visibility).
-    const near = (element) => {
-      const box = element.getBoundingClientRect();
-      return box.bottom > -margin && box.top < innerHeight + margin && box.width > 0;
-    };
+    const near = (box) => box.bottom > -margin && box.top < innerHeight + margin && box.width > 0;
     requestAnimationFrame(() => {
       // All boxes first: a figure's first frame may set its height, and the next box asked
       // would lay the page out again.
-      const starting = byIndex.filter((canvas) => near(canvas.closest('section') ?? canvas) && near(canvas))
-        .map((canvas) => [canvas, canvas.getBoundingClientRect()]);
+      const starting = byIndex.filter((canvas) => near((canvas.closest('section') ?? canvas).getBoundingClientRect()))
+        .map((canvas) => [canvas, canvas.getBoundingClientRect()]).filter(([, box]) => near(box));
       for (const [canvas, box] of starting) {
         resize(canvas, box.width, box.height);
         module._lb_set_on_screen(indexOf(canvas), 1);
