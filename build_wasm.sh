@@ -24,7 +24,7 @@ export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core chromium clang-14 libclang-rt-14-dev)
+                 fonts-dejavu-core fonttools chromium clang-14 libclang-rt-14-dev)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do

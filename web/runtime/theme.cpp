@@ -88,9 +88,9 @@ void apply_style(ImGuiStyle& style, bool dark) {
     c[ImGuiCol_ScrollbarGrab] = {0.30f, 0.31f, 0.35f, 1.0f};
 }
 
-// DejaVu Sans at the canvas's devicePixelRatio, shown at 15 CSS px. The glyph ranges cover
-// the article's notation: Latin-1, Greek, dashes and quotes, sub- and superscripts, arrows,
-// the common mathematical operators and a few shapes.
+// DejaVu Sans at the canvas's devicePixelRatio, shown at 15 CSS px. The glyph ranges, the
+// article's notation, are CMakeLists.txt's LOOKBACK_FONT_RANGES: the embedded font is a subset
+// holding just those.
 ImFontAtlas& shared_font_atlas() {
     static ImFontAtlas atlas;
     return atlas;
@@ -102,16 +102,13 @@ int atlas_version = 0;
 }  // namespace
 
 void build_font(Host& h) {
-    static const ImWchar ranges[] = {
-        0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x2027, 0x2070, 0x209F, 0x2190, 0x2199,
-        0x2200, 0x222B, 0x2248, 0x2265, 0x22C5, 0x22C5, 0x25A0, 0x25CF, 0,
-    };
+    static const ImWchar ranges[] = {LOOKBACK_FONT_RANGES, 0};
     constexpr float css_size = 15.0f;
     ImFontAtlas& atlas = shared_font_atlas();
     if (atlas_dpr != h.dpr) {
         atlas.Clear();
         ImFontConfig config;
-        config.FontDataOwnedByAtlas = false;     // the bytes are the module's, not the atlas's
+        config.FontDataOwnedByAtlas = false;     // the bytes are the module's: the atlas copies them
         config.OversampleH = config.OversampleV = 1;
         config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
         void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
