@@ -219,9 +219,9 @@ void ShowBottleneck(Bottleneck& st, const AttentionStep& example) {
 
 std::string text_alternative(const Bottleneck& st) {
     std::string html =
-        "<p>Two diagrams. Left, the plain encoder\u2013decoder: inputs x\u2081 to x\u2084 feed encoder states h\u2081 to "
+        "<p>Two diagrams. The first, the plain encoder\u2013decoder: inputs x\u2081 to x\u2084 feed encoder states h\u2081 to "
         "h\u2084, each passing its state to the next; only h\u2084 is passed to the decoder, which starts from it as s\u2080 "
-        "and writes y\u2081, y\u2082, y\u2083; h\u2081 to h\u2083 are drawn faded because nothing reads them. Right, one "
+        "and writes y\u2081, y\u2082, y\u2083; h\u2081 to h\u2083 are drawn faded because nothing reads them. The second, one "
         "step t of the attention model: the decoder's previous state s\u209c\u208b\u2081 is scored against every encoder "
         "state, the scores go through a softmax into weights \u03b1, the weights mix the encoder states into the "
         "context c\u209c, and c\u209c enters the decoder's new state s\u209c, which predicts y\u209c.</p>";
