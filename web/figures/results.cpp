@@ -203,7 +203,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
 }
 
 nlohmann::json row_json(const ResultRow& r) {
-    return {{"origin", origin_key(r.origin)},
+    return {{"origin", origin_names(r.origin).key},
             {"run", r.label}, {"model", model_label(r.model)}, {"width", r.model.H},
             {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
             {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};

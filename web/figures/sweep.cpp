@@ -104,7 +104,6 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
     ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain per-char", 0, 1.0f);
     ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention per-char", 0, 1.0f);
     ImGui::TableHeadersRow();
-    const char* origin_short[] = {"TF", "native", "page"};
     const int digits = narrow ? 3 : 4;
     for (int w = 0; w < 4; ++w) {
         const int width = sweep_widths[size_t(w)];
@@ -114,7 +113,7 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
             if (origin == Origin::source) ImGui::Text("%d", width);
             ImGui::TableSetColumnIndex(1);
             ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s",
-                               narrow ? origin_short[int(origin)] : origin_name(origin));
+                               narrow ? origin_names(origin).narrow : origin_names(origin).label);
             const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
             const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
             const double values[4] = {p ? p->exact : NAN, a ? a->exact : NAN, p ? p->per_char : NAN, a ? a->per_char : NAN};
@@ -195,7 +194,7 @@ nlohmann::json state_json(Lab& lab) {
     nlohmann::json cells = nlohmann::json::array();
     for (const ResultRow& r : lab.results())
         if (sweep_row(r))
-            cells.push_back({{"origin", origin_key(r.origin)},
+            cells.push_back({{"origin", origin_names(r.origin).key},
                              {"model", std::string(decoder_name(r.model.decoder))},
                              {"width", r.model.H}, {"exact", r.exact}, {"per_char", r.per_char}});
     nlohmann::json views = nullptr;
@@ -227,7 +226,7 @@ std::string text_alternative(Lab& lab) {
             const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
             const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
             if (!p && !a) continue;
-            html += "<tr><th scope=\"row\">" + std::to_string(width) + "</th><td>" + origin_name(origin) + "</td><td>" +
+            html += "<tr><th scope=\"row\">" + std::to_string(width) + "</th><td>" + origin_names(origin).label + "</td><td>" +
                     (p ? fixed(p->exact, 4) : "") + "</td><td>" + (a ? fixed(a->exact, 4) : "") + "</td><td>" +
                     (p ? fixed(p->per_char, 4) : "") + "</td><td>" + (a ? fixed(a->per_char, 4) : "") + "</td></tr>";
         }

@@ -101,8 +101,14 @@ struct RunPair {
 
 // --- one row of the results --------------------------------------------------------------------
 enum class Origin { source, native, page };  // the paper's TensorFlow run, `lookback sweep`, this page
-const char* origin_name(Origin origin);  // for readers: "source (TensorFlow)" ...
-const char* origin_key(Origin origin);   // for the figures' state: "source", "native", "page"
+// An origin's names: its key in the figures' state, its label for readers, and the label in a
+// narrow table.
+struct OriginNames {
+    const char* key;     // "source", "native", "page"
+    const char* label;   // "source (TensorFlow)", ...
+    const char* narrow;  // "TF", ...
+};
+const OriginNames& origin_names(Origin origin);
 constexpr const char* native_sweep_label = "lookback sweep";  // the native rows of assets/sweep.json
 struct ResultRow {
     Origin origin;

@@ -10,22 +10,13 @@
 
 namespace lb::web {
 
-const char* origin_name(Origin origin) {
-    switch (origin) {
-        case Origin::source: return "source (TensorFlow)";
-        case Origin::native: return "lookback sweep (native)";
-        case Origin::page: return "this page";
-    }
-    return "?";
-}
-
-const char* origin_key(Origin origin) {
-    switch (origin) {
-        case Origin::source: return "source";
-        case Origin::native: return "native";
-        case Origin::page: return "page";
-    }
-    return "?";
+const OriginNames& origin_names(Origin origin) {
+    static const OriginNames names[] = {
+        {"source", "source (TensorFlow)", "TF"},          // Origin::source
+        {"native", "lookback sweep (native)", "native"},  // Origin::native
+        {"page", "this page", "page"},                    // Origin::page
+    };
+    return names[size_t(origin)];
 }
 
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
@@ -93,7 +84,7 @@ std::string Lab::results_csv() const {
     for (const ResultRow& r : results()) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
-        csv += std::string(origin_name(r.origin)) + "," + label + "," + model_label(r.model) + "," +
+        csv += std::string(origin_names(r.origin).label) + "," + label + "," + model_label(r.model) + "," +
                std::to_string(r.model.H) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
                std::to_string(r.parameters) + "," + (std::isnan(r.seconds) ? "" : fixed(r.seconds, 1)) + "\n";
     }
