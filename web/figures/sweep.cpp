@@ -150,7 +150,7 @@ void ShowViews(Lab& lab) {
     }
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 560;
-    ImGui::TextWrapped("Current models: plain %s; attention %s.", plain_label.c_str(), attention_label.c_str());
+    ImGui::TextWrapped("Current models: %s; %s.", plain_label.c_str(), attention_label.c_str());  // each names its model
     std::vector<double> p(plain->per_position.begin(), plain->per_position.end());
     std::vector<double> a(attention->per_position.begin(), attention->per_position.end());
     const auto& source_positions = source_figures.plain.per_position_64;

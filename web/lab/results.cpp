@@ -42,7 +42,8 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
         return &*run.metrics();
     }
     if (shipped_metrics[size_t(k)]) {
-        if (label) *label = "shipped, width 64, 12 epochs";
+        if (label) *label = model_label(shipped[size_t(k)]->config) + " shipped, width " +
+                            std::to_string(shipped[size_t(k)]->config.H) + ", 12 epochs";
         return &*shipped_metrics[size_t(k)];
     }
     return nullptr;
