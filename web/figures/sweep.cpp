@@ -99,10 +99,10 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
     if (!ImGui::BeginTable("sweep-table", 6, flags)) return;
     ImGui::TableSetupColumn(narrow ? "H" : "width", ImGuiTableColumnFlags_WidthFixed, narrow ? 22.0f : 48.0f);
     ImGui::TableSetupColumn(narrow ? "by" : "measured by", ImGuiTableColumnFlags_WidthStretch, narrow ? 1.2f : 1.7f);
-    ImGui::TableSetupColumn(narrow ? "plain\nexact" : "plain exact", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "attn.\nexact" : "attention exact", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain per-char", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention per-char", 0, 1.0f);
+    ImGui::TableSetupColumn("plain\nexact", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "attn.\nexact" : "attention\nexact", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain\nper-char", 0, 1.0f);
+    ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention\nper-char", 0, 1.0f);
     ImGui::TableHeadersRow();
     const int digits = narrow ? 3 : 4;
     for (int w = 0; w < 4; ++w) {
