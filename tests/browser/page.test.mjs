@@ -44,6 +44,36 @@ test('the page loads cleanly, every figure draws, then the idle page draws nothi
   await context.close();
 });
 
+test('each figure opens at the height it then fits itself to, on a desktop and on a phone', async () => {
+  // style.css gives each canvas its first height; a wrong one moves the article when the figure
+  // first draws (and pushes a link's target away).
+  for (const [width, where] of [[1280, '--wide'], [390, '--wide + 410 px × --slope']]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 900 } });
+    const { page, problems } = await openWatched(context, env.url);
+    const names = await page.evaluate(() => window.lookback.figures());
+    const wrong = [];
+    for (const name of names) {
+      await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+      await settled(page, name);
+      // The first height: a copy of the canvas, which no figure draws into, beside it.
+      const [first, fitted] = await page.evaluate((name) => {
+        const canvas = document.querySelector(`canvas[data-figure="${name}"]`);
+        const copy = canvas.cloneNode();
+        copy.removeAttribute('style');
+        copy.removeAttribute('id');
+        canvas.after(copy);
+        const heights = [copy.getBoundingClientRect().height, canvas.getBoundingClientRect().height];
+        copy.remove();
+        return heights;
+      }, name);
+      if (Math.abs(first - fitted) > 2) wrong.push(`${name}: opens at ${first.toFixed(1)} px, fits itself to ${fitted} px`);
+    }
+    assert.deepEqual(wrong, [], `at ${width} px wide (style.css: ${where})`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
 test('math is rendered at build time and nothing is left to typeset', async () => {
   const context = await env.browser.newContext();
   const { page, problems } = await openWatched(context, env.url);

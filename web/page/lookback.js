@@ -24,7 +24,15 @@
       if (element) element.innerHTML = html;
     },
     focus(index) { byIndex[index].focus({ preventScroll: true }); },
-    setHeight(index, css) { byIndex[index].style.height = `${css}px`; },
+    // The backing store follows at once, so the figure's next frame, drawn right away, has the
+    // new height. Returns it in device pixels.
+    setHeight(index, css) {
+      const canvas = byIndex[index];
+      canvas.style.height = `${css}px`;
+      const height = Math.round(css * (window.devicePixelRatio || 1));
+      if (canvas.height !== height) canvas.height = height;
+      return height;
+    },
     origin(index) {
       const box = byIndex[index].getBoundingClientRect();
       return [box.left, box.top];

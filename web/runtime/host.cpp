@@ -55,8 +55,10 @@ EM_JS(void, js_set_cursor, (int figure, const char* css), {
 EM_JS(void, js_set_text_alternative, (int figure, const char* html), {
     Module.lookbackHost.setTextAlternative(figure, UTF8ToString(html));
 });
-EM_JS(void, js_set_height, (int figure, float css_height), {
-    Module.lookbackHost.setHeight(figure, css_height);
+// Sets the canvas's CSS height and its backing store's at once; returns the backing store's
+// height in device pixels.
+EM_JS(int, js_set_height, (int figure, float css_height), {
+    return Module.lookbackHost.setHeight(figure, css_height);
 });
 // The page's URL query ("?a=1&b=2"), for the figures' tables (url_state.h). The caller frees it.
 EM_JS(char*, js_query_string, (), {
@@ -161,12 +163,9 @@ void sync_text_alternative(Host& h) {
     }
 }
 
-
-EM_BOOL on_animation_frame(double now_ms, void*);
-
-}  // namespace
-
-void draw_figure(Host& h, double now_ms) {
+// Draws one frame of the figure, or returns false without drawing when the figure fitted its
+// canvas to a new height: that frame was laid out for the old one.
+bool draw_frame(Host& h, double now_ms) {
     emscripten_webgl_make_context_current(h.gl);
     ImGui::SetCurrentContext(h.imgui);
     ImGuiIO& io = ImGui::GetIO();
@@ -204,13 +203,20 @@ void draw_figure(Host& h, double now_ms) {
         recovered = true;
     }
     drawing = nullptr;
-    if (h.spec.fit_height) {  // the canvas becomes as tall as what was drawn; a resize follows
+    bool refitted = false;
+    if (h.spec.fit_height) {  // the canvas becomes as tall as what was drawn
         const ImGuiStyle& style = ImGui::GetStyle();
         const float content = std::ceil(ImGui::GetCursorPosY() - style.ItemSpacing.y + style.WindowPadding.y);
-        if (std::fabs(content - h.css_height) >= 1.0f) js_set_height(h.index, content);
+        if (std::fabs(content - h.css_height) >= 1.0f) {
+            h.fb_height = js_set_height(h.index, content);
+            h.css_height = content;
+            wake(h);
+            refitted = true;
+        }
     }
     if (!recovered) ImGui::End();
     ImGui::Render();
+    if (refitted) return false;
     // Cleared with the style's window colour: a figure that restyles itself fills the canvas.
     h.renderer.render(*ImGui::GetDrawData(), h.fb_width, h.fb_height, ImGui::GetStyle().Colors[ImGuiCol_WindowBg]);
 
@@ -224,6 +230,15 @@ void draw_figure(Host& h, double now_ms) {
     }
     sync_text_alternative(h);
     if (h.spec.url) write_url_when_idle(h);
+    return true;
+}
+
+}  // namespace
+
+// A figure that fits its canvas is drawn again at once at its new height: resizing the
+// backing store cleared it, and the reader sees neither a blank canvas nor the old height.
+void draw_figure(Host& h, double now_ms) {
+    if (!draw_frame(h, now_ms)) draw_frame(h, now_ms);
 }
 
 namespace {
@@ -240,7 +255,6 @@ EM_BOOL on_animation_frame(double now_ms, void*) {
     if (again) request_frame();
     return EM_FALSE;
 }
-
 
 }  // namespace
 
@@ -387,6 +401,11 @@ EMSCRIPTEN_KEEPALIVE void lb_resize(int index, double css_width, double css_heig
                                     int fb_width, int fb_height) {
     Host* h = host_at(index);
     if (!h) return;
+    // The page reports a box the figure already has (after it fitted its height): unchanged, the
+    // backing store was not cleared and needs no new frame.
+    if (h->css_width == float(css_width) && h->css_height == float(css_height) && h->dpr == float(dpr) &&
+        h->fb_width == fb_width && h->fb_height == fb_height)
+        return;
     h->css_width = float(css_width);
     h->css_height = float(css_height);
     h->dpr = float(dpr);
