@@ -224,14 +224,14 @@ void ShowBars(AlignmentState& st, float width) {
     const Peak peak = peak_of(st, t);
     float sum = 0;
     for (int j = 0; j < S; ++j) sum += st.weights[size_t(t * S + j)];
-    ImGui::TextWrapped("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
+    WrappedText("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
                 st.output[size_t(t)], sum, peak.position, quoted(st.shown_input[size_t(peak.position)]).c_str(), peak.weight);
     ShowWeightBars("bars", st.shown_input, std::span<const float>(st.weights).subspan(size_t(t * S), size_t(S)), width);
 }
 
 void ShowGuards(const AlignmentState& st) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lesson_colors().text_dim));
-    ImGui::TextWrapped("Two guards before reading a story into this map. First, we know the right alignment in advance: the year's "
+    WrappedText("Two guards before reading a story into this map. First, we know the right alignment in advance: the year's "
                        "digits are in the year, the month's in the month word or number, the day's in the day. Second, %s",
                        st.two_way ? "this model's encoder reads both ways: each annotation holds what comes before and after its "
                                     "position, so a peak on a space or inside a word can stand for characters on either side, not "
@@ -253,7 +253,7 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 620;
     const float map_w = narrow ? width : std::min(width - 300 - gap, 26.0f * st.shown_input.size() + 18);
-    ImGui::TextWrapped("%s writes %s%s.", st.model_label.c_str(), st.output.c_str(),
+    WrappedText("%s writes %s%s.", st.model_label.c_str(), st.output.c_str(),
                        st.shown_target.empty() ? "" : (st.output == st.shown_target ? " (right)" : " (the answer is " + st.shown_target + ")").c_str());
     ImGui::BeginGroup();
     ShowMap(st, map_w);

@@ -19,7 +19,7 @@ namespace lb::web {
 // A wrapped line in the style's dim text colour: notes under a figure that must fit a phone.
 inline void DimTextWrapped(const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
+    WrappedText("%s", text);
     ImGui::PopStyleColor();
 }
 

@@ -165,7 +165,7 @@ struct TypedDate {
     void ShowMessage() const {  // widget "message"
         if (message.empty()) return;
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-        ImGui::TextWrapped("%s", message.c_str());
+        WrappedText("%s", message.c_str());
         ImGui::PopStyleColor();
         record_rect("message");
     }

@@ -110,7 +110,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
         if (run.evaluating()) line += " (decoding the held-out strings)";
         if (run.failed()) line += ". Stopped: " + run.message();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(look.colors[k]));
-        ImGui::TextWrapped("%s", line.c_str());
+        WrappedText("%s", line.c_str());
         ImGui::PopStyleColor();
     }
 }

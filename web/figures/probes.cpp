@@ -43,7 +43,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
     const LessonColors& col = lesson_colors();
     const int S = int(st.shown_input.size()), T = output_length;
     const float cell = std::clamp((width - 4) / S, 9.0f, 24.0f);
-    ImGui::TextWrapped("Click an input character to blank it:");
+    WrappedText("Click an input character to blank it:");
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 4});
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {0, 3});
     for (int j = 0; j < S; ++j) {
@@ -74,7 +74,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
             if (peak == st.masked) peaked += (peaked.empty() ? "" : ", ") + std::to_string(t);
             if (st.masked_output[size_t(t)] != st.output[size_t(t)]) changed += (changed.empty() ? "" : ", ") + std::to_string(t);
         }
-        ImGui::TextWrapped("Outputs whose attention peaked here: %s. Outputs that changed: %s.", peaked.empty() ? "none" : peaked.c_str(),
+        WrappedText("Outputs whose attention peaked here: %s. Outputs that changed: %s.", peaked.empty() ? "none" : peaked.c_str(),
                            changed.empty() ? "none" : changed.c_str());
     } else {
         ImGui::TextDisabled("Nothing blanked.");
@@ -113,7 +113,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
         for (float x : *v)
             if (x > 0) hi = std::max(hi, x), lo = std::min(lo, x);
     const float top = std::ceil(std::log10(hi)), bottom = std::max(std::floor(std::log10(lo)), top - 8);
-    ImGui::TextWrapped("Gradient path: the size of \u2202loss/\u2202h at each encoder position (log scale), for the loss of "
+    WrappedText("Gradient path: the size of \u2202loss/\u2202h at each encoder position (log scale), for the loss of "
                        "writing %s.", st.gradient_target.c_str());
     const float line = ImGui::GetTextLineHeight(), height = 120;
     ImGui::InvisibleButton("gradient", {width, height + line * 2 + 6});
@@ -156,7 +156,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
     // The first position against the last: how much of the gradient survives the trip back.
     const float p_ratio = plain[0] / std::max(plain[size_t(S - 1)], 1e-30f);
     const float a_ratio = attention[0] / std::max(attention[size_t(S - 1)], 1e-30f);
-    ImGui::TextWrapped("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
+    WrappedText("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
 }
 
 void ShowProbes(Lab& lab, AlignmentState& st) {
@@ -166,7 +166,7 @@ void ShowProbes(Lab& lab, AlignmentState& st) {
         ImGui::TextDisabled("Loading the shipped models\u2026");
         return;
     }
-    ImGui::TextWrapped("The string of the figure above: \u201c%s\u201d.", st.shown_input.c_str());
+    WrappedText("The string of the figure above: \u201c%s\u201d.", st.shown_input.c_str());
     const float width = ImGui::GetContentRegionAvail().x;
     ShowOcclusion(st, width);
     ImGui::Spacing();

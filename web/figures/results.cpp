@@ -112,7 +112,7 @@ void ShowDownloads(Lab& lab, bool narrow) {
     record_rect("save-csv");
     if (have) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("Weights: %s, as safetensors (they open in PyTorch or numpy).",
+        WrappedText("Weights: %s, as safetensors (they open in PyTorch or numpy).",
                            where == "shipped" ? "the shipped models" : "the models trained in this page");
         ImGui::PopStyleColor();
     }
@@ -185,7 +185,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
             if (c <= 2) {
                 ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row_color);
-                ImGui::TextWrapped("%s", t.c_str());
+                WrappedText("%s", t.c_str());
                 ImGui::PopStyleColor();
             } else {
                 ImGui::TextUnformatted(t.c_str());

@@ -134,7 +134,7 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
     }
     ImGui::EndTable();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
-    ImGui::TextWrapped("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
+    WrappedText("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
                               ". This page: additive attention, seed 1, " + std::to_string(lab.sweep_epochs) + " epochs each.").c_str());
     ImGui::PopStyleColor();
 }
@@ -150,7 +150,7 @@ void ShowViews(Lab& lab) {
     }
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 560;
-    ImGui::TextWrapped("Current models: %s; %s.", plain_label.c_str(), attention_label.c_str());  // each names its model
+    WrappedText("Current models: %s; %s.", plain_label.c_str(), attention_label.c_str());  // each names its model
     std::vector<double> p(plain->per_position.begin(), plain->per_position.end());
     std::vector<double> a(attention->per_position.begin(), attention->per_position.end());
     const auto& source_positions = source_figures.plain.per_position_64;
@@ -177,7 +177,7 @@ void ShowViews(Lab& lab) {
     double lo = 1, hi = 0;
     for (double v : pb)
         if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    ImGui::TextWrapped("Plain model: the year (read last) %s, the day (read first) %s; across the four length buckets its "
+    WrappedText("Plain model: the year (read last) %s, the day (read first) %s; across the four length buckets its "
                        "per-character accuracy spreads by only %s.",
                        fixed((p[0] + p[1] + p[2] + p[3]) / 4, 2).c_str(), fixed((p[8] + p[9]) / 2, 2).c_str(),
                        fixed(hi - lo, 3).c_str());

@@ -157,7 +157,7 @@ void ShowTraining(Lab& lab) {
     ShowPairCharts(lab.live, look(lab.live, second));
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
-        ImGui::TextWrapped("%s", lab.training_note.c_str());
+        WrappedText("%s", lab.training_note.c_str());
     else if (lab.worker_count == 1)
         DimTextWrapped("Both models train in a Web Worker, a slice each in turn; the page only draws.");
     else

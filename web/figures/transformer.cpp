@@ -94,7 +94,7 @@ void ShowTransformerTraining(Lab& lab) {
     if (ShowPairButtons(lab.transformers)) lab.build_transformers();
     ShowPairProgress(lab.transformers);
     ShowPairCharts(lab.transformers, transformer_look());
-    if (!lab.training_note.empty()) ImGui::TextWrapped("%s", lab.training_note.c_str());
+    if (!lab.training_note.empty()) WrappedText("%s", lab.training_note.c_str());
     else DimTextWrapped("Both Transformers train in Web Workers with Adam at a learning rate of 0.001, as the GRU models do.");
 }
 
@@ -252,27 +252,27 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
     const auto cross = shown(st, st.cross_mean, st.cross_heads);
     const auto self = shown(st, st.self_mean, st.self_heads);
-    ImGui::TextWrapped("%s writes %s.", st.model_label.c_str(), st.output.c_str());
+    WrappedText("%s writes %s.", st.model_label.c_str(), st.output.c_str());
     ShowHeadPicker(st);
 
-    ImGui::TextWrapped("Cross-attention: each output character (down) over the input (across)");
+    WrappedText("Cross-attention: each output character (down) over the input (across)");
     ShowWeightMap({"map", "out-", "output"}, st.output, st.typed.date, cross, st.selected_output, map_w);
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
     float sum = 0;
     for (float w : bars) sum += w;
-    ImGui::TextWrapped("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f.",
+    WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f.",
                        st.selected_output, st.output[size_t(st.selected_output)],
                        st.selected_output == 0 ? "the start token" : ("'" + std::string(1, st.output[size_t(st.selected_output - 1)]) + "'").c_str(),
                        sum, peak.position, quoted(st.typed.date[size_t(peak.position)]).c_str(), peak.weight);
     ShowWeightBars("bars", st.typed.date, bars, map_w);
 
     ImGui::Spacing();
-    ImGui::TextWrapped("The encoder's self-attention: each input character (down) over the input (across)");
+    WrappedText("The encoder's self-attention: each input character (down) over the input (across)");
     ShowWeightMap({"self-map", "in-", "input"}, st.typed.date, st.typed.date, self, st.selected_input, map_w);
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
-    ImGui::TextWrapped("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
+    WrappedText("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
                        quoted(st.typed.date[size_t(st.selected_input)]).c_str(), self_peak.position,
                        quoted(st.typed.date[size_t(self_peak.position)]).c_str(), self_peak.weight);
     ShowWeightBars("self-bars", st.typed.date, self_bars, map_w);

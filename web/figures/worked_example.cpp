@@ -11,7 +11,7 @@
 // divides the scores before the softmax, to show it sharpen and flatten (and the scaled dot's √d).
 // The figure follows the experiment's model: s is the decoder's state before the step, s_{t−1}.
 //
-// Legend: S source positions (3), D state width (2), A additive scorer's hidden width (2).
+// Legend: S, the source positions (3); the states and the additive scorer's hidden layer are 2 wide.
 //
 // [SECTION] Defaults, formatting
 // [SECTION] The URL: read once, written when the state settles
@@ -38,7 +38,7 @@ namespace {
 // [SECTION] Defaults, formatting
 //-----------------------------------------------------------------------------------------------
 
-constexpr int S = 3, D = 2;
+constexpr int S = 3;
 constexpr double view_lo = -0.6, view_hi = 1.6;   // the plane shows [lo, hi]²; points stay in it
 constexpr double coldest = 0.1, hottest = 10;     // the temperature slider's range
 const char* const step_names[] = {"score", "softmax", "weighted sum", "predict"};

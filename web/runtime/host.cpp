@@ -130,7 +130,7 @@ const char* css_cursor(ImGuiMouseCursor cursor) {
 void show_url_messages(const UrlTable& url) {
     if (url.messages().empty()) return;
     ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-    for (const std::string& m : url.messages()) ImGui::TextWrapped("%s", m.c_str());
+    for (const std::string& m : url.messages()) WrappedText("%s", m.c_str());
     ImGui::PopStyleColor();
     record_rect("url-message");
 }

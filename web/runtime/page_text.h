@@ -1,7 +1,8 @@
 // web/runtime/page_text.h — text the figures put on the page: HTML for text alternatives, numbers
-// written for readers. (Untrusted text made safe is core/text.h's.)
+// written for readers, lines broken to a width. (Untrusted text made safe is core/text.h's.)
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,12 @@ std::string thousands(long value);
 std::string fixed(double value, int digits);
 // Seconds as "1:05"; "–" when unknown.
 std::string minutes_seconds(double seconds);
+
+// `text` with a line break wherever its next word would pass `width`, as `measure` (the width
+// of a piece of text) says: breaks at spaces only (the space is dropped), so "0.460" or
+// "2026-12-01" stays whole, and keeps the text's own line breaks. A word wider than a line alone
+// is cut between characters.
+std::string break_lines(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
 
 // Copies text into a fixed buffer (an ImGui text field), cut on a character boundary.
 void copy_utf8(char* out, size_t capacity, std::string_view text);

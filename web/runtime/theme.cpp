@@ -2,10 +2,31 @@
 // style of the page's light or dark theme, and the figures' font.
 #include "theme.h"
 
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
 #include "dejavu_sans.h"
 #include "host.h"
+#include "page_text.h"
 
 namespace lb::web {
+
+void WrappedText(const char* format, ...) {
+    va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    std::string text(std::max(0, std::vsnprintf(nullptr, 0, format, args)), '\0');
+    std::vsnprintf(text.data(), text.size() + 1, format, again);
+    va_end(again);
+    va_end(args);
+    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    const std::string lines = break_lines(text, width, [](std::string_view piece) {
+        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+    });
+    ImGui::TextUnformatted(lines.data(), lines.data() + lines.size());
+}
 
 const LessonColors& lesson_colors() {
     static const LessonColors light = {

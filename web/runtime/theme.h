@@ -28,4 +28,8 @@ struct LessonColors {
 // The figure colours for the page's theme.
 const LessonColors& lesson_colors();
 
+// Text wrapped to the space left on the line, as ImGui::TextWrapped but broken at spaces only
+// (page_text.h's break_lines): ImGui also breaks after '.' and ',', which splits a number.
+void WrappedText(const char* format, ...) IM_FMTARGS(1);
+
 }  // namespace lb::web
