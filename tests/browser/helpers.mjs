@@ -154,9 +154,15 @@ export async function settled(page, name, quiet = 250) {
 }
 
 // Clicks the centre of a widget of a figure, by the rectangle its C++ code recorded.
+// A widget outside the viewport (a figure taller than it) is scrolled to first, as a reader would.
 export async function clickWidget(page, name, widget) {
-  const r = await rect(page, name, widget);
+  let r = await rect(page, name, widget);
   if (!r) throw new Error(`${name} recorded no rectangle for ${widget}`);
+  const height = page.viewportSize().height;
+  if (r.y < 0 || r.y + r.height > height) {
+    await page.evaluate((dy) => window.scrollBy(0, dy), r.y - height / 3);
+    r = await rect(page, name, widget);
+  }
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
   return r;
 }
