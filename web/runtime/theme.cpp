@@ -1,5 +1,5 @@
 // web/runtime/theme.cpp — one theme for every figure: the lesson's palette (theme.h), the ImGui
-// style of the page's light or dark theme, and the figures' font.
+// style of the page's light or dark theme, the figures' font, and text wrapped with it.
 #include "theme.h"
 
 #include <algorithm>
