@@ -110,12 +110,9 @@ void ShowDownloads(Lab& lab, bool narrow) {
         download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
     }
     record_rect("save-csv");
-    if (have) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        WrappedText("Weights: %s, as safetensors (they open in PyTorch or numpy).",
-                           where == "shipped" ? "the shipped models" : "the models trained in this page");
-        ImGui::PopStyleColor();
-    }
+    if (have)
+        DimTextWrapped((std::string("Weights: ") + (where == "shipped" ? "the shipped models" : "the models trained in this page") +
+                        ", as safetensors (they open in PyTorch or numpy).").c_str());
 }
 
 void ShowResults(Lab& lab, ResultsState& st) {

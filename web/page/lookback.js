@@ -16,6 +16,10 @@
   const byIndex = [];            // the module's figure index -> canvas
   const indexByName = new Map(); // figure name -> the module's figure index
 
+  // A canvas's backing store in device pixels, from its CSS size: one rule for the page's resizes
+  // and a figure's own height (a store one pixel off would be cleared and drawn again).
+  const devicePixels = (css) => Math.round(css * (window.devicePixelRatio || 1));
+
   const host = {
     setCursor(index, css) { byIndex[index].style.cursor = css; },
     setTextAlternative(index, html) {
@@ -29,7 +33,7 @@
     setHeight(index, css) {
       const canvas = byIndex[index];
       canvas.style.height = `${css}px`;
-      const height = Math.round(css * (window.devicePixelRatio || 1));
+      const height = devicePixels(css);
       if (canvas.height !== height) canvas.height = height;
       return height;
     },
@@ -80,7 +84,7 @@
     const resize = (canvas, cssWidth, cssHeight, deviceWidth, deviceHeight) => {
       lastBox.set(canvas, [cssWidth, cssHeight, deviceWidth, deviceHeight]);
       const ratio = window.devicePixelRatio || 1;
-      const pick = (device, css) => (device !== undefined && Math.abs(device - css * ratio) < 1 ? device : Math.round(css * ratio));
+      const pick = (device, css) => (device !== undefined && Math.abs(device - css * ratio) < 1 ? device : devicePixels(css));
       const width = pick(deviceWidth, cssWidth), height = pick(deviceHeight, cssHeight);
       // Assigning a size clears the canvas even when it is unchanged: only on change.
       if (canvas.width !== width) canvas.width = width;
