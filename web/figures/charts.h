@@ -53,15 +53,21 @@ inline std::string tick_text(double v) {
     return text;
 }
 
-// Where a chart's legend goes: beside the title if both fit on one line, else on a line of its
-// own under it. Returns the y where the plot area may start.
+// Whether a chart `width` wide has room for its legend beside its title.
 template <class S>
-float legend_row(ImVec2 min, ImVec2 max, const char* title, std::span<const S> series, float& legend_y) {
-    const float line = ImGui::GetTextLineHeight();
+bool legend_fits(float width, const char* title, std::span<const S> series) {
     float legend_w = 0;
     for (const S& s : series) legend_w += ImGui::CalcTextSize(s.label).x + 24;
-    const bool one_line = ImGui::CalcTextSize(title).x + legend_w + 12 <= max.x - min.x;
-    legend_y = one_line ? min.y : min.y + line + 2;
+    return ImGui::CalcTextSize(title).x + legend_w + 12 <= width;
+}
+
+// Where a chart's legend goes: beside the title if both fit on one line and the caller does not
+// want it `apart` (charts side by side put all legends apart if one must be, so that their plots
+// start at one height), else on a line of its own under it. Returns the y where the plot may start.
+template <class S>
+float legend_row(ImVec2 min, ImVec2 max, const char* title, std::span<const S> series, bool apart, float& legend_y) {
+    const float line = ImGui::GetTextLineHeight();
+    legend_y = !apart && legend_fits(max.x - min.x, title, series) ? min.y : min.y + line + 2;
     return legend_y + line + 4;
 }
 
@@ -75,14 +81,14 @@ inline std::string fixed_tip(float v) {
 // A line plot of `series` over x = 1..x_count, y in [lo, hi]; `x_label` names the axis. Hovering
 // shows every series' value at that x.
 inline void LinePlot(const char* id, ImVec2 size, std::span<const Series> series, int x_count, float lo, float hi,
-                     const char* title, const char* x_label) {
+                     const char* title, const char* x_label, bool legend_apart = false) {
     const LessonColors& col = lesson_colors();
     ImGui::InvisibleButton(id, size);
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const float line = ImGui::GetTextLineHeight();
     float legend_y = 0;
-    const float top = legend_row(min, max, title, series, legend_y);
+    const float top = legend_row(min, max, title, series, legend_apart, legend_y);
     const ImVec2 a = {min.x + 34, top}, b = {max.x - 6, max.y - line - 4};  // plot area
     draw.AddText(min, col.text, title);
     draw.AddRectFilled(a, b, col.box);
@@ -158,14 +164,14 @@ struct BarSeries {
     const char* label;
 };
 inline void GroupedBars(const char* id, ImVec2 size, std::span<const BarSeries> series,
-                        std::span<const std::string> groups, double hi, const char* title) {
+                        std::span<const std::string> groups, double hi, const char* title, bool legend_apart = false) {
     const LessonColors& col = lesson_colors();
     ImGui::InvisibleButton(id, size);
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const float line = ImGui::GetTextLineHeight();
     float legend_y = 0;
-    const float top = legend_row(min, max, title, series, legend_y);
+    const float top = legend_row(min, max, title, series, legend_apart, legend_y);
     const ImVec2 a = {min.x + 34, top}, b = {max.x - 4, max.y - line - 4};
     draw.AddText(min, col.text, title);
     for (int k = 0; k <= 4; ++k) {

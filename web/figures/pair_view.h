@@ -94,10 +94,14 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     const Series exact_series[] = {{exact[0], look.colors[0], look.names[0], true}, {exact[1], look.colors[1], look.names[1], true}};
     const Series char_series[] = {{per_char[0], look.colors[0], look.names[0], true}, {per_char[1], look.colors[1], look.names[1], true}};
     const float plot_w = narrow ? width : (width - gap) / 2;
-    LinePlot("exact", {plot_w, 140}, exact_series, epochs, 0, 1, "held-out exact match", "epoch");
+    const char* exact_title = "held-out exact match";
+    const char* char_title = "held-out per-character accuracy";
+    const bool apart = !narrow && (!legend_fits(plot_w, exact_title, std::span<const Series>(exact_series)) ||
+                                   !legend_fits(plot_w, char_title, std::span<const Series>(char_series)));
+    LinePlot("exact", {plot_w, 140}, exact_series, epochs, 0, 1, exact_title, "epoch", apart);
     record_rect("exact-plot");
     if (!narrow) ImGui::SameLine();
-    LinePlot("per-char", {plot_w, 140}, char_series, epochs, 0, 1, "held-out per-character accuracy", "epoch");
+    LinePlot("per-char", {plot_w, 140}, char_series, epochs, 0, 1, char_title, "epoch", apart);
     record_rect("per-char-plot");
 
     for (int k = 0; k < 2; ++k) {

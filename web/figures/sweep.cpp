@@ -158,10 +158,6 @@ void ShowViews(Lab& lab) {
     std::vector<std::string> groups(position_names, position_names + 10);
     const BarSeries by_position[] = {{p, plain_color(), "plain"}, {a, attention_color(), "attention"},
                                      {s, with_alpha(plain_color(), 70), "plain, source"}};
-    GroupedBars("positions", {narrow ? width : (width - gap) * 0.62f, 150}, by_position, groups, 1,
-                "accuracy per output position (y y y y - m m - d d)");
-    record_rect("positions");
-    if (!narrow) ImGui::SameLine();
     std::vector<double> pb(plain->per_length_bucket.begin(), plain->per_length_bucket.end());
     std::vector<double> ab(attention->per_length_bucket.begin(), attention->per_length_bucket.end());
     const auto& source_buckets = source_figures.plain_length_buckets_64;
@@ -171,8 +167,15 @@ void ShowViews(Lab& lab) {
         ranges.push_back(std::to_string(plain->buckets.lowest_length(k)) + "\u2013" + std::to_string(plain->buckets.highest_length(k)));
     const BarSeries by_length[] = {{pb, plain_color(), "plain"}, {ab, attention_color(), "attn."},
                                    {sb, with_alpha(plain_color(), 70), "source"}};
-    GroupedBars("buckets", {narrow ? width : (width - gap) * 0.38f, 150}, by_length, ranges, 1,
-                "per-char by input length");
+    const float positions_w = narrow ? width : (width - gap) * 0.62f, buckets_w = narrow ? width : (width - gap) * 0.38f;
+    const char* positions_title = "accuracy per output position (y y y y - m m - d d)";
+    const char* buckets_title = "per-char by input length";
+    const bool apart = !narrow && (!legend_fits(positions_w, positions_title, std::span<const BarSeries>(by_position)) ||
+                                   !legend_fits(buckets_w, buckets_title, std::span<const BarSeries>(by_length)));
+    GroupedBars("positions", {positions_w, 150}, by_position, groups, 1, positions_title, apart);
+    record_rect("positions");
+    if (!narrow) ImGui::SameLine();
+    GroupedBars("buckets", {buckets_w, 150}, by_length, ranges, 1, buckets_title, apart);
     record_rect("buckets");
     double lo = 1, hi = 0;
     for (double v : pb)
