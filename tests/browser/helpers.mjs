@@ -21,7 +21,7 @@ const chromiumFlags = [
   '--no-first-run', '--disable-quic',
 ];
 
-// Serves `folder` with web/serve.mjs on a free port. Returns { url, close }.
+// Serves `folder` with web/page/serve.mjs on a free port. Returns { url, close }.
 export async function serve(folder = site) {
   if (!fs.existsSync(path.join(folder, 'index.html')) && folder === site) {
     throw new Error('build/site is missing: run ./build_wasm.sh first');

@@ -51,7 +51,10 @@ function resolveInside(urlPath) {
 
 const server = http.createServer((request, response) => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'Method not allowed');
-  const file = resolveInside(new URL(request.url, 'http://localhost').pathname);
+  // The path as sent, without its query: parsed as a URL, "//x" would name a host, not a path.
+  const urlPath = request.url.split('?', 1)[0];
+  if (!urlPath.startsWith('/')) return reply(response, 400, 'Bad request');
+  const file = resolveInside(urlPath);
   if (file === null) return reply(response, 403, 'Forbidden');
   fs.stat(file, (error, stats) => {
     if (error || !stats.isFile()) return reply(response, 404, 'Not found');
