@@ -23,7 +23,32 @@ test('html-validate finds nothing in the built index.html', async () => {
   assert.deepEqual(messages, []);
 });
 
+// A reader who cannot see the formulas hears each one's TeX: every KaTeX formula in the built page
+// is a role="math" element named by the formula written in web/page/index.html, in order.
+test('every formula is named by its TeX source', () => {
+  const built = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const unescape = (text) => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const names = [...built.matchAll(/<span class="katex"([^>]*)>/g)].map(([, attributes]) => {
+    const found = attributes.match(/^ role="math" aria-label="([^"]+)"$/);
+    assert.ok(found, `a formula without a spoken name: <span class="katex"${attributes}>`);
+    return unescape(found[1]);
+  });
+  const source = fs.readFileSync(path.join(root, 'web/page/index.html'), 'utf8').replace(/<(script|style|pre|code)\b[\s\S]*?<\/\1>/g, '');
+  const written = [...source.matchAll(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g)]
+    .map(([, display, inline]) => unescape(display ?? inline).replace(/&nbsp;/g, '\u00a0').trim().replace(/\s+/g, ' '));
+  assert.ok(written.length > 100, `${written.length} formulas found in the source`);
+  assert.deepEqual(names, written);
+});
+
 const env = useBrowser();
+
+test('the browser exposes a formula to assistive technology by its TeX', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(env.url);
+  assert.ok(await page.getByRole('math', { name: 's_0 = h_T', exact: true }).count() >= 1);
+  await context.close();
+});
 
 // Brings every figure to life and opens what a reader can open, then runs axe in the page.
 async function axeViolations(page) {

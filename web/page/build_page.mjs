@@ -28,6 +28,7 @@ function fail(message) {
 
 const entities = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'", '&nbsp;': '\u00a0' };
 const decodeEntities = (text) => text.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (e) => entities[e]);
+const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 // Renders every \( \) and \[ \] outside <script>, <style>, <pre> and <code>.
 function renderMath(html, file) {
@@ -41,7 +42,10 @@ function renderMath(html, file) {
     const rendered = text.replace(math, (match, display, inline, punctuation, at) => {
       const tex = decodeEntities(display ?? inline);
       try {
-        const html = katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined });
+        // KaTeX's HTML is hidden from assistive technology; a formula is named by its TeX, as
+        // Wikipedia's math images are (KaTeX's MathML would add a third to the page's elements).
+        const html = katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined })
+          .replace('<span class="katex">', `<span class="katex" role="math" aria-label="${escapeAttribute(tex.trim().replace(/\s+/g, ' '))}">`);
         return punctuation ? `<span class="math-nowrap">${html}${punctuation}</span>` : html;
       } catch (error) {
         fail(`${file}:${lineAt(offset + at)}: KaTeX: ${error.message}\n  in: ${tex}`);
