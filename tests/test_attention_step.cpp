@@ -7,9 +7,9 @@
 #include <cmath>
 #include <stdexcept>
 #include <vector>
-#include "attention.h"
-#include "attention_step.h"
-#include "rng.h"
+#include "layers/attention.h"
+#include "lesson/attention_step.h"
+#include "kernels/rng.h"
 
 using namespace lb;
 using doctest::Approx;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "commands.h"
+#include "cli/commands.h"
 
 using namespace lb::cli;
 

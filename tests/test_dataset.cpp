@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dataset.h"
+#include "data/dataset.h"
 
 using namespace lb;
 

@@ -32,11 +32,11 @@
 #include <string>
 #include <vector>
 
-#include "attention.h"
-#include "gru.h"
-#include "layers.h"
-#include "model.h"
-#include "rng.h"
+#include "layers/attention.h"
+#include "layers/gru.h"
+#include "layers/layers.h"
+#include "models/model.h"
+#include "kernels/rng.h"
 #include "test_helpers.h"
 
 using namespace lb;

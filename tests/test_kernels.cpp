@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels.h"
-#include "rng.h"
+#include "kernels/kernels.h"
+#include "kernels/rng.h"
 
 namespace kernels = lb::kernels;
 

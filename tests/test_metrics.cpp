@@ -6,8 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "metrics.h"
-#include "rng.h"
+#include "data/metrics.h"
+#include "kernels/rng.h"
 
 using namespace lb;
 using doctest::Approx;

@@ -1,11 +1,11 @@
 // tests/test_metrics_json.cpp — Metrics travel from a training worker to the page as JSON
-// (core/metrics_json.h): every field arrives as it left, an empty bucket's NaN included, and a
+// (core/io/metrics_json.h): every field arrives as it left, an empty bucket's NaN included, and a
 // damaged message is refused by the name of the field.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
-#include "metrics_json.h"
+#include "io/metrics_json.h"
 
 TEST_CASE("metrics survive JSON, NaN buckets included") {
     lb::Metrics m;

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "dataset.h"
-#include "model.h"
-#include "published.h"
-#include "rng.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "lesson/published.h"
+#include "kernels/rng.h"
 #include "test_helpers.h"
-#include "trainer.h"
+#include "training/trainer.h"
 
 using namespace lb;
 using namespace lb::testing;

@@ -1,4 +1,4 @@
-// The probes (core/probes.h): occlusion on hand-built models whose answer is
+// The probes (core/lesson/probes.h): occlusion on hand-built models whose answer is
 // known before decoding, and the gradient path against central differences of
 // an independent double-precision forward pass in which a perturbation δ is
 // added to one encoder state h_j.
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "dataset.h"
-#include "model.h"
-#include "probes.h"
-#include "rng.h"
-#include "trainer.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "lesson/probes.h"
+#include "kernels/rng.h"
+#include "training/trainer.h"
 
 using namespace lb;
 using doctest::Approx;

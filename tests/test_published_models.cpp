@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "dataset.h"
-#include "model.h"
-#include "rng.h"
-#include "safetensors.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "kernels/rng.h"
+#include "io/safetensors.h"
 #include "test_helpers.h"
-#include "trainer.h"
+#include "training/trainer.h"
 
 using namespace lb;
 using namespace lb::testing;

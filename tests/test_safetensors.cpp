@@ -10,10 +10,10 @@
 #include <limits>
 #include <string>
 
-#include "model.h"
-#include "rng.h"
-#include "safetensors.h"
-#include "text.h"
+#include "models/model.h"
+#include "kernels/rng.h"
+#include "io/safetensors.h"
+#include "text/text.h"
 #ifndef __EMSCRIPTEN__
 #include <sys/stat.h>  // mkfifo
 #endif

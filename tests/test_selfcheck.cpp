@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <set>
 #include <string>
-#include "selfcheck.h"
-#include "text.h"
+#include "lesson/selfcheck.h"
+#include "text/text.h"
 
 using namespace lb;
 

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include "dataset.h"
-#include "model.h"
-#include "safetensors.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "io/safetensors.h"
 
 using namespace lb;
 

@@ -9,10 +9,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include "dataset.h"
-#include "metrics.h"
-#include "model.h"
-#include "safetensors.h"
+#include "data/dataset.h"
+#include "data/metrics.h"
+#include "models/model.h"
+#include "io/safetensors.h"
 
 using namespace lb;
 

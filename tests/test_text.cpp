@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
-#include "text.h"
+#include "text/text.h"
 
 using namespace lb;
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "dataset.h"
-#include "model.h"
-#include "rng.h"
-#include "trainer.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "kernels/rng.h"
+#include "training/trainer.h"
 
 using namespace lb;
 using doctest::Approx;

@@ -19,15 +19,15 @@
 #include <utility>
 #include <vector>
 
-#include "dataset.h"
-#include "layers.h"
-#include "model.h"
-#include "rng.h"
-#include "safetensors.h"
-#include "trainer.h"
+#include "data/dataset.h"
+#include "layers/layers.h"
+#include "models/model.h"
+#include "kernels/rng.h"
+#include "io/safetensors.h"
+#include "training/trainer.h"
 #include "test_helpers.h"
-#include "transformer.h"
-#include "transformer_layers.h"
+#include "models/transformer.h"
+#include "layers/transformer_layers.h"
 
 using namespace lb;
 using namespace lb::testing;

@@ -9,7 +9,7 @@ beside the C++ benchmark so the ratios come from one session on one machine.
 Like `lookback bench` it counts this process's CPU seconds (time.process_time),
 not wall-clock time, because the machine is shared.
 
-The model (core/model.h): input embedding [40, 32]; encoder nn.GRU(32, H);
+The model (core/models/model.h): input embedding [40, 32]; encoder nn.GRU(32, H);
 decoder start state = each row's true last encoder state; output embedding
 [13, 16]; decoder GRUCell(16 (+H), H); with attention, at every step the context
 c_t = sum_j softmax_j(score(s_{t-1}, h_j)) h_j over the real (unpadded) source
@@ -18,7 +18,7 @@ Linear(H, 13). The strings are the dataset's six formats (shared/dataset.md),
 drawn here with Python's own RNG: the timing depends on their lengths, not on
 which dates they are.
 
-With --decoder transformer (or transformer-first) it is core/transformer.h's
+With --decoder transformer (or transformer-first) it is core/models/transformer.h's
 one-layer Transformer built from nn.TransformerEncoderLayer /
 nn.TransformerDecoderLayer (d_model = width, 4 heads, feed-forward 2 x width,
 post-LN, ReLU, dropout 0): embeddings [40, D] and [13, D] scaled by sqrt(D)
@@ -167,7 +167,7 @@ class Transformer(nn.Module):
 
 
 def transformer_parameters(D, F=None):
-    """core/transformer.h's formula."""
+    """core/models/transformer.h's formula."""
     F = F or 2 * D
     attention = 4 * D * D + 4 * D
     ffn = 2 * D * F + F + D

@@ -18,7 +18,7 @@
 // register_all_gradients is an ES module node cannot load; tfjs's node bundle
 // registers all of them against the same tfjs-core.
 //
-// The model (as pytorch_reference.py and core/model.h), width H = 64, batch 64:
+// The model (as pytorch_reference.py and core/models/model.h), width H = 64, batch 64:
 // input embedding [40, 32]; encoder GRU(32, H) in nn.GRU's layout (gates r, z, n,
 // an input and a recurrent bias, n = tanh(x W_in + b_in + r ⊙ (h W_hn + b_hn)));
 // decoder start state = each row's true last encoder state; output embedding

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "dataset.h"
-#include "model.h"
-#include "text.h"
-#include "trainer.h"
+#include "data/dataset.h"
+#include "models/model.h"
+#include "text/text.h"
+#include "training/trainer.h"
 
 namespace {
 const lb::Model& model() {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "commands.h"
-#include "text.h"
+#include "cli/commands.h"
+#include "text/text.h"
 
 using namespace lb::cli;
 

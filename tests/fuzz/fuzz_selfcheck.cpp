@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "selfcheck.h"
-#include "text.h"
+#include "lesson/selfcheck.h"
+#include "text/text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

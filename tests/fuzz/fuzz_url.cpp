@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "text.h"
+#include "text/text.h"
 #include "../url_settings.h"
 
 namespace {

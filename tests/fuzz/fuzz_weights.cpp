@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "model.h"
-#include "safetensors.h"
-#include "text.h"
+#include "models/model.h"
+#include "io/safetensors.h"
+#include "text/text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {

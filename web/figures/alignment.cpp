@@ -27,8 +27,8 @@
 #include "charts.h"
 #include "lesson2.h"
 #include "map_view.h"
-#include "probes.h"
-#include "text.h"  // core/text.h
+#include "lesson/probes.h"
+#include "text/text.h"
 
 namespace lb::web {
 

@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "attention_step.h"
+#include "lesson/attention_step.h"
 #include "figure.h"
 
 namespace lb::web {

@@ -16,11 +16,11 @@
 
 #include <imgui.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "figure.h"
 #include "heatmap.h"
 #include "page_text.h"
-#include "text.h"  // core/text.h
+#include "text/text.h"
 #include "theme.h"
 
 namespace lb::web {

@@ -14,7 +14,7 @@
 #include "charts.h"
 #include "download.h"
 #include "lesson2.h"
-#include "safetensors.h"
+#include "io/safetensors.h"
 
 namespace lb::web {
 namespace {

@@ -3,7 +3,7 @@
 //
 // The questions are HTML forms, not a canvas: radio buttons and text fields are what screen
 // readers and keyboards handle best. The numbers and the checking stay in the core
-// (core/selfcheck.h): two exported C functions ask for a fresh question of a kind and check a
+// (core/lesson/selfcheck.h): two exported C functions ask for a fresh question of a kind and check a
 // typed answer against it, and at start-up the module hands the page a small object,
 // window.lookbackSelfCheck, that calls them (the event "lookback:selfcheck" says it is there).
 #include <emscripten/emscripten.h>
@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "selfcheck.h"
-#include "text.h"
+#include "lesson/selfcheck.h"
+#include "text/text.h"
 
 namespace lb::web {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "charts.h"
 #include "lesson2.h"
-#include "published.h"
+#include "lesson/published.h"
 
 namespace lb::web {
 namespace {

@@ -22,7 +22,7 @@
 
 #include "lesson2.h"
 #include "pair_view.h"
-#include "published.h"
+#include "lesson/published.h"
 
 namespace lb::web {
 namespace {

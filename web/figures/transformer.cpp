@@ -25,7 +25,7 @@
 #include "lesson2.h"
 #include "map_view.h"
 #include "pair_view.h"
-#include "text.h"  // core/text.h
+#include "text/text.h"
 
 namespace lb::web {
 

@@ -10,8 +10,8 @@
 
 #include "figure.h"
 #include "lab.h"
-#include "metrics_json.h"
-#include "safetensors.h"
+#include "io/metrics_json.h"
+#include "io/safetensors.h"
 
 namespace lb::web {
 namespace {

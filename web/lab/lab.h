@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "dataset.h"
-#include "metrics.h"
-#include "model.h"
-#include "trainer.h"
+#include "data/dataset.h"
+#include "data/metrics.h"
+#include "models/model.h"
+#include "training/trainer.h"
 
 namespace lb::web {
 
@@ -125,7 +125,7 @@ struct Lab {
     ~Lab();
 
     // The training figure: its settings (and the URL's tr.*) and its pair, [0] plain, [1] the
-    // attention design picked: the lesson's model, Bahdanau's or Luong's (core/model.h's rules).
+    // attention design picked: the lesson's model, Bahdanau's or Luong's (core/models/model.h's rules).
     int width = 64;
     DecoderKind design = DecoderKind::attention;
     Scorer scorer = Scorer::additive;

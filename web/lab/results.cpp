@@ -1,12 +1,12 @@
 // web/lab/results.cpp — every result the page knows as rows: the source's published table
-// (core/published.h), the native sweep (assets/sweep.json), and the page's own runs and shipped
+// (core/lesson/published.h), the native sweep (assets/sweep.json), and the page's own runs and shipped
 // models; and the same rows as CSV for the reader to save.
 #include <algorithm>
 #include <cmath>
 
 #include "figure.h"
 #include "lab.h"
-#include "published.h"
+#include "lesson/published.h"
 
 namespace lb::web {
 

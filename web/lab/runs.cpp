@@ -15,9 +15,9 @@
 
 #include "figure.h"
 #include "lab.h"
-#include "metrics_json.h"
-#include "published.h"
-#include "safetensors.h"
+#include "io/metrics_json.h"
+#include "lesson/published.h"
+#include "io/safetensors.h"
 
 namespace lb::web {
 

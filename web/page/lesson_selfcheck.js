@@ -3,7 +3,7 @@
 // Concept questions are plain HTML forms whose right answer is in data-answer; without
 // JavaScript their explanations still open by hand (<details>). Computation questions come from
 // the wasm module (web/figures/selfcheck.cpp), which makes fresh numbers and checks typed answers
-// with core/selfcheck.h; it announces itself as window.lookbackSelfCheck and the event
+// with core/lesson/selfcheck.h; it announces itself as window.lookbackSelfCheck and the event
 // "lookback:selfcheck". The score counts the first answer to each question, while the page is
 // open. State for tests: each form's data-result ("right", "wrong" or "invalid").
 'use strict';

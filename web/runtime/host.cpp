@@ -29,7 +29,7 @@
 #include <imgui_internal.h>  // HoveredWindow and ClearActiveID: whether the wheel scrolls, blur
 
 #include "host.h"
-#include "text.h"  // core/text.h
+#include "text/text.h"
 #include "theme.h"
 
 

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "text.h"  // core/text.h
+#include "text/text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // web/runtime/page_text.h — text the figures put on the page: HTML for text alternatives, numbers
-// written for readers, lines broken to a width. (Untrusted text made safe is core/text.h's.)
+// written for readers, lines broken to a width. (Untrusted text made safe is core/text/text.h's.)
 #pragma once
 #include <cstddef>
 #include <functional>

@@ -1,7 +1,7 @@
 // web/runtime/url_state.cpp — see url_state.h.
 #include "url_state.h"
 
-#include "text.h"  // core/text.h
+#include "text/text.h"
 
 #include <cctype>
 #include <cerrno>
@@ -13,7 +13,7 @@
 namespace lb::web {
 namespace {
 
-// A value from the URL as a message quotes it: escaped, cut, always valid UTF-8 (core/text.h).
+// A value from the URL as a message quotes it: escaped, cut, always valid UTF-8 (core/text/text.h).
 std::string shown(const std::string& text) { return lb::quote_untrusted(text, 40); }
 
 bool whole_number(const std::string& text, long& out) {

@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics_json.h"
-#include "safetensors.h"
-#include "trainer.h"
+#include "io/metrics_json.h"
+#include "io/safetensors.h"
+#include "training/trainer.h"
 
 namespace {
 

@@ -1,0 +1,418 @@
+// `lookback bench [--json]`: how fast the core trains and decodes, on this
+// build's target (native, or the same source as WASM with and without SIMD
+// under node). First the kernels' GFLOP/s on the products the models make,
+// then, for each model × width, training examples/s, inference strings/s and
+// the achieved GFLOP/s by design.md's FLOP model. A program, not a test: each
+// figure is timed for a fixed budget of this process's CPU time, so runs are
+// short; compare ratios measured in one session (tests/bench/run.sh runs all
+// targets and the PyTorch reference).
+//
+// Legend: B batch rows, H width, S mean source length, M × N × K a product.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "data/dataset.h"
+#include "kernels/kernels.h"
+#include "models/model.h"
+#include "lesson/published.h"
+#include "kernels/rng.h"
+#include "training/trainer.h"
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+#include <malloc.h>
+#else
+#include <malloc.h>
+#include <ctime>
+#include <sys/resource.h>
+#endif
+
+namespace lb::cli {
+
+namespace {
+
+// The benchmark's clock: CPU seconds of this process, not wall-clock seconds,
+// because the machines it runs on are shared (a build or a browser test on the
+// other core would otherwise count as our time). Natively the kernel's process
+// CPU clock; under node, process.cpuUsage() (user + system, all of node's threads).
+#if defined(__EMSCRIPTEN__)
+EM_JS(double, node_cpu_seconds, (), {
+    if (typeof process !== 'undefined' && process.cpuUsage) {
+        var u = process.cpuUsage();  // (Emscripten 3.1.6's JS optimizer wants ES5: var)
+        return (u.user + u.system) / 1e6;
+    }
+    return performance.now() / 1000;
+});
+double cpu_seconds() { return node_cpu_seconds(); }
+#else
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+#endif
+
+// Seconds per call of f: after one warm-up call, three rounds of at least
+// budget / 3 seconds each; the fastest round counts (the least disturbed).
+template <class F>
+double seconds_per_call(F&& f, double budget) {
+    f();
+    double best = 1e30;
+    long reps = 1;
+    for (int round = 0; round < 3; ++round) {
+        for (;;) {
+            const double t0 = cpu_seconds();
+            for (long r = 0; r < reps; ++r) f();
+            const double elapsed = cpu_seconds() - t0;
+            if (elapsed >= budget / 3) {
+                best = std::min(best, elapsed / double(reps));
+                break;
+            }
+            reps *= 2;
+        }
+    }
+    return best;
+}
+
+const char* target_name() {
+#if defined(__EMSCRIPTEN__)
+    return kernels::simd_enabled() ? "wasm-simd" : "wasm-scalar";
+#else
+    return "native";
+#endif
+}
+
+// Memory the process holds, in MB: the WASM linear memory (what the page's
+// module would hold; it only grows, in steps of about 20%), natively the peak
+// resident set.
+double memory_megabytes() {
+#if defined(__EMSCRIPTEN__)
+    return double(__builtin_wasm_memory_size(0)) * 65536.0 / (1024.0 * 1024.0);
+#elif defined(__linux__)
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KB on Linux
+#else
+    return 0.0;
+#endif
+}
+// The heap's high-water mark in MB: what malloc has taken from the system so
+// far (dlmalloc in WASM and glibc both report it as mallinfo's arena).
+double heap_megabytes() {
+#if defined(__EMSCRIPTEN__)
+    const double arena = double(mallinfo().arena);
+#else
+    const double arena = double(mallinfo2().arena);  // glibc's mallinfo() is deprecated
+#endif
+    return arena / (1024.0 * 1024.0);
+}
+
+// --- kernels ------------------------------------------------------------------
+
+enum class Product { nn, nt, tn };
+
+struct KernelCase {
+    const char* what;  // where the models make this product
+    Product product;
+    int M, N, K;
+};
+
+// The products of one training batch at H = 64, B = 64, S ≈ 18 (model.h, gru.h,
+// attention.h), a width-8 one, one string at inference, and an odd shape.
+const KernelCase kernel_cases[] = {
+    {"GRU step h.W_hh^T (H=64)", Product::nt, 64, 192, 64},
+    {"GRU step, W_hh pre-transposed", Product::nn, 64, 192, 64},
+    {"GRU input proj x.W_ih^T, all steps", Product::nt, 64 * 18, 192, 32},
+    {"decoder input [y;c].W_ih^T", Product::nt, 64, 192, 16 + 64},
+    {"attention keys h.W_e^T", Product::nt, 64 * 18, 64, 64},
+    {"backward dh += dG.W_hh", Product::nn, 64, 64, 192},
+    {"weight grad dW_hh += dG^T.h", Product::tn, 192, 64, 64 * 18},
+    {"GRU step at H=8", Product::nt, 64, 24, 8},
+    {"GRU step at H=32", Product::nt, 64, 96, 32},
+    {"one string h.W_hh^T", Product::nt, 1, 192, 64},
+    {"odd 17x33x65", Product::nn, 17, 33, 65},
+};
+
+const char* product_name(Product p) {
+    return p == Product::nn ? "nn" : p == Product::nt ? "nt" : "tn";
+}
+
+double kernel_gflops(const KernelCase& c, double budget) {
+    // Stored shapes: A [M, K] (tn: [K, M]), B [K, N] (nt: [N, K]), C [M, N].
+    const int lda = c.product == Product::tn ? c.M : c.K;
+    const int ldb = c.product == Product::nt ? c.K : c.N;
+    Rng rng(1);
+    std::vector<float> A(size_t(c.M) * c.K), B(size_t(c.K) * c.N), C(size_t(c.M) * c.N, 0.0f);
+    for (float& x : A) x = rng.uniform(-1.0f, 1.0f);
+    for (float& x : B) x = rng.uniform(-1.0f, 1.0f);
+    const auto fn = c.product == Product::nn ? kernels::matmul_nn
+                  : c.product == Product::nt ? kernels::matmul_nt : kernels::matmul_tn;
+    const double seconds = seconds_per_call(
+        [&] { fn(c.M, c.N, c.K, A.data(), lda, B.data(), ldb, C.data(), c.N, false); }, budget);
+    return 2.0 * c.M * c.N * c.K / seconds / 1e9;
+}
+
+// --- models ---------------------------------------------------------------------
+
+struct ModelCase {
+    DecoderKind decoder;
+    Scorer scorer;  // attention, luong, luong-local
+    Memory memory = Memory::all;  // transformer only
+    // --models' name for the case: the attention decoder's scorer, else the
+    // model's name ("transformer-first" for the Transformer reading one state)
+    std::string_view name() const {
+        if (decoder == DecoderKind::transformer)
+            return memory == Memory::all ? "transformer" : "transformer-first";
+        return decoder == DecoderKind::attention ? scorer_name(scorer) : decoder_name(decoder);
+    }
+    // the JSON's "scorer": "none" for plain and transformer
+    std::string scorer_label() const { return std::string(model_scorer_name(decoder, scorer)); }
+};
+// The published models' rows are asked for by name (--models bahdanau,...), so
+// the default rows and the reference comparison stay as they were.
+const ModelCase model_cases[] = {
+    {DecoderKind::plain, Scorer::dot},
+    {DecoderKind::attention, Scorer::dot},
+    {DecoderKind::attention, Scorer::general},
+    {DecoderKind::attention, Scorer::additive},
+    {DecoderKind::transformer, Scorer::dot, Memory::all},
+    {DecoderKind::transformer, Scorer::dot, Memory::first},
+    {DecoderKind::bahdanau, Scorer::additive},
+    {DecoderKind::luong, Scorer::general},
+    {DecoderKind::luong_local, Scorer::general},
+};
+const ModelCase* model_case(std::string_view name) {
+    for (const ModelCase& c : model_cases)
+        if (c.name() == name) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+// design.md's performance model, in FLOPs (2 per multiply-add) per training
+// example at width H with mean source length S:
+//   encoder             S · 3H(E_in + H)                        E_in = 32
+//   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
+//   plain decoder      11 · 3H(E_out + H)       (the same without context and scores)
+//   bahdanau           2 · S · 3H(E_in + H) + S · 2H²           two encoder GRUs, the keys
+//                      + 11 · (3H(E_out + 2H) + 3H² + 4SH + H²) GRU on [y ; c], scores, W_d
+//   luong (general)    S · 3H(E_in + H) + S · H²                encoder, the keys
+//                      + 11 · (3H(E_out + H) + 2SH + 2H²)       GRU, scores, W_c (local: + H²)
+//   training = forward + backward ≈ 3 × forward
+// It leaves out the output layer, softmax and gate math, so it is the work the
+// products do, and GFLOP/s by it is comparable with the kernels' figures.
+// The Transformer (D = H, F = 2D, heads do not change the count), T = 10:
+//   encoder   S · (4D² + 2DF) + 2S²D           projections, FFN; scores and weighted sums
+//   decoder   T · (4D² + 2D² + 2DF + 13D) + S · 2D² + 2T²D + 2TSD
+//             self-attention, cross q and out, FFN, output; the memory's K and V; scores
+double transformer_flops_per_forward(double D, double S) {
+    const double T = output_length, F = 2 * D;
+    const double encoder_macs = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
+    const double decoder_macs = T * (6 * D * D + 2 * D * F + 13 * D) + S * 2 * D * D +
+                                2 * T * T * D + 2 * T * S * D;
+    return 2 * (encoder_macs + decoder_macs);
+}
+double flops_per_forward(DecoderKind decoder, double H, double S) {
+    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
+    const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
+    if (decoder == DecoderKind::bahdanau)
+        return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
+                    T_out * (3 * H * (E_out + 2 * H) + 3 * H * H + 4 * S * H + H * H));
+    if (is_luong(decoder))
+        return 2 * (S * 3 * H * (E_in + H) + S * H * H +
+                    T_out * (3 * H * (E_out + H) + 2 * S * H + 2 * H * H +
+                             (decoder == DecoderKind::luong_local ? H * H : 0)));
+    const double encoder_macs = S * 3 * H * (E_in + H);
+    const double decoder_macs = decoder == DecoderKind::attention
+                                    ? T_out * (3 * H * (E_out + 2 * H) + 2 * S * H + H * H)
+                                    : T_out * 3 * H * (E_out + H);
+    return 2 * (encoder_macs + decoder_macs);
+}
+double flops_per_training_example(DecoderKind decoder, double H, double S) {
+    return 3 * flops_per_forward(decoder, H, S);
+}
+
+namespace {
+
+struct ModelResult {
+    double train_examples_per_second, infer_strings_per_second, single_strings_per_second;
+    double gflops, memory_mb, heap_mb;
+};
+
+ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, double mean_length,
+                        double budget) {
+    TrainerConfig config;
+    config.model.decoder = m.decoder;
+    config.model.scorer = m.scorer;
+    config.model.H = H;
+    config.model.memory = m.memory;
+    config.adam = default_adam(config.model);
+    config.batch_size = 64;
+    config.epochs = 0;  // never done
+    config.evaluate_each_epoch = false;
+    Trainer trainer(config, data);
+    trainer.step(2);  // warm-up: buffers sized, caches filled
+
+    ModelResult r{};
+    const long examples_before = trainer.examples_seen();
+    const double t0 = cpu_seconds();
+    do trainer.step(1);
+    while (cpu_seconds() - t0 < budget);
+    const double train_seconds = cpu_seconds() - t0;
+    r.train_examples_per_second = double(trainer.examples_seen() - examples_before) / train_seconds;
+    r.gflops = r.train_examples_per_second * flops_per_training_example(m.decoder, H, mean_length) / 1e9;
+    r.memory_mb = memory_megabytes();
+    r.heap_mb = heap_megabytes();
+
+    // Greedy decoding of the held-out strings in batches of 64 (what evaluation does).
+    const std::vector<Example> strings(data.held_out.begin(), data.held_out.begin() + 256);
+    const double batch_seconds = seconds_per_call(
+        [&] { decode_examples(strings, trainer.model(), false, 64); }, budget / 2);
+    r.infer_strings_per_second = double(strings.size()) / batch_seconds;
+    // One string at a time (the page's "try your own date").
+    const std::vector<int> tokens = encode_input(data.held_out[0].input);
+    const double single_seconds =
+        seconds_per_call([&] { decode_tokens(tokens, trainer.model()); }, budget / 4);
+    r.single_strings_per_second = 1.0 / single_seconds;
+    return r;
+}
+
+}  // namespace
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+        parts.push_back(text.substr(start, comma - start));
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+const char* const bench_usage =
+    "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
+    "[--models plain,dot,general,additive,transformer,transformer-first] [--no-kernels] [--no-models]\n"
+    "  transformer, transformer-first: the one-layer Transformer (4 heads), memory all | first;\n"
+    "  also bahdanau, luong, luong-local (the published models, asked for by name)";
+
+BenchArgs parse_bench_args(const Args& args) {
+    BenchArgs o;
+    for (size_t i = 0; i < args.size();) {  // take_option advances i past a flag and value
+        std::string value;
+        if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--no-kernels") o.run_kernels = false, ++i;
+        else if (args[i] == "--no-models") o.run_models = false, ++i;
+        else if (take_option(args, i, "--seconds", value)) {
+            o.budget = parse_decimal("--seconds", value, 0, 600);
+        } else if (take_option(args, i, "--widths", value)) {
+            o.widths.clear();
+            for (const std::string& w : split_commas(value))
+                o.widths.push_back(int(parse_integer("--widths", w, 1, 256)));
+        } else if (take_option(args, i, "--models", value)) {
+            o.model_names = split_commas(value);
+            for (const std::string& name : o.model_names)
+                if (!model_case(name))
+                    throw UsageError("unknown model " + shown(name) + " in --models");
+        } else
+            throw UsageError("unknown option " + shown(args[i]));
+    }
+    return o;
+}
+
+int bench(const Args& args) {
+    BenchArgs options;
+    try {
+        options = parse_bench_args(args);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), bench_usage);
+    }
+    const bool json = options.json, run_kernels = options.run_kernels, run_models = options.run_models;
+    const double budget = options.budget;
+    const std::vector<int>& widths = options.widths;
+    const std::vector<std::string>& model_names = options.model_names;
+
+    const char* target = target_name();
+    nlohmann::json out = {{"target", target}, {"simd_width", kernels::simd_width()},
+                          {"clock", "process CPU seconds"}};
+
+    // Kernels: the products' GFLOP/s; the best is this build's practical peak.
+    double peak = 0;
+    if (run_kernels) {
+        if (!json)
+            std::printf("%s, %d floats per vector\n\n%-36s %-3s %18s %9s\n", target,
+                        kernels::simd_width(), "product", "", "M x N x K", "GFLOP/s");
+        // One untimed pass first: V8 runs WASM in its baseline compiler until the
+        // optimised code is ready, and natively the caches warm up.
+        for (const KernelCase& c : kernel_cases) kernel_gflops(c, budget / 50);
+        nlohmann::json rows = nlohmann::json::array();
+        for (const KernelCase& c : kernel_cases) {
+            const double g = kernel_gflops(c, budget / 10);
+            peak = std::max(peak, g);
+            rows.push_back({{"product", product_name(c.product)}, {"M", c.M}, {"N", c.N},
+                            {"K", c.K}, {"what", c.what}, {"gflops", g}});
+            if (!json)
+                std::printf("%-36s %-3s %6d x %4d x %4d %9.1f\n", c.what, product_name(c.product),
+                            c.M, c.N, c.K, g);
+            std::fflush(stdout);
+        }
+        out["kernels"] = rows;
+        out["kernel_peak_gflops"] = peak;
+    }
+
+    nlohmann::json results = nlohmann::json::array();
+    if (run_models) {
+        const DateSplits data = make_date_splits(1);
+        double total_length = 0;
+        for (const Example& e : data.train) total_length += double(e.input.size());
+        const double mean_length = total_length / double(data.train.size());
+        if (!json)
+            std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by design.md's "
+                        "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s %8s\n",
+                        mean_length, peak > 0 ? " (kernel peak above)" : "", "model", "scorer",
+                        "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
+                        "mem MB", "heap MB");
+        for (const std::string& name : model_names) {
+            const ModelCase* m = model_case(name);
+            for (int H : widths) {
+                const ModelResult r = bench_model(*m, H, data, mean_length, budget);
+                results.push_back({{"model", decoder_name(m->decoder)},
+                                   {"scorer", m->scorer_label()},
+                                   {"width", H},
+                                   {"target", target},
+                                   {"train_examples_per_second", r.train_examples_per_second},
+                                   {"infer_strings_per_second", r.infer_strings_per_second},
+                                   {"infer_single_string_per_second", r.single_strings_per_second},
+                                   {"gflops", r.gflops},
+                                   {"flops_per_training_example",
+                                    flops_per_training_example(m->decoder, H, mean_length)},
+                                   {"memory_mb", r.memory_mb},
+                                   {"heap_mb", r.heap_mb}});
+                if (m->decoder == DecoderKind::transformer)
+                    results.back()["memory"] = memory_name(m->memory);
+                if (!json)
+                    std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n",
+                                std::string(decoder_name(m->decoder)).c_str(),
+                                m->decoder == DecoderKind::transformer
+                                    ? memory_name(m->memory) : m->scorer_label().c_str(), H,
+                                flops_per_training_example(m->decoder, H, mean_length) / 1e6,
+                                r.train_examples_per_second, r.infer_strings_per_second,
+                                r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);
+                std::fflush(stdout);
+            }
+        }
+        out["mean_source_length"] = mean_length;
+    }
+    out["results"] = results;
+    out["memory_mb"] = memory_megabytes();
+    out["heap_mb"] = heap_megabytes();
+    if (json) std::printf("%s\n", out.dump().c_str());
+    return 0;
+}
+
+}  // namespace lb::cli

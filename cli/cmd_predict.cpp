@@ -1,0 +1,212 @@
+// `lookback predict --weights FILE [--json] TEXT...`: a trained model's output
+// for each date, its attention matrix (a text heat map, or numbers in JSON
+// lines), and for each output character the input position it attends to most.
+// For a Transformer the matrix is its cross-attention, the mean over heads;
+// --per-head adds each head's. --gradient-path DATE adds, for the teacher-forced
+// loss of writing DATE, the gradient's norm at every encoder state (probes.h):
+// the numbers behind the page's Figure 6 and assets/gradient_path.json.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <xtensor/xview.hpp>
+
+#include "cli/commands.h"
+#include "lesson/probes.h"
+#include "io/safetensors.h"
+
+namespace lb::cli {
+
+namespace {
+
+const char* const predict_usage =
+    "lookback predict --weights FILE [--json] [--per-head] [--gradient-path YYYY-MM-DD] TEXT...\n"
+    "  --per-head: a Transformer's cross-attention for each head too (the map is their mean)\n"
+    "  --gradient-path DATE: the norm of d loss / d h_j at each encoder state, for the loss of writing DATE\n"
+    "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
+
+struct Peak {
+    int position;  // 0-based input position with the largest weight
+    char input;    // the character there
+    float weight;
+};
+
+std::vector<Peak> peaks_of(const Decoded& d, const std::string& input) {
+    std::vector<Peak> peaks;
+    if (d.attention.dimension() != 2 || d.attention.shape()[0] == 0) return peaks;
+    const size_t T = d.attention.shape()[0], S = d.attention.shape()[1];
+    for (size_t t = 0; t < T; ++t) {
+        size_t best = 0;
+        for (size_t j = 1; j < S; ++j)
+            if (d.attention(t, j) > d.attention(t, best)) best = j;
+        peaks.push_back({int(best), best < input.size() ? input[best] : '?', d.attention(t, best)});
+    }
+    return peaks;
+}
+
+// Ten shades from nothing to all of the weight.
+char shade(float weight) {
+    static const char ramp[] = " .:-=+*#%@";
+    const int level = int(std::lround(std::clamp(weight, 0.0f, 1.0f) * 9));
+    return ramp[level];
+}
+
+// Input characters as column headings, then one row per output character.
+void print_map(const std::string& input, const Decoded& d, const xt::xtensor<float, 2>& map) {
+    std::printf("        %s\n", input.c_str());
+    for (size_t t = 0; t < map.shape()[0]; ++t) {
+        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(map(t, j)));
+        std::printf("\n");
+    }
+}
+
+void print_text(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
+                bool per_head) {
+    std::printf("%s  ->  %s\n", input.c_str(), d.output.c_str());
+    const size_t heads = d.heads.dimension() == 3 ? d.heads.shape()[0] : 0;
+    if (heads > 0)
+        std::printf("  (cross-attention of the Transformer's decoder, mean over its %zu heads)\n",
+                    heads);
+    if (peaks.empty()) {
+        std::printf("  (plain decoder: no attention; it reads only the encoder's last state)\n\n");
+        return;
+    }
+    // Input characters as column headings, then one row per output character.
+    std::printf("\n        %s\n        ", input.c_str());
+    for (size_t j = 0; j < input.size(); ++j) std::putchar(j % 10 == 0 ? '|' : ' ');
+    std::printf("   peak\n");
+    for (size_t t = 0; t < peaks.size(); ++t) {
+        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(d.attention(t, j)));
+        std::printf("   %2d '%c' %.2f\n", peaks[t].position, peaks[t].input, peaks[t].weight);
+    }
+    std::printf("        (shades ' .:-=+*#%%@' from 0 to 1; '|' marks positions 0, 10, 20)\n\n");
+    for (size_t h = 0; per_head && h < heads; ++h) {
+        std::printf("  head %zu\n", h + 1);
+        print_map(input, d, xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())));
+        std::printf("\n");
+    }
+}
+
+// One line per input position: its character, ‖∂loss/∂h_j‖ by every path and through the decoder alone.
+void print_gradient_path(const std::string& input, const std::string& target, const GradientPath& path) {
+    std::printf("  gradient of the loss of writing %s (loss %.4f), per encoder state:\n", target.c_str(), double(path.loss));
+    std::printf("    pos  char        total       direct\n");
+    for (size_t j = 0; j < input.size(); ++j)
+        std::printf("    %3zu   '%c'  %11.4g  %11.4g\n", j, input[j], double(path.total[j]), double(path.direct[j]));
+    std::printf("  last position against the first: %.4g\n\n", double(path.total.back() / path.total.front()));
+}
+
+nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
+                         bool per_head) {
+    nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
+    for (size_t t = 0; t < peaks.size(); ++t) {
+        nlohmann::json row = nlohmann::json::array();
+        for (size_t j = 0; j < d.attention.shape()[1]; ++j)
+            row.push_back(std::round(double(d.attention(t, j)) * 1e5) / 1e5);
+        attention.push_back(row);
+        peak_list.push_back({{"output", std::string(1, t < d.output.size() ? d.output[t] : '?')},
+                             {"position", peaks[t].position},
+                             {"char", std::string(1, peaks[t].input)},
+                             {"weight", std::round(double(peaks[t].weight) * 1e5) / 1e5}});
+    }
+    nlohmann::json line = {{"input", input}, {"output", d.output}, {"attention", attention},
+                           {"peaks", peak_list}};
+    if (per_head && d.heads.dimension() == 3 && d.heads.shape()[0] > 0) {
+        nlohmann::json heads = nlohmann::json::array();
+        for (size_t h = 0; h < d.heads.shape()[0]; ++h) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (size_t t = 0; t < d.heads.shape()[1]; ++t) {
+                nlohmann::json row = nlohmann::json::array();
+                for (size_t j = 0; j < d.heads.shape()[2]; ++j)
+                    row.push_back(std::round(double(d.heads(h, t, j)) * 1e5) / 1e5);
+                rows.push_back(row);
+            }
+            heads.push_back(rows);
+        }
+        line["heads"] = heads;
+    }
+    return line;
+}
+
+}  // namespace
+
+std::string refusal_line(const std::string& text, const std::string& error) {
+    // The text is whatever was typed: escape sequences and a 10 kB paste included.
+    return "lookback: refused " + shown(text) + ": " + error;
+}
+
+PredictArgs parse_predict_args(const Args& args) {
+    PredictArgs o;
+    for (size_t i = 0; i < args.size();) {
+        std::string v;
+        if (take_option(args, i, "--weights", v)) o.weights = v;
+        else if (args[i] == "--json") o.json = true, ++i;
+        else if (args[i] == "--per-head") o.per_head = true, ++i;
+        else if (take_option(args, i, "--gradient-path", v)) {
+            const bool iso = v.size() == size_t(output_length) &&
+                             v.find_first_not_of("0123456789-") == std::string::npos;
+            if (!iso) throw UsageError("--gradient-path takes a date of 10 characters written as YYYY-MM-DD, not " + shown(v));
+            o.gradient_target = v;
+        }
+        else if (args[i] == "--") {  // everything after is text, even "--x"
+            o.texts.insert(o.texts.end(), args.begin() + long(i) + 1, args.end());
+            break;
+        } else if (args[i].size() > 1 && args[i].compare(0, 2, "--") == 0)
+            throw UsageError("unknown option " + shown(args[i]));
+        else o.texts.push_back(args[i++]);
+    }
+    if (o.weights.empty()) throw UsageError("--weights FILE is required");
+    if (o.texts.empty()) throw UsageError("give at least one date to read");
+    return o;
+}
+
+int predict(const Args& args) {
+    PredictArgs parsed;
+    try {
+        parsed = parse_predict_args(args);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), predict_usage);
+    }
+    const std::string& weights = parsed.weights;
+    const bool json = parsed.json;
+    const std::vector<std::string>& texts = parsed.texts;
+
+    Model model;
+    try {
+        model = load_model(weights);
+    } catch (const SafetensorsError& e) {
+        std::fprintf(stderr, "lookback: cannot use the weights: %s\n", e.what());
+        return 1;
+    }
+
+    int refused = 0;
+    for (const std::string& text : texts) {
+        std::string error;
+        const std::vector<int> tokens = encode_user_input(text, error);
+        if (tokens.empty()) {
+            std::fprintf(stderr, "%s\n", refusal_line(text, error).c_str());
+            ++refused;
+            continue;
+        }
+        const std::string input = normalise_user_input(text);
+        const Decoded d = decode_tokens(tokens, model);
+        const std::vector<Peak> peaks = peaks_of(d, input);
+        std::optional<GradientPath> path;
+        if (!parsed.gradient_target.empty()) path = gradient_path(model, input, parsed.gradient_target);
+        if (json) {
+            nlohmann::json line = line_json(input, d, peaks, parsed.per_head);
+            if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
+                                               {"total", path->total}, {"direct", path->direct},
+                                               {"last_over_first", path->total.back() / path->total.front()}};
+            std::printf("%s\n", line.dump().c_str());
+        } else {
+            print_text(input, d, peaks, parsed.per_head);
+            if (path) print_gradient_path(input, parsed.gradient_target, *path);
+        }
+    }
+    return refused ? 1 : 0;
+}
+
+}  // namespace lb::cli

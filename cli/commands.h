@@ -1,0 +1,163 @@
+// cli/commands.h — the subcommands of `lookback`, one file each.
+// Each takes the arguments after its name and returns the process exit code.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "data/metrics.h"
+#include "models/model.h"
+#include "training/trainer.h"
+
+namespace lb::cli {
+
+using Args = std::vector<std::string>;
+
+int worked_example(const Args& args);
+int train(const Args& args);
+int sweep(const Args& args);
+struct SweepArgs;
+int published_sweep(const SweepArgs& args);  // sweep --published
+int predict(const Args& args);
+int bench(const Args& args);  // cmd_bench.cpp
+
+// A usage error: prints the message and the command's usage, returns 2.
+int usage_error(const std::string& message, const char* usage);
+
+// --- option parsing (options.cpp) ------------------------------------------
+// Thrown for an unknown flag or a bad value; the command turns it into
+// usage_error.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// If args[i] is `--name VALUE` or `--name=VALUE`, stores VALUE, advances i past
+// it and returns true; throws UsageError if the value is missing.
+bool take_option(const Args& args, size_t& i, const char* name, std::string& value);
+// An integer in [lo, hi] for a flag, or UsageError naming the flag (also for
+// digits beyond any integer: 9999999999999999999).
+long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
+// A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
+double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
+// --lr: Adam's learning rate, in (0, 10]. Adam moves each weight by about
+// the rate per step whatever the gradient's scale, and the weights start
+// within ±1, so 1 already throws them far away: up to 10 shows divergence
+// (the trainer stops it with a message); beyond is a typo (1e30).
+float parse_learning_rate(const std::string& text);
+// An argument quoted for a message: escaped, cut, always valid UTF-8 (text.h).
+std::string shown(const std::string& text);
+
+// --- each command's options, parsed without doing any work: the commands,
+// the tests and the option fuzzer call these. Each throws UsageError only.
+struct BenchArgs {
+    bool json = false, run_kernels = true, run_models = true;
+    double budget = 1.0;  // seconds per training figure (kernels and inference get less)
+    std::vector<int> widths = {8, 16, 32, 64};
+    std::vector<std::string> model_names = {"plain", "dot", "general", "additive", "transformer",
+                                            "transformer-first"};
+};
+BenchArgs parse_bench_args(const Args& args);
+bool parse_worked_example_args(const Args& args);  // --json given
+struct PredictArgs {
+    std::string weights;
+    bool json = false;
+    bool per_head = false;  // a Transformer's cross-attention per head too
+    std::string gradient_target;  // --gradient-path: ‖∂loss/∂h_j‖ for the loss of writing this date
+    std::vector<std::string> texts;
+};
+PredictArgs parse_predict_args(const Args& args);
+struct TrainArgs;
+TrainArgs parse_train_args(const Args& args);
+struct SweepArgs {
+    std::string out_dir = "assets";
+    int epochs = 12;
+    uint64_t seed = 1, data_seed = 1;
+    float learning_rate = 1e-3f;
+    bool transformer = false;  // --transformer: the Transformer table (cmd_sweep_transformer.cpp)
+    // --published: the published attention models beside today's (cmd_published.cpp),
+    // at these widths (1–1024), seeds seed .. seed + seeds − 1
+    bool published = false;
+    std::vector<int> widths = {64};
+    int seeds = 3;
+};
+SweepArgs parse_sweep_args(const Args& args);
+int transformer_sweep(const SweepArgs& args);
+
+// --- one training run, shared by train and sweep (cmd_train.cpp) -------------
+struct RunOptions {
+    ModelConfig model;
+    int epochs = 12;
+    uint64_t seed = 1;       // initialisation and shuffling
+    uint64_t data_seed = 1;  // the dataset's strings
+    float learning_rate = 1e-3f;  // Adam's; checked by parse_learning_rate
+    int warmup_steps = 0;    // the rate's linear warmup (trainer.h's AdamConfig)
+    bool evaluate_each_epoch = false;  // held-out exact and per-char in each EpochRecord
+    bool progress = false;   // draw a progress bar on stdout (a terminal)
+    std::string label;       // shown before the bar
+};
+struct RunResult {
+    Model model;
+    Metrics metrics;                  // held-out, greedy decoding
+    std::vector<EpochRecord> history; // train loss per epoch
+    long parameters = 0;
+    double train_seconds = 0, eval_seconds = 0, examples_per_second = 0;
+    std::string failure;  // the trainer's stop message (then nothing was evaluated)
+};
+struct TrainArgs {
+    RunOptions run;
+    std::string save_path, json_path;  // empty: not written
+    bool yes_long = false;             // --yes-long: run even if it is estimated to be long
+};
+// design.md's FLOP model of one training example (cmd_bench.cpp), and from it
+// the estimated seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md
+// measured for attention at width 64 (wider models come nearer the kernels'
+// 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
+double flops_per_training_example(DecoderKind decoder, double H, double S);
+double estimated_train_seconds(const RunOptions& options, size_t train_size);
+constexpr double long_run_seconds = 3600;  // longer needs --yes-long
+// Why path cannot be written, or "" if it can (checked before a long run).
+std::string write_problem(const std::string& path);
+// Writes text to path, replacing what was there; false if that failed.
+bool write_text(const std::string& path, const std::string& text);
+// How predict reports a refused date: the text escaped and cut, then why.
+std::string refusal_line(const std::string& text, const std::string& error);
+RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
+// The train JSON: model, scorer, width, epochs, seed, parameters,
+// train_seconds, examples_per_second, exact, per_char, per_position[10],
+// length_buckets[4], per_format[6]; plus the bucket ranges and counts, the
+// per-format exact match and the loss per epoch.
+nlohmann::json run_json(const RunOptions& options, const RunResult& result);
+
+// --- what the three sweeps share (cmd_sweep.cpp): sweep, sweep --transformer,
+// sweep --published.
+// v with that many decimals, "–" for NaN (a number not measured).
+std::string fixed(double v, int digits = 4);
+// One measurement over n seeds: their mean, lowest and highest.
+struct Spread {
+    double mean = 0, lo = INFINITY, hi = -INFINITY;
+    void add(double v, int n) { mean += v / n, lo = std::min(lo, v), hi = std::max(hi, v); }
+};
+std::string spread_text(const Spread& s);  // "mean (lowest–highest)"
+// The two files a sweep writes, DIR/NAME.json and DIR/NAME.md. Each call
+// that fails says why on stderr.
+struct SweepFiles {
+    std::string json_path, md_path;
+    SweepFiles(const std::string& dir, const std::string& name);
+    bool writable() const;  // checked before any training
+    bool write(const nlohmann::json& json, const std::string& md) const;  // the JSON indented by 1
+    void print(const std::string& md) const;  // the Markdown on stdout, and where it was written
+};
+// One run of a sweep (label before its progress bar, if options asks for one),
+// then its line printed: label, exact, per-char, seconds, parameters. nullopt
+// if the trainer stopped it (its message on stderr): the sweep stops there.
+std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const DateSplits& data);
+
+bool stdout_is_terminal();
+std::vector<std::string> split_commas(const std::string& text);  // cmd_bench.cpp
+
+}  // namespace lb::cli

@@ -1,0 +1,92 @@
+// core/data/dataset.h — the date-normalisation task (shared/dataset.md), its two
+// vocabularies, and padded batches.
+//
+// Legend: B batch size, S padded source length (longest input in the batch),
+// T output length (10: YYYY-MM-DD). Token ids are int32.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <xtensor/xtensor.hpp>
+
+namespace lb {
+
+// Input: pad = 0, then 'a'..'z', '0'..'9', ' ', '/', ',' (40 tokens).
+// Output: pad = 0, start = 1, then '0'..'9', '-' (13 tokens).
+constexpr int input_vocab_size = 40;
+constexpr int output_vocab_size = 13;
+constexpr int pad_token = 0;
+constexpr int start_token = 1;
+constexpr int output_length = 10;      // T
+constexpr int max_input_length = 27;   // the longest string the generator writes
+constexpr int format_count = 6;
+
+int input_token(char c);    // -1 if c is not in the input vocabulary
+char input_char(int token); // '\0' for pad or out of range
+int output_token(char c);   // -1 if c is not an output character
+// The most likely real character of one step's logits [13] (never pad or
+// start): what greedy decoding emits.
+int greedy_character(const float* logits);
+char output_char(int token);// '\0' for pad/start or out of range
+
+struct Example {
+    std::string input;   // e.g. "monday 19 september 1977"
+    std::string target;  // "1977-09-19"
+    int format;          // 0..5, the row of dataset.md's table
+};
+
+struct DateSplits {
+    std::vector<Example> train;     // 6,000, a sixth in each format
+    std::vector<Example> held_out;  // 1,200, a sixth in each format, no string in train
+};
+
+// Deterministic for a seed, on every platform. Example i of a split has format
+// i % 6, so each format gets exactly a sixth when the size is a multiple of 6.
+// Every string is distinct, within a split and across the two (a date that was
+// already drawn in that format is drawn again), so no held-out string is in train.
+DateSplits make_date_splits(uint64_t seed, int train_size = 6000, int held_out_size = 1200);
+
+// Writes one date in one format; the date is (year, month 1..12, day 1..31).
+Example format_date(int year, int month, int day, int format);
+
+// The calendar (proleptic Gregorian), in whole days.
+constexpr int first_year = 1950, last_year = 2049;  // the generator's range, inclusive
+int64_t days_from_civil(int year, int month, int day);  // 1970-01-01 is day 0
+int weekday(int year, int month, int day);              // 0 = Monday … 6 = Sunday
+int days_in_month(int year, int month);
+
+// The format names, for tables ("d/m/yyyy", "weekday d month yyyy", ...).
+const char* format_name(int format);
+
+// A user's own input: lowercased and trimmed, then checked. On success returns
+// the tokens; on refusal returns an empty vector and sets `error` to a message
+// naming the problem (empty, too long, which character at which position).
+std::vector<int> encode_user_input(std::string_view text, std::string& error,
+                                   int max_length = max_input_length);
+
+// The lowercased, trimmed text encode_user_input checks (for display).
+std::string normalise_user_input(std::string_view text);
+
+// Tokens of a string already known to be valid (generated data); throws
+// std::invalid_argument on a character outside the vocabulary.
+std::vector<int> encode_input(std::string_view text);
+std::vector<int> encode_output(std::string_view text);
+// Output tokens back to text: stops at pad, skips start. The one way from
+// output tokens to text (greedy decoding's [T] rows use the pointer form).
+std::string decode_output(const std::vector<int>& tokens);
+std::string decode_output(const int32_t* tokens, int count);
+
+// A padded batch of examples[indices[b]].
+struct Batch {
+    int B = 0, S = 0;
+    xt::xtensor<int32_t, 2> src;       // [B, S] input tokens, pad_token after src_len[b]
+    std::vector<int> src_len;          // [B]   true lengths (>= 1)
+    xt::xtensor<int32_t, 2> dec_in;    // [B, T] start_token, then target tokens 0..T-2
+    xt::xtensor<int32_t, 2> dec_out;   // [B, T] target tokens (what the decoder must write)
+};
+// Throws std::invalid_argument for no indices, an index out of range, an empty
+// input, a character outside a vocabulary or a target that is not 10 characters.
+Batch make_batch(const std::vector<Example>& examples, const std::vector<int>& indices);
+
+}  // namespace lb

@@ -1,0 +1,58 @@
+// core/data/metrics.h — scoring greedy predictions on a split (shared/dataset.md,
+// "Metrics on the held-out split"). Pure functions of the examples and the
+// predicted strings: no model in here.
+//
+// Length buckets. The boundaries are the nearest-rank quartiles of the input
+// lengths of a reference set (the held-out split): Q_k is the smallest length
+// L such that at least k/4 of the strings are no longer than L, i.e. the
+// sorted lengths' element ceil(k·n/4) − 1 (0-based). Bucket 0 holds lengths
+// ≤ Q1, bucket 1 lengths in (Q1, Q2], bucket 2 (Q2, Q3], bucket 3 > Q3. A
+// bucket is a set of whole lengths, so ties make the four counts unequal
+// (for seed 1's held-out split: Q = 10, 16, 20 and 400/311/202/287 strings),
+// and a bucket can even be empty: its accuracy is then NaN (null in JSON).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace lb {
+
+constexpr int length_bucket_count = 4;
+
+struct LengthBuckets {
+    std::array<int, 3> quartiles{};  // Q1, Q2, Q3
+    int shortest = 0, longest = 0;   // of the reference set
+    int bucket_of(int length) const;          // 0..3
+    int lowest_length(int bucket) const;      // the bucket's range, for labels:
+    int highest_length(int bucket) const;     // [lowest, highest], may be empty
+};
+// Throws std::invalid_argument for an empty set.
+LengthBuckets length_quartiles(const std::vector<Example>& reference);
+
+struct Metrics {
+    int count = 0;                                     // examples scored
+    double exact = 0;                                  // all 10 characters right
+    double per_char = 0;                               // right characters / (10 · count)
+    std::array<double, output_length> per_position{};  // per output position 0..9
+    LengthBuckets buckets;
+    std::array<double, length_bucket_count> per_length_bucket{};  // per-char accuracy
+    std::array<int, length_bucket_count> bucket_count{};
+    std::array<double, format_count> per_format{};        // per-char accuracy
+    std::array<double, format_count> per_format_exact{};
+    std::array<int, format_count> examples_per_format{};
+};
+
+// predictions[i] is the model's output for examples[i]; a prediction shorter
+// than 10 characters counts its missing positions wrong, and exact match means
+// the whole string equals the target. Throws std::invalid_argument when the
+// sizes differ or there are no examples. The bucket boundaries are computed
+// from `examples` unless given.
+Metrics evaluate_predictions(const std::vector<Example>& examples,
+                             const std::vector<std::string>& predictions);
+Metrics evaluate_predictions(const std::vector<Example>& examples,
+                             const std::vector<std::string>& predictions,
+                             const LengthBuckets& buckets);
+
+}  // namespace lb

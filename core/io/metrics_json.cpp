@@ -1,0 +1,74 @@
+// core/io/metrics_json.cpp — see metrics_json.h.
+#include "io/metrics_json.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace lb {
+namespace {
+
+// NaN (an empty length bucket) travels as null.
+nlohmann::json number(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
+double number_from(const nlohmann::json& value) { return value.is_null() ? NAN : value.get<double>(); }
+
+template <size_t N>
+nlohmann::json numbers(const std::array<double, N>& values) {
+    nlohmann::json out = nlohmann::json::array();
+    for (double v : values) out.push_back(number(v));
+    return out;
+}
+
+template <typename T, size_t N>
+void read_array(const nlohmann::json& json, const char* key, std::array<T, N>& out) {
+    const auto found = json.find(key);
+    if (found == json.end() || !found->is_array() || found->size() != N)
+        throw std::invalid_argument(std::string("metrics: '") + key + "' must be an array of " + std::to_string(N));
+    for (size_t i = 0; i < N; ++i) {
+        if constexpr (std::is_same_v<T, double>) out[i] = number_from((*found)[i]);
+        else out[i] = (*found)[i].template get<T>();
+    }
+}
+
+}  // namespace
+
+nlohmann::json metrics_to_json(const Metrics& m) {
+    return {
+        {"held_out_size", m.count},
+        {"exact", m.exact},
+        {"per_char", m.per_char},
+        {"per_position", numbers(m.per_position)},
+        {"length_quartiles", m.buckets.quartiles},
+        {"length_shortest", m.buckets.shortest},
+        {"length_longest", m.buckets.longest},
+        {"length_buckets", numbers(m.per_length_bucket)},
+        {"length_bucket_counts", m.bucket_count},
+        {"per_format", numbers(m.per_format)},
+        {"per_format_exact", numbers(m.per_format_exact)},
+        {"examples_per_format", m.examples_per_format},
+    };
+}
+
+Metrics metrics_from_json(const nlohmann::json& json) {
+    if (!json.is_object()) throw std::invalid_argument("metrics: not a JSON object");
+    try {
+        Metrics m;
+        m.count = json.at("held_out_size").get<int>();
+        m.exact = json.at("exact").get<double>();
+        m.per_char = json.at("per_char").get<double>();
+        read_array(json, "per_position", m.per_position);
+        read_array(json, "length_quartiles", m.buckets.quartiles);
+        m.buckets.shortest = json.at("length_shortest").get<int>();
+        m.buckets.longest = json.at("length_longest").get<int>();
+        read_array(json, "length_buckets", m.per_length_bucket);
+        read_array(json, "length_bucket_counts", m.bucket_count);
+        read_array(json, "per_format", m.per_format);
+        read_array(json, "per_format_exact", m.per_format_exact);
+        read_array(json, "examples_per_format", m.examples_per_format);
+        return m;
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument(std::string("metrics: ") + e.what());
+    }
+}
+
+}  // namespace lb

@@ -1,0 +1,467 @@
+// core/io/safetensors.cpp — reading and writing the safetensors format (see
+// safetensors.h), and a model's weights file on top of it.
+#include "io/safetensors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "models/model.h"
+#include "text/text.h"
+
+namespace lb {
+
+using nlohmann::json;
+
+const StoredTensor* SafetensorsContent::find(const std::string& name) const {
+    for (const StoredTensor& t : tensors)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+namespace {
+
+const char* const metadata_key = "__metadata__";
+
+// A name or path from the file or the user, for a message (text.h).
+std::string shown_text(const std::string& text) { return quote_untrusted(text, 80); }
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+// Values in a shape, or -1 if the count would pass `limit` (a hostile shape
+// must not overflow).
+int64_t element_count(const std::vector<int64_t>& shape, int64_t limit) {
+    int64_t n = 1;
+    for (int64_t d : shape) {
+        if (d < 0) return -1;
+        if (d != 0 && n > limit / d) return -1;
+        n *= d;
+    }
+    return n;
+}
+
+void put_u32_le(std::vector<uint8_t>& out, uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+
+}  // namespace
+
+// --- writing -----------------------------------------------------------------
+
+std::vector<uint8_t> encode_safetensors(const SafetensorsContent& content) {
+    json header = json::object();
+    if (!content.metadata.empty()) header[metadata_key] = content.metadata;
+    uint64_t offset = 0;
+    std::set<std::string> names;
+    for (const StoredTensor& t : content.tensors) {
+        if (t.name.empty() || t.name == metadata_key || !names.insert(t.name).second)
+            throw std::invalid_argument("safetensors: empty, reserved or repeated name '" +
+                                        t.name + "'");
+        const int64_t n = element_count(t.shape, INT64_MAX / 4);
+        if (n < 0 || uint64_t(n) != t.data.size())
+            throw std::invalid_argument("safetensors: tensor '" + t.name + "' has " +
+                                        std::to_string(t.data.size()) + " values for shape " +
+                                        shape_text(t.shape));
+        const uint64_t bytes = uint64_t(n) * 4;
+        header[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // align the data to 8 bytes
+
+    std::vector<uint8_t> out;
+    out.reserve(8 + text.size() + offset);
+    const uint64_t n = text.size();
+    for (int i = 0; i < 8; ++i) out.push_back(uint8_t(n >> (8 * i)));
+    out.insert(out.end(), text.begin(), text.end());
+    for (const StoredTensor& t : content.tensors)
+        for (float f : t.data) {
+            uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            put_u32_le(out, bits);
+        }
+    return out;
+}
+
+void write_safetensors_file(const std::string& path, const SafetensorsContent& content) {
+    const std::vector<uint8_t> bytes = encode_safetensors(content);
+    const std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw SafetensorsError("cannot write " + shown_text(temporary));
+        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        if (!out.flush()) {
+            std::remove(temporary.c_str());
+            throw SafetensorsError("cannot write " + shown_text(temporary) + " (disk full?)");
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        throw SafetensorsError("cannot move " + shown_text(temporary) + " to " + shown_text(path));
+    }
+}
+
+// --- reading -----------------------------------------------------------------
+
+namespace {
+
+struct Entry {
+    std::string name;
+    std::vector<int64_t> shape;
+    uint64_t begin = 0, end = 0;
+};
+
+Entry parse_entry(const std::string& name, const json& value) {
+    auto fail = [&](const std::string& what) {
+        throw SafetensorsError("tensor " + shown_text(name) + ": " + what);
+    };
+    if (!value.is_object()) fail("its header entry is not a JSON object");
+    for (const char* key : {"dtype", "shape", "data_offsets"})
+        if (!value.contains(key)) fail(std::string("the header entry has no \"") + key + "\"");
+    const json& dtype = value["dtype"];
+    if (!dtype.is_string()) fail("\"dtype\" is not a string");
+    if (dtype.get<std::string>() != "F32")
+        fail("dtype " + shown_text(dtype.get<std::string>()) + " is not supported (only F32 is)");
+
+    Entry e;
+    e.name = name;
+    const json& shape = value["shape"];
+    if (!shape.is_array()) fail("\"shape\" is not an array");
+    for (const json& d : shape) {
+        if (!d.is_number_integer() || d.get<int64_t>() < 0)
+            fail("\"shape\" " + shape.dump() + " is not a list of sizes >= 0");
+        e.shape.push_back(d.get<int64_t>());
+    }
+    const json& offsets = value["data_offsets"];
+    if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
+        !offsets[1].is_number_unsigned())
+        fail("\"data_offsets\" " + offsets.dump() + " is not [begin, end] with begin, end >= 0");
+    e.begin = offsets[0].get<uint64_t>();
+    e.end = offsets[1].get<uint64_t>();
+    if (e.begin > e.end)
+        fail("\"data_offsets\" " + offsets.dump() + " ends before it begins");
+    return e;
+}
+
+}  // namespace
+
+SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
+    if (size < 8)
+        throw SafetensorsError("truncated: " + std::to_string(size) +
+                               " bytes, fewer than the 8-byte header length");
+    uint64_t header_length = 0;
+    for (int i = 0; i < 8; ++i) header_length |= uint64_t(bytes[i]) << (8 * i);
+    const uint64_t available = size - 8;
+    if (header_length > available)
+        throw SafetensorsError("the header length " + std::to_string(header_length) +
+                               " goes beyond the end of the file (" + std::to_string(available) +
+                               " bytes follow it): truncated or not a safetensors file");
+
+    json header;
+    try {
+        header = json::parse(bytes + 8, bytes + 8 + header_length);
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e999)
+        // nlohmann quotes the bytes it stopped at, which may be half a character.
+        throw SafetensorsError("the header is not valid JSON: " + sanitize_utf8(e.what()));
+    }
+    if (!header.is_object()) throw SafetensorsError("the header is not a JSON object");
+
+    SafetensorsContent content;
+    std::vector<Entry> entries;
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        if (it.key() == metadata_key) {
+            if (!it.value().is_object())
+                throw SafetensorsError("\"__metadata__\" is not a JSON object");
+            for (auto m = it.value().begin(); m != it.value().end(); ++m) {
+                if (!m.value().is_string())
+                    throw SafetensorsError("\"__metadata__\" entry " + shown_text(m.key()) +
+                                           " is not a string");
+                content.metadata[m.key()] = m.value().get<std::string>();
+            }
+            continue;
+        }
+        entries.push_back(parse_entry(it.key(), it.value()));
+    }
+
+    // The data section: tensors must tile it exactly, in some order.
+    const uint64_t data_size = available - header_length;
+    const uint8_t* data = bytes + 8 + header_length;
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+    uint64_t covered = 0;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const Entry& e = entries[i];
+        const std::string where = "tensor " + shown_text(e.name) + " (data_offsets [" +
+                                  std::to_string(e.begin) + ", " + std::to_string(e.end) + "])";
+        if (e.end > data_size)
+            throw SafetensorsError(where + " goes beyond the data, which holds " +
+                                   std::to_string(data_size) + " bytes: the file is truncated " +
+                                   "or the offsets are wrong");
+        const int64_t n = element_count(e.shape, int64_t(data_size / 4 + 1));
+        if (n < 0 || uint64_t(n) * 4 != e.end - e.begin)
+            throw SafetensorsError(where + " holds " + std::to_string(e.end - e.begin) +
+                                   " bytes but shape " + shape_text(e.shape) + " of F32 needs " +
+                                   (n < 0 ? std::string("more than the file") : std::to_string(n * 4)));
+        if (e.begin < covered)
+            throw SafetensorsError(where + " overlaps tensor " + shown_text(entries[i - 1].name));
+        if (e.begin > covered)
+            throw SafetensorsError(where + " leaves bytes [" + std::to_string(covered) + ", " +
+                                   std::to_string(e.begin) + ") of the data unused");
+        covered = e.end;
+    }
+    if (covered != data_size)
+        throw SafetensorsError(std::to_string(data_size - covered) +
+                               " bytes after the last tensor's data belong to no tensor");
+
+    for (const Entry& e : entries) {
+        StoredTensor t;
+        t.name = e.name;
+        t.shape = e.shape;
+        t.data.resize((e.end - e.begin) / 4);
+        for (size_t k = 0; k < t.data.size(); ++k) {
+            const uint8_t* p = data + e.begin + 4 * k;
+            const uint32_t bits = uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
+                                  uint32_t(p[3]) << 24;
+            std::memcpy(&t.data[k], &bits, 4);
+        }
+        content.tensors.push_back(std::move(t));
+    }
+    return content;
+}
+
+SafetensorsContent read_safetensors_file(const std::string& path) {
+    // Looked at before it is opened: opening a FIFO waits for a writer, and a
+    // folder or a device (/dev/zero) has no end to read up to.
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (error || !std::filesystem::exists(status))
+        throw SafetensorsError("cannot open " + shown_text(path) + ": no such file");
+    if (!std::filesystem::is_regular_file(status))
+        throw SafetensorsError(shown_text(path) + " is not a regular file (a folder, a device or a pipe)");
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    if (error) throw SafetensorsError("cannot open " + shown_text(path));
+    if (size > max_weights_file_bytes)
+        throw SafetensorsError(shown_text(path) + " holds " + std::to_string(size) +
+                               " bytes, larger than the " + std::to_string(max_weights_file_bytes) +
+                               " a weights file may have");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw SafetensorsError("cannot open " + shown_text(path));
+    // No more than the size seen above, even if the file grows meanwhile.
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size));
+    bytes.resize(size_t(in.gcount()));
+    try {
+        return decode_safetensors(bytes.data(), bytes.size());
+    } catch (const SafetensorsError& e) {
+        throw SafetensorsError(shown_text(path) + ": " + e.what());
+    }
+}
+
+void check_tensors(const SafetensorsContent& content, const std::vector<ExpectedTensor>& expected,
+                   bool allow_extra) {
+    for (const ExpectedTensor& want : expected) {
+        const StoredTensor* t = content.find(want.name);
+        if (!t) throw SafetensorsError("missing tensor " + shown_text(want.name));
+        if (t->shape != want.shape)
+            throw SafetensorsError("tensor " + shown_text(want.name) + " has shape " + shape_text(t->shape) +
+                                   " but this model expects " + shape_text(want.shape));
+    }
+    if (allow_extra) return;
+    for (const StoredTensor& t : content.tensors) {
+        bool known = false;
+        for (const ExpectedTensor& want : expected) known = known || want.name == t.name;
+        if (!known) throw SafetensorsError("unexpected tensor " + shown_text(t.name) + " for this model");
+    }
+}
+
+// --- a model's weights file --------------------------------------------------
+
+namespace {
+
+const char* const file_format = "lookback-1";
+constexpr int max_width = 1024;  // bounds what a file can make us allocate
+
+std::vector<ExpectedTensor> expected_tensors(const Params& params) {
+    std::vector<ExpectedTensor> expected;
+    for (const ConstNamedTensor& t : named_tensors(params))
+        expected.push_back({t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end())});
+    return expected;
+}
+
+ModelConfig config_from_metadata(const std::map<std::string, std::string>& metadata) {
+    auto get = [&](const char* key) {
+        const auto it = metadata.find(key);
+        if (it == metadata.end())
+            throw SafetensorsError(std::string("the metadata has no \"") + key +
+                                   "\": not a lookback weights file");
+        return it->second;
+    };
+    ModelConfig config;
+    const std::string kind = get("model");
+    const auto decoder = parse_decoder(kind);
+    if (!decoder)
+        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) +
+                               ", not plain, attention, transformer, bahdanau, luong or luong-local");
+    config.decoder = *decoder;
+    if (config.decoder != DecoderKind::plain && config.decoder != DecoderKind::transformer) {
+        const std::string name = get("scorer");
+        const auto scorer = parse_model_scorer(config.decoder, name);
+        if (!scorer)
+            throw SafetensorsError("metadata \"scorer\" is " + shown_text(name) + ", not " +
+                                   std::string(model_scorer_choices(config.decoder)));
+        config.scorer = *scorer;
+    }
+    if (is_luong(config.decoder)) {
+        const std::string feeding = get("input_feeding");
+        if (feeding != "0" && feeding != "1")
+            throw SafetensorsError("metadata \"input_feeding\" is " + shown_text(feeding) + ", not 0 or 1");
+        config.input_feeding = feeding == "1";
+    }
+    const std::string width = get("width");
+    int H = 0;
+    if (width.empty() || width.size() > 4 ||
+        !std::all_of(width.begin(), width.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        (H = std::stoi(width)) < 1 || H > max_width)
+        throw SafetensorsError("metadata \"width\" is " + shown_text(width) + ", not an integer from 1 to " +
+                               std::to_string(max_width));
+    config.H = H;
+    if (config.decoder == DecoderKind::transformer) {
+        const std::string memory = get("memory"), heads = get("heads"), ffn = get("ffn");
+        if (memory == "all") config.memory = Memory::all;
+        else if (memory == "first") config.memory = Memory::first;
+        else throw SafetensorsError("metadata \"memory\" is " + shown_text(memory) + ", not all or first");
+        auto small_integer = [](const std::string& text) {
+            const bool digits = !text.empty() && text.size() <= 4 &&
+                                std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+            return digits ? std::stoi(text) : -1;
+        };
+        config.heads = small_integer(heads);
+        config.ffn = small_integer(ffn);
+        if (config.ffn < 1 || config.ffn > 4 * max_width)
+            throw SafetensorsError("metadata \"ffn\" is " + shown_text(ffn) + ", not an integer from 1 to " +
+                                   std::to_string(4 * max_width));
+        if (config.ffn == 2 * config.H) config.ffn = 0;  // the default, as a fresh config says it
+        try {
+            check_transformer_config(transformer_config(config));
+        } catch (const std::invalid_argument& e) {
+            throw SafetensorsError("metadata \"heads\" is " + shown_text(heads) + ": " + e.what());
+        }
+    }
+    return config;
+}
+
+// Refuses a NaN or an infinity anywhere: such a model decodes garbage with
+// weights shown as "nan", and training from it never recovers.
+void check_finite(const SafetensorsContent& content) {
+    for (const StoredTensor& t : content.tensors)
+        for (size_t i = 0; i < t.data.size(); ++i)
+            if (!std::isfinite(t.data[i]))
+                throw SafetensorsError("tensor " + shown_text(t.name) + " holds a non-finite value (" +
+                                       (std::isnan(t.data[i]) ? "nan" : "infinity") +
+                                       ") at index " + std::to_string(i));
+}
+
+// Copies the tensors into params, whose shapes check_tensors has confirmed.
+void copy_into(Params& params, const SafetensorsContent& content) {
+    for (const NamedTensor& t : named_tensors(params)) {
+        const StoredTensor* stored = content.find(t.name);
+        std::copy(stored->data.begin(), stored->data.end(), t.data);
+    }
+}
+
+}  // namespace
+
+SafetensorsContent model_to_safetensors(const Model& model,
+                                        const std::map<std::string, std::string>& extra) {
+    SafetensorsContent content;
+    content.metadata = extra;
+    const bool transformer = model.config.decoder == DecoderKind::transformer;
+    content.metadata["format"] = file_format;
+    content.metadata["model"] = std::string(decoder_name(model.config.decoder));
+    content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
+    if (is_luong(model.config.decoder))
+        content.metadata["input_feeding"] = model.config.input_feeding ? "1" : "0";
+    content.metadata["width"] = std::to_string(model.config.H);
+    if (transformer) {
+        content.metadata["memory"] = memory_name(model.config.memory);
+        content.metadata["heads"] = std::to_string(model.config.heads);
+        content.metadata["ffn"] = std::to_string(transformer_config(model.config).F);
+    }
+    for (const ConstNamedTensor& t : named_tensors(model.params))
+        content.tensors.push_back({t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
+                                   std::vector<float>(t.data, t.data + t.size)});
+    return content;
+}
+
+void save_model(const std::string& path, const Model& model,
+                const std::map<std::string, std::string>& extra) {
+    write_safetensors_file(path, model_to_safetensors(model, extra));
+}
+
+Model model_from_safetensors(const SafetensorsContent& content) {
+    const ModelConfig config = config_from_metadata(content.metadata);
+    // A cheap look before allocating the model the metadata claims.
+    const std::string probe = config.decoder == DecoderKind::transformer
+                                  ? "encoder.layers.0.self_attn.in_proj_weight"
+                                  : "encoder.gru.weight_hh_l0";
+    const StoredTensor* hh = content.find(probe);
+    const std::vector<int64_t> want = {3 * int64_t(config.H), int64_t(config.H)};
+    if (!hh) throw SafetensorsError("missing tensor '" + probe + "'");
+    if (hh->shape != want)
+        throw SafetensorsError("tensor '" + probe + "' has shape " + shape_text(hh->shape) +
+                               " but this model expects " + shape_text(want) + " (width " +
+                               std::to_string(config.H) + " in the metadata)");
+    Model model = make_model(config);
+    check_tensors(content, expected_tensors(model.params));
+    check_finite(content);
+    copy_into(model.params, content);
+    return model;
+}
+
+Model load_model(const std::string& path) {
+    const SafetensorsContent content = read_safetensors_file(path);
+    try {
+        return model_from_safetensors(content);
+    } catch (const SafetensorsError& e) {
+        throw SafetensorsError(shown_text(path) + ": " + e.what());
+    }
+}
+
+Model load_model(const uint8_t* bytes, size_t size) {
+    return model_from_safetensors(decode_safetensors(bytes, size));
+}
+
+void load_weights_into(Model& model, const SafetensorsContent& content) {
+    // Everything that can fail happens before the first write into model.
+    const ModelConfig config = config_from_metadata(content.metadata);
+    const bool transformer = config.decoder == DecoderKind::transformer;
+    if (config.decoder != model.config.decoder || config.H != model.config.H ||
+        (config.decoder != DecoderKind::plain && !transformer && config.scorer != model.config.scorer) ||
+        config.input_feeding != model.config.input_feeding ||
+        (transformer && (config.memory != model.config.memory || config.heads != model.config.heads ||
+                         transformer_config(config).F != transformer_config(model.config).F)))
+        throw SafetensorsError("the file holds a " + content.metadata.at("model") + " model of width " +
+                               content.metadata.at("width") + (config.decoder != DecoderKind::plain && !transformer
+                                   ? " with the " + content.metadata.at("scorer") + " scorer" +
+                                         (config.input_feeding ? " and input feeding" : "")
+                                   : transformer ? " (memory " + content.metadata.at("memory") + ", " +
+                                                       content.metadata.at("heads") + " heads, ffn " +
+                                                       content.metadata.at("ffn") + ")"
+                                   : std::string()) +
+                               ", not this model's configuration");
+    check_tensors(content, expected_tensors(model.params));
+    check_finite(content);
+    copy_into(model.params, content);
+}
+
+}  // namespace lb

@@ -1,0 +1,85 @@
+// core/lesson/probes.cpp — occlusion and the gradient path (see probes.h).
+//
+// Legend: T output characters (10), S input characters, H width.
+#include "lesson/probes.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lb {
+
+namespace {
+
+// The tokens of a string the model can take, or std::invalid_argument.
+std::vector<int> model_input(std::string_view input) {
+    if (input.empty()) throw std::invalid_argument("probes: the input is empty");
+    return encode_input(input);  // throws, naming the string, on a character outside the vocabulary
+}
+
+void check_position(int position, int S) {
+    if (position < 0 || position >= S)
+        throw std::invalid_argument("probes: position " + std::to_string(position) +
+                                    " is outside the input (0 to " + std::to_string(S - 1) + ")");
+}
+
+std::string decode_blanked(std::vector<int> tokens, int position, const Model& model) {
+    tokens[size_t(position)] = pad_token;
+    return decode_tokens(tokens, model).output;
+}
+
+// ‖row‖ of each of the S rows of x [S, H], summed in double.
+std::vector<float> row_norms(const float* x, int S, int H) {
+    std::vector<float> norms(static_cast<size_t>(S));
+    for (int j = 0; j < S; ++j) {
+        double sum = 0;
+        for (int i = 0; i < H; ++i) sum += double(x[size_t(j) * H + i]) * x[size_t(j) * H + i];
+        norms[size_t(j)] = float(std::sqrt(sum));
+    }
+    return norms;
+}
+
+}  // namespace
+
+Occlusion occlusion(const Model& model, std::string_view input) {
+    const std::vector<int> tokens = model_input(input);
+    Occlusion o;
+    o.S = int(tokens.size());
+    const int T = o.T, S = o.S;
+    o.reference = decode_tokens(tokens, model).output;
+    o.changed.assign(size_t(T) * S, 0.0f);
+    for (int j = 0; j < S; ++j) {
+        o.outputs.push_back(decode_blanked(tokens, j, model));
+        for (int t = 0; t < T; ++t)
+            o.changed[size_t(t) * S + j] = o.outputs.back()[size_t(t)] != o.reference[size_t(t)];
+    }
+    return o;
+}
+
+std::string occluded_output(const Model& model, std::string_view input, int position) {
+    const std::vector<int> tokens = model_input(input);
+    check_position(position, int(tokens.size()));
+    return decode_blanked(tokens, position, model);
+}
+
+GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target) {
+    if (!has_gradient_path(model.config.decoder))
+        throw std::invalid_argument("probes: the gradient path is measured for the plain and attention models only, not " +
+                                    std::string(decoder_name(model.config.decoder)));
+    model_input(input);
+    const std::vector<Example> one = {{std::string(input), std::string(target), 0}};
+    const Batch batch = make_batch(one, {0});  // throws for a target that is not 10 characters
+    Activations acts;
+    GradientPath g;
+    g.loss = model_forward(acts, batch, model);
+    Params grads = make_params(model.config);
+    model_backward(grads, acts, batch, model);
+    // After the backward pass (one row, no padding): denc_h [S, H] holds what the decoder sent
+    // to each h_j (attention and s_0 = h_{len−1}); the encoder GRU's dh [S, H] adds what came
+    // back through h_{j+1}, …, i.e. the total.
+    const int S = batch.S, H = model.config.H;
+    g.total = row_norms(acts.enc_gru.dh.data(), S, H);
+    g.direct = row_norms(acts.denc_h.data(), S, H);
+    return g;
+}
+
+}  // namespace lb

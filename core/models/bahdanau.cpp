@@ -1,0 +1,263 @@
+// core/models/bahdanau.cpp — Bahdanau et al. 2014 as published (see bahdanau.h).
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// A = 2H annotation width, G = 3H gate rows, D = 16 + 2H decoder GRU input,
+// O = 3H + 16 output layer input, L = src_len[b] a row's real length.
+#include "models/bahdanau.h"
+
+#include <cstring>
+#include "kernels/buffers.h"
+#include "models/gru_decoding.h"
+#include "kernels/kernels.h"
+#include "layers/layers.h"
+#include "models/model.h"
+
+namespace lb {
+
+namespace {
+
+constexpr int T = output_length;
+constexpr int V = output_vocab_size;
+constexpr int E_in = encoder_embedding_width;
+constexpr int E_out = decoder_embedding_width;
+
+void reserve(BahdanauCache& c, int B, int S, int H) {
+    const size_t b = size_t(B), s = size_t(S), h = size_t(H), A = 2 * h, D = E_out + A,
+                 O = 3 * h + E_out;
+    for (auto* x : {&c.x, &c.x_rev, &c.dx, &c.dx_rev}) grow(*x, b * s * E_in);
+    for (auto* x : {&c.h_fwd, &c.h_rev, &c.keys, &c.dkeys, &c.dh_fwd, &c.dh_rev}) grow(*x, b * s * h);
+    for (auto* x : {&c.annotations, &c.dannotations}) grow(*x, b * s * A);
+    for (auto* x : {&c.last_back, &c.s0, &c.ds0, &c.dlast_back}) grow(*x, b * h);
+    for (auto* x : {&c.query, &c.dec_h, &c.dquery}) grow(*x, b * T * h);
+    grow(c.tanh, b * T * s * h);
+    grow(c.alpha, b * T * s);
+    grow(c.dscores, b * T * s);
+    for (auto* x : {&c.dec_x, &c.ddec_x}) grow(*x, b * T * D);
+    for (auto* x : {&c.out_in, &c.dout_in}) grow(*x, b * T * O);
+    for (auto* x : {&c.logits, &c.probs, &c.dlogits}) grow(*x, b * T * V);
+    grow(c.dv, h);
+    gru_reserve(c.gru_fwd, B, S, H);
+    gru_reserve(c.gru_rev, B, S, H);
+    gru_reserve(c.dec_gru, B, T, H);
+}
+
+// The encoder, s_0 and the keys: everything before the decoder's steps.
+void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& p, int B, int S,
+            int H) {
+    const int A = 2 * H;
+    embedding_forward(c.x.data(), src, p.enc_embedding.data(), B * S, E_in, E_in);
+    gru_forward(c.h_fwd.data(), c.gru_fwd, c.x.data(), nullptr, len, p.enc_gru, B, S, E_in, H);
+    // The backward GRU reads each row's real characters last to first, so its
+    // first input is the row's own last character, never padding.
+    zero(c.x_rev, size_t(B) * S * E_in);
+    for (int b = 0; b < B; ++b)
+        for (int j = 0; j < len[b]; ++j)
+            std::memcpy(c.x_rev.data() + (size_t(b) * S + j) * E_in,
+                        c.x.data() + (size_t(b) * S + len[b] - 1 - j) * E_in, sizeof(float) * E_in);
+    gru_forward(c.h_rev.data(), c.gru_rev, c.x_rev.data(), nullptr, len, p.enc_gru_reverse, B, S,
+                E_in, H);
+    // h_j = [→h_j ; ←h_j], ←h_j = h_rev[len − 1 − j]; 0 on padding
+    zero(c.annotations, size_t(B) * S * A);
+    for (int b = 0; b < B; ++b) {
+        const int L = len[b];
+        for (int j = 0; j < L; ++j) {
+            float* h = c.annotations.data() + (size_t(b) * S + j) * A;
+            std::memcpy(h, c.h_fwd.data() + (size_t(b) * S + j) * H, sizeof(float) * H);
+            std::memcpy(h + H, c.h_rev.data() + (size_t(b) * S + L - 1 - j) * H, sizeof(float) * H);
+        }
+        // ←h_0: the backward GRU's state after it read the whole row
+        std::memcpy(c.last_back.data() + size_t(b) * H,
+                    c.h_rev.data() + (size_t(b) * S + L - 1) * H, sizeof(float) * H);
+    }
+    // s_0 = tanh(W_s ←h_0 + b_s)
+    dense_forward(c.s0.data(), c.last_back.data(), p.init_weight.data(), p.init_bias.data(), B, H, H);
+    kernels::tanh_array(c.s0.data(), c.s0.data(), B * H);
+    // k_j = W_e h_j, one product for the batch
+    kernels::matmul_nt(B * S, H, A, c.annotations.data(), A, p.attention.W_e.data(), A,
+                       c.keys.data(), H, false);
+}
+
+const float* state_before(const BahdanauCache& c, int t, int H) {
+    return t == 0 ? c.s0.data() : c.dec_h.data() + size_t(t - 1) * H;
+}
+int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
+
+// Step t once dec_x[:, t] holds y_t: the context from s_{t−1}, the GRU step,
+// the deep output's logits[:, t].
+void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int B, int S, int H) {
+    const int A = 2 * H, G = 3 * H, D = E_out + A, O = 3 * H + E_out;
+    const float* s_prev = state_before(c, t, H);
+    const int ld_prev = state_before_ld(t, H);
+    // q_t = W_d s_{t−1}
+    kernels::matmul_nt(B, H, H, s_prev, ld_prev, p.attention.W_d.data(), H,
+                       c.query.data() + size_t(t) * H, T * H, false);
+    for (int b = 0; b < B; ++b) {
+        const int L = len[b];
+        const size_t bt = size_t(b) * T + t;
+        float* alpha = c.alpha.data() + bt * S;
+        // e_j = vᵀ tanh(k_j + q_t), then the softmax over j < L
+        kernels::additive_scores(alpha, c.tanh.data() + bt * S * H, c.keys.data() + size_t(b) * S * H,
+                                 c.query.data() + bt * H, p.attention.v.data(), L, H);
+        float max = alpha[0];
+        for (int j = 1; j < L; ++j) max = alpha[j] > max ? alpha[j] : max;
+        for (int j = 0; j < L; ++j) alpha[j] -= max;
+        kernels::exp_array(alpha, alpha, L);
+        float sum = 0;
+        for (int j = 0; j < L; ++j) sum += alpha[j];
+        for (int j = 0; j < L; ++j) alpha[j] /= sum;
+        for (int j = L; j < S; ++j) alpha[j] = 0.0f;
+        // c_t = Σ_j α_j h_j, into dec_x[b, t, 16:]
+        float* ctx = c.dec_x.data() + bt * D + E_out;
+        std::memset(ctx, 0, sizeof(float) * A);
+        for (int j = 0; j < L; ++j) {
+            const float* h = c.annotations.data() + (size_t(b) * S + j) * A;
+            for (int i = 0; i < A; ++i) ctx[i] += alpha[j] * h[i];
+        }
+        std::memcpy(c.dec_gru.xproj.data() + bt * G, p.dec_gru.bias_ih.data(), sizeof(float) * G);
+    }
+    // s_t = GRU([y_t ; c_t], s_{t−1})
+    kernels::matmul_nt(B, G, D, c.dec_x.data() + size_t(t) * D, T * D, p.dec_gru.weight_ih.data(),
+                       D, c.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+    gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
+    // logits_t = W_o [s_t ; y_t ; c_t] + b_o
+    for (int b = 0; b < B; ++b) {
+        const size_t bt = size_t(b) * T + t;
+        float* in = c.out_in.data() + bt * O;
+        std::memcpy(in, c.dec_h.data() + bt * H, sizeof(float) * H);
+        std::memcpy(in + H, c.dec_x.data() + bt * D, sizeof(float) * D);  // y_t then c_t
+        std::memcpy(c.logits.data() + bt * V, p.out_bias.data(), sizeof(float) * V);
+    }
+    kernels::matmul_nt(B, V, O, c.out_in.data() + size_t(t) * O, T * O, p.out_weight.data(), O,
+                       c.logits.data() + size_t(t) * V, T * V, true);
+}
+
+}  // namespace
+
+float bahdanau_forward(BahdanauCache& c, const Batch& batch, const Params& p, int H) {
+    const int B = batch.B, S = batch.S, D = E_out + 2 * H;
+    reserve(c, B, S, H);
+    encode(c, batch.src.data(), batch.src_len.data(), p, B, S, H);
+    embedding_forward(c.dec_x.data(), batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, D);
+    gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
+    for (int t = 0; t < T; ++t) decoder_step(c, batch.src_len.data(), p, t, B, S, H);
+    return softmax_cross_entropy_forward(c.probs.data(), c.logits.data(), batch.dec_out.data(),
+                                         B * T, V);
+}
+
+void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, const Params& p, int H) {
+    const int B = batch.B, S = batch.S, A = 2 * H, G = 3 * H, D = E_out + A, O = 3 * H + E_out;
+    const int* len = batch.src_len.data();
+    const size_t BT = size_t(B) * T, BS = size_t(B) * S;
+    zero(c.dlogits, BT * V);
+    zero(c.dout_in, BT * O);
+    zero(c.ddec_x, BT * D);
+    zero(c.ds0, size_t(B) * H);
+    zero(c.dannotations, BS * A);
+    zero(c.dkeys, BS * H);
+    zero(c.dv, size_t(H));
+
+    softmax_cross_entropy_backward(c.dlogits.data(), c.probs.data(), batch.dec_out.data(), B * T, V);
+    dense_backward(c.dout_in.data(), grads.out_weight.data(), grads.out_bias.data(),
+                   c.dlogits.data(), c.out_in.data(), p.out_weight.data(), B * T, O, V);
+    // [s_t ; y_t ; c_t]  →  ds_t, and dy_t, dc_t into ddec_x (same layout as dec_x)
+    for (size_t bt = 0; bt < BT; ++bt) {
+        const float* d = c.dout_in.data() + bt * O;
+        std::memcpy(c.dec_gru.dh.data() + bt * H, d, sizeof(float) * H);
+        std::memcpy(c.ddec_x.data() + bt * D, d + H, sizeof(float) * D);
+    }
+    for (int t = T - 1; t >= 0; --t) {
+        float* ds_prev = t == 0 ? c.ds0.data() : c.dec_gru.dh.data() + size_t(t - 1) * H;
+        const int ld_dprev = state_before_ld(t, H);
+        gru_step_backward(ds_prev, ld_dprev, c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
+        // xproj_t = b_ih + [y_t ; c_t] W_ihᵀ  →  d[y_t ; c_t] += dxproj_t W_ih
+        kernels::matmul_nn(B, D, G, c.dec_gru.dxproj.data() + size_t(t) * G, T * G,
+                           p.dec_gru.weight_ih.data(), D, c.ddec_x.data() + size_t(t) * D, T * D, true);
+        for (int b = 0; b < B; ++b) {
+            const int L = len[b];
+            const size_t bt = size_t(b) * T + t;
+            const float* dc = c.ddec_x.data() + bt * D + E_out;
+            const float* alpha = c.alpha.data() + bt * S;
+            // c = Σ α_j h_j  →  dα_j = dc · h_j, dh_j += α_j dc; then the softmax
+            float* dalpha = c.dscores.data() + bt * S;
+            float weighted = 0;
+            for (int j = 0; j < L; ++j) {
+                const float* h = c.annotations.data() + (size_t(b) * S + j) * A;
+                float* dh = c.dannotations.data() + (size_t(b) * S + j) * A;
+                dalpha[j] = kernels::dot(dc, h, A);
+                for (int i = 0; i < A; ++i) dh[i] += alpha[j] * dc[i];
+                weighted += alpha[j] * dalpha[j];
+            }
+            // e_j = vᵀ u_j, u_j = tanh(k_j + q)  →  dv += de_j u_j, dk_j = dq share = de_j v ⊙ (1 − u_j²)
+            float* dq = c.dquery.data() + bt * H;
+            std::memset(dq, 0, sizeof(float) * H);
+            for (int j = 0; j < L; ++j) {
+                const float de = alpha[j] * (dalpha[j] - weighted);
+                const float* u = c.tanh.data() + (bt * S + j) * H;
+                float* dk = c.dkeys.data() + (size_t(b) * S + j) * H;
+                for (int i = 0; i < H; ++i) {
+                    const float g = de * p.attention.v[size_t(i)] * (1.0f - u[i] * u[i]);
+                    c.dv[size_t(i)] += de * u[i];
+                    dk[i] += g;
+                    dq[i] += g;
+                }
+            }
+        }
+        // q_t = W_d s_{t−1}  →  ds_{t−1} += dq_t W_d
+        kernels::matmul_nn(B, H, H, c.dquery.data() + size_t(t) * H, T * H, p.attention.W_d.data(),
+                           H, ds_prev, ld_dprev, true);
+    }
+    gru_weights_backward(grads.dec_gru, c.dec_gru, c.dec_x.data(), B, T, D, H);
+    embedding_backward(grads.dec_embedding.data(), c.ddec_x.data(), batch.dec_in.data(), B * T,
+                       E_out, D);
+    // attention's weights: k = h W_eᵀ, q_t = s_{t−1} W_dᵀ (hprev holds each step's s_{t−1})
+    kernels::matmul_nn(B * S, A, H, c.dkeys.data(), H, p.attention.W_e.data(), A,
+                       c.dannotations.data(), A, true);
+    kernels::matmul_tn(H, A, B * S, c.dkeys.data(), H, c.annotations.data(), A,
+                       grads.attention.W_e.data(), A, true);
+    kernels::matmul_tn(H, H, B * T, c.dquery.data(), H, c.dec_gru.hprev.data(), H,
+                       grads.attention.W_d.data(), H, true);
+    for (int i = 0; i < H; ++i) grads.attention.v[size_t(i)] += c.dv[size_t(i)];
+    // s_0 = tanh(W_s ←h_0 + b_s)
+    for (int i = 0; i < B * H; ++i) c.ds0[size_t(i)] *= 1.0f - c.s0[size_t(i)] * c.s0[size_t(i)];
+    zero(c.dlast_back, size_t(B) * H);
+    dense_backward(c.dlast_back.data(), grads.init_weight.data(), grads.init_bias.data(),
+                   c.ds0.data(), c.last_back.data(), p.init_weight.data(), B, H, H);
+    // split the annotations' gradient between the two directions
+    zero(c.dh_fwd, BS * H);
+    zero(c.dh_rev, BS * H);
+    for (int b = 0; b < B; ++b) {
+        const int L = len[b];
+        for (int j = 0; j < L; ++j) {
+            const float* d = c.dannotations.data() + (size_t(b) * S + j) * A;
+            std::memcpy(c.dh_fwd.data() + (size_t(b) * S + j) * H, d, sizeof(float) * H);
+            std::memcpy(c.dh_rev.data() + (size_t(b) * S + L - 1 - j) * H, d + H, sizeof(float) * H);
+        }
+        float* d = c.dh_rev.data() + (size_t(b) * S + L - 1) * H;
+        for (int i = 0; i < H; ++i) d[i] += c.dlast_back[size_t(b) * H + i];
+    }
+    zero(c.dx, BS * E_in);
+    zero(c.dx_rev, BS * E_in);
+    gru_backward(c.dx.data(), nullptr, grads.enc_gru, c.gru_fwd, c.dh_fwd.data(), c.x.data(), len,
+                 p.enc_gru, B, S, E_in, H);
+    gru_backward(c.dx_rev.data(), nullptr, grads.enc_gru_reverse, c.gru_rev, c.dh_rev.data(),
+                 c.x_rev.data(), len, p.enc_gru_reverse, B, S, E_in, H);
+    for (int b = 0; b < B; ++b)
+        for (int j = 0; j < len[b]; ++j) {
+            float* dx = c.dx.data() + (size_t(b) * S + len[b] - 1 - j) * E_in;
+            const float* dr = c.dx_rev.data() + (size_t(b) * S + j) * E_in;
+            for (int i = 0; i < E_in; ++i) dx[i] += dr[i];
+        }
+    embedding_backward(grads.enc_embedding.data(), c.dx.data(), batch.src.data(), B * S, E_in, E_in);
+}
+
+void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* src,
+                            const int* src_len, int B, int S, const Params& p, int H) {
+    const int D = E_out + 2 * H;
+    reserve(c, B, S, H);
+    encode(c, src, src_len, p, B, S, H);
+    gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
+    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
+                 [&](int t) { decoder_step(c, src_len, p, t, B, S, H); });
+}
+
+}  // namespace lb

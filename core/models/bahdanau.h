@@ -1,0 +1,84 @@
+// core/models/bahdanau.h — Bahdanau, Cho & Bengio 2014 ("RNNsearch") as published,
+// on the date task: a bidirectional encoder whose annotations carry both
+// sides of every position, and a decoder that scores its previous state.
+//
+//   encoder   x_j  = Embedding_in[src_j]                        [40, 32]
+//             →h_j = GRU_fwd(x_j, →h_{j−1})                     left to right, j < len
+//             ←h_j = GRU_bwd(x_j, ←h_{j+1})                     right to left from the row's
+//                                                               own last character (padding
+//                                                               never enters: each row's
+//                                                               real part is run reversed)
+//             h_j  = [→h_j ; ←h_j]                              annotations, 2H wide
+//   decoder   s_0  = tanh(W_s ←h_0 + b_s)                       the paper's s_0 = tanh(W_s ←h_1)
+//             y_t  = Embedding_out[dec_in_t]                    [13, 16], the previous character
+//             e_tj = vᵀ tanh(W_d s_{t−1} + W_e h_j)             additive, of the state BEFORE the step
+//             α_tj = softmax over j < len;  c_t = Σ_j α_tj h_j  (2H)
+//             s_t  = GRU_dec([y_t ; c_t], s_{t−1})              16 + 2H → H
+//   output    logits_t = W_o [s_t ; y_t ; c_t] + b_o            [13, 3H + 16], the deep output
+//
+// The deep output is linear. The paper passes U_o s + V_o y + C_o c through a
+// maxout layer (pairs of 500 units pooled) before its 30,000-word softmax; we
+// keep the three inputs the paper reads and drop the hidden maxout layer:
+// with 13 output characters the softmax layer is small, the question this
+// model answers is what the bidirectional encoder and the wider context buy
+// (not what an extra hidden layer buys), and one nn.Linear keeps the weights
+// loadable into PyTorch by renaming alone. s_0 carries a bias b_s (nn.Linear's
+// default), which the paper's formulas omit throughout.
+//
+// Tensors (PyTorch names; nn.GRU(32, H, bidirectional=True) names its second
+// direction's weights *_l0_reverse):
+//   encoder.embedding.weight [40, 32]; encoder.gru.*_l0 and *_l0_reverse (E = 32);
+//   decoder.embedding.weight [13, 16]; decoder.gru.*_l0 (E = 16 + 2H);
+//   decoder.init.weight [H, H], decoder.init.bias [H];
+//   attention.W_e [H, 2H], attention.W_d [H, H], attention.v [H];
+//   decoder.out.weight [13, 3H + 16], decoder.out.bias [13].
+// Parameters: 1,280 + 2·(96H + 3H² + 6H) + 208 + (3H(16 + 2H) + 3H² + 6H)
+//             + (H² + H) + (3H² + H) + (13(3H + 16) + 13) = 19H² + 299H + 1,709
+//             (98,669 at H = 64).
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width.
+#pragma once
+#include <cstdint>
+#include <xtensor/xtensor.hpp>
+#include "data/dataset.h"
+#include "layers/gru.h"
+
+namespace lb {
+
+struct Params;
+
+// Caches and workspaces of one batch: flat buffers that only grow.
+struct BahdanauCache {
+    xt::xtensor<float, 1> x;        // [B, S, 32]     embedded source
+    xt::xtensor<float, 1> x_rev;    // [B, S, 32]     each row's real part reversed
+    xt::xtensor<float, 1> h_fwd;    // [B, S, H]      →h_j
+    xt::xtensor<float, 1> h_rev;    // [B, S, H]      the backward GRU in its own time: ←h_{len−1−j}
+    GruCache gru_fwd, gru_rev, dec_gru;
+    xt::xtensor<float, 1> annotations; // [B, S, 2H]  [→h_j ; ←h_j], 0 on padding
+    xt::xtensor<float, 1> last_back;   // [B, H]      ←h_0
+    xt::xtensor<float, 1> s0;       // [B, H]
+    xt::xtensor<float, 1> keys;     // [B, S, H]      W_e h_j
+    xt::xtensor<float, 1> query;    // [B, T, H]      W_d s_{t−1}
+    xt::xtensor<float, 1> tanh;     // [B, T, S, H]   tanh(W_e h_j + W_d s_{t−1})
+    xt::xtensor<float, 1> alpha;    // [B, T, S]      the alignment map; 0 on padding
+    xt::xtensor<float, 1> dec_x;    // [B, T, 16 + 2H] [y_t ; c_t]
+    xt::xtensor<float, 1> dec_h;    // [B, T, H]      s_1..s_T
+    xt::xtensor<float, 1> out_in;   // [B, T, 3H + 16] [s_t ; y_t ; c_t]
+    xt::xtensor<float, 1> logits, probs;  // [B, T, 13]
+    // backward
+    xt::xtensor<float, 1> dscores;  // [B, T, S]      dα_tj
+    xt::xtensor<float, 1> dlogits, dout_in, ddec_x, ds0, dlast_back, dannotations, dkeys, dquery,
+        dv, dh_fwd, dh_rev, dx, dx_rev;
+};
+
+// Teacher-forced forward pass: the mean cross-entropy over the B·T targets.
+float bahdanau_forward(BahdanauCache& cache, const Batch& batch, const Params& p, int H);
+// Backward of the last bahdanau_forward on the same batch: ADDS into grads.
+void bahdanau_backward(Params& grads, BahdanauCache& cache, const Batch& batch, const Params& p,
+                       int H);
+// Greedy decoding of T steps: tokens [B, T] (real characters only),
+// cache.alpha the alignment map.
+void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t* src,
+                            const int* src_len, int B, int S, const Params& p, int H);
+
+}  // namespace lb
