@@ -310,10 +310,10 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
     const std::string kind = get("model");
     const auto decoder = parse_decoder(kind);
     if (!decoder)
-        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) +
-                               ", not plain, attention, transformer, bahdanau, luong or luong-local");
+        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) + ", not " + decoder_choices());
     config.decoder = *decoder;
-    if (config.decoder != DecoderKind::plain && config.decoder != DecoderKind::transformer) {
+    const ModelKind& row = model_kind(config.decoder);
+    if (!row.scorers.empty()) {
         const std::string name = get("scorer");
         const auto scorer = parse_model_scorer(config.decoder, name);
         if (!scorer)
@@ -321,7 +321,7 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
                                    std::string(model_scorer_choices(config.decoder)));
         config.scorer = *scorer;
     }
-    if (is_luong(config.decoder)) {
+    if (row.input_feeding) {
         const std::string feeding = get("input_feeding");
         if (feeding != "0" && feeding != "1")
             throw SafetensorsError("metadata \"input_feeding\" is " + shown_text(feeding) + ", not 0 or 1");
@@ -335,7 +335,7 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
         throw SafetensorsError("metadata \"width\" is " + shown_text(width) + ", not an integer from 1 to " +
                                std::to_string(max_width));
     config.H = H;
-    if (config.decoder == DecoderKind::transformer) {
+    if (row.transformer_options) {
         const std::string memory = get("memory"), heads = get("heads"), ffn = get("ffn");
         if (memory == "all") config.memory = Memory::all;
         else if (memory == "first") config.memory = Memory::first;
@@ -385,14 +385,14 @@ SafetensorsContent model_to_safetensors(const Model& model,
                                         const std::map<std::string, std::string>& extra) {
     SafetensorsContent content;
     content.metadata = extra;
-    const bool transformer = model.config.decoder == DecoderKind::transformer;
+    const ModelKind& row = model_kind(model.config.decoder);
     content.metadata["format"] = file_format;
     content.metadata["model"] = std::string(decoder_name(model.config.decoder));
     content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
-    if (is_luong(model.config.decoder))
+    if (row.input_feeding)
         content.metadata["input_feeding"] = model.config.input_feeding ? "1" : "0";
     content.metadata["width"] = std::to_string(model.config.H);
-    if (transformer) {
+    if (row.transformer_options) {
         content.metadata["memory"] = memory_name(model.config.memory);
         content.metadata["heads"] = std::to_string(model.config.heads);
         content.metadata["ffn"] = std::to_string(transformer_config(model.config).F);
@@ -410,17 +410,15 @@ void save_model(const std::string& path, const Model& model,
 
 Model model_from_safetensors(const SafetensorsContent& content) {
     const ModelConfig config = config_from_metadata(content.metadata);
-    // A cheap look before allocating the model the metadata claims.
-    const std::string probe = config.decoder == DecoderKind::transformer
-                                  ? "encoder.layers.0.self_attn.in_proj_weight"
-                                  : "encoder.gru.weight_hh_l0";
-    const StoredTensor* hh = content.find(probe);
-    const std::vector<int64_t> want = {3 * int64_t(config.H), int64_t(config.H)};
-    if (!hh) throw SafetensorsError("missing tensor '" + probe + "'");
-    if (hh->shape != want)
-        throw SafetensorsError("tensor '" + probe + "' has shape " + shape_text(hh->shape) +
-                               " but this model expects " + shape_text(want) + " (width " +
-                               std::to_string(config.H) + " in the metadata)");
+    // A cheap look before allocating the model the metadata claims: its size.
+    size_t stored = 0;
+    for (const StoredTensor& t : content.tensors) stored += t.data.size();
+    const long want = parameter_count(config);
+    if (long(stored) != want)
+        throw SafetensorsError("the file's tensors hold " + std::to_string(stored) +
+                               " values but this model expects " + std::to_string(want) + " (a " +
+                               model_label(config) + " of width " + std::to_string(config.H) +
+                               " in the metadata)");
     Model model = make_model(config);
     check_tensors(content, expected_tensors(model.params));
     check_finite(content);
@@ -444,14 +442,15 @@ Model load_model(const uint8_t* bytes, size_t size) {
 void load_weights_into(Model& model, const SafetensorsContent& content) {
     // Everything that can fail happens before the first write into model.
     const ModelConfig config = config_from_metadata(content.metadata);
-    const bool transformer = config.decoder == DecoderKind::transformer;
+    const bool transformer = model_kind(config.decoder).transformer_options;
+    const bool scored = !model_kind(config.decoder).scorers.empty();
     if (config.decoder != model.config.decoder || config.H != model.config.H ||
-        (config.decoder != DecoderKind::plain && !transformer && config.scorer != model.config.scorer) ||
+        (scored && config.scorer != model.config.scorer) ||
         config.input_feeding != model.config.input_feeding ||
         (transformer && (config.memory != model.config.memory || config.heads != model.config.heads ||
                          transformer_config(config).F != transformer_config(model.config).F)))
         throw SafetensorsError("the file holds a " + content.metadata.at("model") + " model of width " +
-                               content.metadata.at("width") + (config.decoder != DecoderKind::plain && !transformer
+                               content.metadata.at("width") + (scored
                                    ? " with the " + content.metadata.at("scorer") + " scorer" +
                                          (config.input_feeding ? " and input feeding" : "")
                                    : transformer ? " (memory " + content.metadata.at("memory") + ", " +

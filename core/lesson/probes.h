@@ -43,9 +43,9 @@ struct GradientPath {
     std::vector<float> total;    // [S] ‖∂loss/∂h_j‖, every path
     std::vector<float> direct;   // [S] ‖∂loss/∂h_j‖ through the decoder alone
 };
-// The models whose gradient path is measured: the plain and the lesson's attention model (the
-// norms read the one-way encoder's caches that model_forward fills for these two).
-inline bool has_gradient_path(DecoderKind kind) { return kind == DecoderKind::plain || kind == DecoderKind::attention; }
+// The models whose gradient path is measured (their rows say so: the plain and the lesson's
+// attention model, whose one-way encoder's caches the norms read).
+inline bool has_gradient_path(DecoderKind kind) { return model_kind(kind).gradient_path; }
 // `target` is 10 output characters (e.g. the model's own output, or the true date). Other models
 // than has_gradient_path's throw std::invalid_argument.
 GradientPath gradient_path(const Model& model, std::string_view input, std::string_view target);

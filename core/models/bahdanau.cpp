@@ -10,7 +10,8 @@
 #include "models/gru_decoding.h"
 #include "kernels/kernels.h"
 #include "layers/layers.h"
-#include "models/model.h"
+#include "models/encoder_decoder.h"
+#include "models/params.h"
 
 namespace lb {
 
@@ -258,6 +259,28 @@ void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* sr
     gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
     greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
                  [&](int t) { decoder_step(c, src_len, p, t, B, S, H); });
+}
+
+Params bahdanau_params(const ModelConfig& config) {
+    const size_t h = size_t(config.H);
+    Params p = gru_family_params(config, E_out + 2 * config.H, false);
+    p.enc_gru_reverse = make_gru_params(E_in, config.H);
+    p.init_weight = xt::zeros<float>({h, h});
+    p.init_bias = xt::zeros<float>({h});
+    p.attention = make_attention_params(Scorer::additive, config.H);
+    p.attention.W_e = xt::zeros<float>({h, 2 * h});
+    p.out_weight = xt::zeros<float>({size_t(V), 3 * h + E_out});
+    return p;
+}
+
+long bahdanau_parameter_count(const ModelConfig& config) {
+    const long H = config.H, G = 3 * H, D = E_out + 2 * H;
+    const long gru_encoder = G * E_in + G * H + 2 * G;
+    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long dec_gru = G * D + G * H + 2 * G;
+    // two encoder GRUs, s_0's layer, the scorer with W_e's second half, the deep output
+    return embeddings + 2 * gru_encoder + dec_gru + (H * H + H) +
+           scorer_parameter_count(Scorer::additive, int(H)) + H * H + V * (3 * H + E_out) + V;
 }
 
 }  // namespace lb

@@ -46,6 +46,7 @@
 namespace lb {
 
 struct Params;
+struct ModelConfig;
 
 // Caches and workspaces of one batch: flat buffers that only grow.
 struct BahdanauCache {
@@ -80,5 +81,9 @@ void bahdanau_backward(Params& grads, BahdanauCache& cache, const Batch& batch, 
 // cache.alpha the alignment map.
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t* src,
                             const int* src_len, int B, int S, const Params& p, int H);
+
+// Zero-filled tensors of the shapes above, and their count by the formula.
+Params bahdanau_params(const ModelConfig& config);
+long bahdanau_parameter_count(const ModelConfig& config);
 
 }  // namespace lb

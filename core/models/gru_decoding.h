@@ -8,7 +8,7 @@
 #include <cstring>
 #include "data/dataset.h"
 #include "layers/gru.h"
-#include "models/model.h"
+#include "models/params.h"
 
 namespace lb {
 

@@ -13,7 +13,8 @@
 #include "models/gru_decoding.h"
 #include "kernels/kernels.h"
 #include "layers/layers.h"
-#include "models/model.h"
+#include "models/encoder_decoder.h"
+#include "models/params.h"
 
 namespace lb {
 
@@ -306,6 +307,29 @@ void luong_greedy_decode(int32_t* tokens, LuongCache& c, const int32_t* src, con
     gru_begin_steps(c.dec_gru, p.dec_gru, B, config.H);
     greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
                  [&](int t) { decoder_step(c, src_len, p, config, t, B, S); });
+}
+
+Params luong_params(const ModelConfig& config) {
+    const size_t h = size_t(config.H);
+    Params p = gru_family_params(config, E_out + (config.input_feeding ? config.H : 0), true);
+    p.combine_weight = xt::zeros<float>({h, 2 * h});
+    if (config.decoder == DecoderKind::luong_local) {
+        p.position_weight = xt::zeros<float>({h, h});
+        p.position_v = xt::zeros<float>({h});
+    }
+    return p;
+}
+
+long luong_parameter_count(const ModelConfig& config) {
+    const long H = config.H, G = 3 * H, D = E_out + (config.input_feeding ? H : 0);
+    const long gru_encoder = G * E_in + G * H + 2 * G;
+    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long dec_gru = G * D + G * H + 2 * G;
+    const long output = V * H + V;
+    const long combine = 2 * H * H;
+    const long local = config.decoder == DecoderKind::luong_local ? H * H + H : 0;
+    return embeddings + gru_encoder + dec_gru + output +
+           scorer_parameter_count(config.scorer, int(H)) + combine + local;
 }
 
 }  // namespace lb

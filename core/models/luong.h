@@ -95,4 +95,9 @@ void luong_backward(Params& grads, LuongCache& cache, const Batch& batch, const 
 void luong_greedy_decode(int32_t* tokens, LuongCache& cache, const int32_t* src, const int* src_len,
                          int B, int S, const Params& p, const ModelConfig& config);
 
+// Zero-filled tensors of the shapes above (local-p's when config.decoder is
+// luong_local), and their count by the formula.
+Params luong_params(const ModelConfig& config);
+long luong_parameter_count(const ModelConfig& config);
+
 }  // namespace lb

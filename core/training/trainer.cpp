@@ -81,10 +81,9 @@ void init_params(Params& params, Rng& rng) {
 
 AdamConfig default_adam(const ModelConfig& model) {
     AdamConfig adam;
-    if (model.decoder == DecoderKind::transformer) {
-        adam.learning_rate = transformer_learning_rate;
-        adam.warmup_steps = transformer_warmup_steps;
-    }
+    const ModelKind& kind = model_kind(model.decoder);
+    if (kind.learning_rate > 0) adam.learning_rate = kind.learning_rate;
+    adam.warmup_steps = kind.warmup_steps;
     return adam;
 }
 

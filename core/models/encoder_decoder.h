@@ -1,0 +1,50 @@
+// core/models/encoder_decoder.h — the two GRU encoder–decoders of the lesson: plain (the
+// decoder starts from the encoder's last state and never sees the others) and
+// attention (every step reads a fresh weighted sum of all encoder states).
+//
+//   encoder    x_j = Embedding_in[src_j]           [40, 32]
+//              h_j = GRU_enc(x_j, h_{j−1})          32 → H, h_0 = 0, j < len
+//   decoder    s_0 = h_{len−1}, each row's true last state
+//              y_t = Embedding_out[dec_in_t]        [13, 16], start token at t = 0
+//     plain    s_t = GRU_dec(y_t, s_{t−1})          16 → H
+//     attention c_t = attention(s_{t−1}, h_0..h_{len−1})   (attention.h)
+//              s_t = GRU_dec([y_t ; c_t], s_{t−1})  16 + H → H
+//   output     logits_t = W_out s_t + b_out         [13, H], [13]
+//   loss       mean over the B·T target tokens of −log softmax(logits_t)[target_t]
+// Training is teacher-forced (dec_in = start, then the target's first T−1
+// tokens); greedy decoding feeds back its own argmax.
+//
+// Parameter names map onto PyTorch by renaming alone: nn.Embedding.weight,
+// nn.GRU.{weight_ih_l0, weight_hh_l0, bias_ih_l0, bias_hh_l0} (same gate order
+// and layout, see gru.h), nn.Linear.{weight, bias}.
+//
+// `attention` is neither paper's model: a unidirectional encoder with
+// Bahdanau's scoring of the state before the step, the model the lesson's
+// numbers were measured on (bahdanau.h and luong.h are the papers').
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
+#pragma once
+#include <cstdint>
+#include "data/dataset.h"
+#include "kernels/rng.h"
+#include "models/params.h"
+
+namespace lb {
+
+// The rows of the plain and attention kinds (registry.cpp) read these.
+Params encoder_decoder_params(const ModelConfig& config);
+long encoder_decoder_parameter_count(const ModelConfig& config);
+void encoder_decoder_reserve(Activations& acts, const ModelConfig& config, int B, int S);
+float encoder_decoder_forward(Activations& acts, const Batch& batch, const Model& model);
+void encoder_decoder_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);
+void encoder_decoder_greedy_decode(Activations& acts, const int32_t* src, const int* src_len, int B,
+                                   int S, const Model& model);
+
+// The tensors every GRU encoder–decoder has (embeddings, encoder and decoder
+// GRUs, output layer, the scorer's attention tensors), zero-filled, with a
+// decoder GRU input of decoder_input columns; the published families' own
+// tensors empty, for bahdanau.cpp and luong.cpp to fill.
+Params gru_family_params(const ModelConfig& config, int decoder_input, bool scored);
+
+}  // namespace lb

@@ -1,0 +1,138 @@
+// core/models/params.h — what every model family's file shares: a model's
+// configuration, its parameters (one struct holding every family's tensors,
+// those a kind does not use left empty), the one list of its tensors, and the
+// caches of one batch. The families (encoder_decoder.h, bahdanau.h, luong.h,
+// transformer.h) build on this; model.h and registry.h sit above them.
+//
+// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <xtensor/xtensor.hpp>
+#include "layers/attention.h"
+#include "layers/gru.h"
+#include "layers/scorer.h"
+#include "models/bahdanau.h"
+#include "models/luong.h"
+#include "models/transformer.h"
+
+namespace lb {
+
+constexpr int encoder_embedding_width = 32;  // E_in
+constexpr int decoder_embedding_width = 16;  // E_out
+
+// A model kind is a row of registry.h's table; these are the built-in rows'
+// ids. A kind registered at run time (a test's) gets the next id after them.
+enum class DecoderKind : int { plain, attention, transformer, bahdanau, luong, luong_local };
+
+struct ModelConfig {
+    DecoderKind decoder = DecoderKind::attention;
+    Scorer scorer = Scorer::additive;  // the kinds that score (registry.h's scorers)
+    int H = 64;                        // GRU width (both GRUs); the Transformer's d_model
+    // transformer only (transformer.h):
+    int heads = 4;                     // 1, 2, 4 or 8, dividing H
+    int ffn = 0;                       // feed-forward width; 0 = 2H
+    Memory memory = Memory::all;       // what the cross-attention reads
+    float dropout = 0.0f;              // applied when training (the trainer's generator)
+    bool input_feeding = false;        // luong and luong-local only (luong.h)
+};
+bool operator==(const ModelConfig& a, const ModelConfig& b);
+
+// All parameters of one model; the same type holds their gradients and the
+// Adam moments. Tensors the configuration does not use have size 0.
+struct Params {
+    xt::xtensor<float, 2> enc_embedding;  // [40, 32]              encoder.embedding.weight
+    GruParams enc_gru;                    // E = 32                encoder.gru.*_l0
+    xt::xtensor<float, 2> dec_embedding;  // [13, 16]              decoder.embedding.weight
+    GruParams dec_gru;                    // E = 16 (+ H attention) decoder.gru.*_l0
+    xt::xtensor<float, 2> out_weight;     // [13, H]               decoder.out.weight
+    xt::xtensor<float, 1> out_bias;       // [13]                  decoder.out.bias
+    AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
+    TransformerParams transformer;        // transformer only (transformer.h), else empty
+    // bahdanau and luong only (bahdanau.h, luong.h), else empty:
+    GruParams enc_gru_reverse;            // bahdanau: the backward GRU encoder.gru.*_l0_reverse
+    xt::xtensor<float, 2> init_weight;    // bahdanau [H, H]  decoder.init.weight  (W_s)
+    xt::xtensor<float, 1> init_bias;      // bahdanau [H]     decoder.init.bias
+    xt::xtensor<float, 2> combine_weight; // luong [H, 2H]    decoder.combine.weight (W_c)
+    xt::xtensor<float, 2> position_weight; // luong-local [H, H] attention.W_p
+    xt::xtensor<float, 1> position_v;     // luong-local [H]  attention.v_p
+};
+
+struct Model {
+    ModelConfig config;
+    Params params;
+};
+
+// The one list of a Params' tensors: visit(name, tensor) for every slot, in
+// this order, empty ones included. Safetensors I/O, Adam, zeroing and the
+// tests all walk it (model.h's named_tensors and tensor_spans).
+constexpr int gru_family_tensor_count = 25;
+constexpr int tensor_slots = gru_family_tensor_count + transformer_tensor_count;
+template <class P, class Visit>
+void visit_tensors(P& p, Visit&& visit) {
+    auto gru = [&](const char* ih, const char* hh, const char* bih, const char* bhh, auto& g) {
+        visit(ih, g.weight_ih);
+        visit(hh, g.weight_hh);
+        visit(bih, g.bias_ih);
+        visit(bhh, g.bias_hh);
+    };
+    visit("encoder.embedding.weight", p.enc_embedding);
+    gru("encoder.gru.weight_ih_l0", "encoder.gru.weight_hh_l0", "encoder.gru.bias_ih_l0",
+        "encoder.gru.bias_hh_l0", p.enc_gru);
+    visit("decoder.embedding.weight", p.dec_embedding);
+    gru("decoder.gru.weight_ih_l0", "decoder.gru.weight_hh_l0", "decoder.gru.bias_ih_l0",
+        "decoder.gru.bias_hh_l0", p.dec_gru);
+    visit("decoder.out.weight", p.out_weight);
+    visit("decoder.out.bias", p.out_bias);
+    visit("attention.W_e", p.attention.W_e);
+    visit("attention.W_d", p.attention.W_d);
+    visit("attention.v", p.attention.v);
+    visit("attention.W", p.attention.W);
+    gru("encoder.gru.weight_ih_l0_reverse", "encoder.gru.weight_hh_l0_reverse",
+        "encoder.gru.bias_ih_l0_reverse", "encoder.gru.bias_hh_l0_reverse", p.enc_gru_reverse);
+    visit("decoder.init.weight", p.init_weight);
+    visit("decoder.init.bias", p.init_bias);
+    visit("decoder.combine.weight", p.combine_weight);
+    visit("attention.W_p", p.position_weight);
+    visit("attention.v_p", p.position_v);
+    visit_transformer_tensors(p.transformer, visit);
+}
+
+// Caches and workspaces of one batch: flat buffers that grow when B or S grows
+// and are reused otherwise (no allocation per batch). Shapes are logical, for
+// the current B and S. The first group is the lesson's encoder–decoder's
+// (encoder_decoder.h); each other family keeps its own cache.
+struct Activations {
+    int B = 0, S = 0;              // the current batch
+    int B_cap = 0, S_cap = 0;      // what the buffers hold
+    ModelConfig config;            // the config the buffers were sized for
+    xt::xtensor<int32_t, 1> tokens; // [B, T]            greedy decoding's outputs, every kind
+    // forward
+    xt::xtensor<float, 1> enc_x;   // [B, S, 32]         embedded source
+    xt::xtensor<float, 1> enc_h;   // [B, S, H]          encoder states h_j
+    GruCache enc_gru;              //                    over S steps
+    xt::xtensor<float, 1> s0;      // [B, H]             each row's true last encoder state
+    xt::xtensor<float, 1> dec_x;   // [B, T, 16 (+H)]    [y_t ; c_t] decoder GRU input
+    xt::xtensor<float, 1> dec_h;   // [B, T, H]          decoder states s_1..s_T
+    GruCache dec_gru;              //                    over T steps
+    xt::xtensor<float, 1> dec_wctx_t; // [H, 3H]         attention: W_ih[:, 16:]ᵀ (c_t's columns)
+    AttentionCache att;            //                    alpha [B, T, S] is the alignment map
+    xt::xtensor<float, 1> logits;  // [B, T, 13]
+    xt::xtensor<float, 1> probs;   // [B, T, 13]         softmax(logits)
+    // backward
+    xt::xtensor<float, 1> dlogits; // [B, T, 13]
+    xt::xtensor<float, 1> ddec_h;  // [B, T, H]
+    xt::xtensor<float, 1> ddec_x;  // [B, T, 16 (+H)]
+    xt::xtensor<float, 1> ds0;     // [B, H]
+    xt::xtensor<float, 1> denc_h;  // [B, S, H]
+    xt::xtensor<float, 1> denc_x;  // [B, S, 32]
+    TransformerCache transformer;  //                    transformer only; the GRU buffers stay empty
+    BahdanauCache bahdanau;        //                    bahdanau only, likewise
+    LuongCache luong;              //                    luong and luong-local only, likewise
+};
+
+}  // namespace lb

@@ -1,0 +1,81 @@
+// core/models/registry.h — the table of model kinds: one row per kind, saying
+// what it is called, which options it takes, and the functions that make,
+// count, run and decode it. model.h's functions read this table; they never
+// branch on the kind. Adding a kind is its family's file plus one row
+// (docs/adding-a-model.md); the generic tests (tests/test_registry.cpp) then
+// check it with every other kind.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "data/dataset.h"
+#include "kernels/rng.h"
+#include "models/params.h"
+
+namespace lb {
+
+struct Decoded;
+
+// A scorer as a kind's options spell it. Luong's concat, vᵀ tanh(W_a [s ; h]),
+// is the additive scorer with W_a = [W_d W_e]: stored as Scorer::additive,
+// spelled "concat".
+struct ScorerChoice {
+    std::string_view name;
+    Scorer scorer;
+};
+
+struct ModelKind {
+    std::string_view name;                // on the command line, in weights' metadata and JSON
+    std::vector<ScorerChoice> scorers;    // those it takes, in the order messages list them;
+                                          // empty: it does not score
+    Scorer default_scorer = Scorer::additive;
+    bool input_feeding = false;           // takes luong.h's input feeding
+    bool transformer_options = false;     // takes heads, ffn, memory and dropout
+    bool gradient_path = false;           // probes.h can measure its gradient path
+    // Adam's learning rate and warm-up steps for this kind unless a run sets them
+    // (0: the trainer's defaults).
+    float learning_rate = 0.0f;
+    int warmup_steps = 0;
+    // Zero-filled parameters of a checked config, and their count by formula.
+    Params (*make_params)(const ModelConfig&) = nullptr;
+    long (*parameter_count)(const ModelConfig&) = nullptr;
+    // Sizes the kind's own buffers for B rows of padded length S (only grows).
+    void (*reserve)(Activations&, const ModelConfig&, int B, int S) = nullptr;
+    // Teacher-forced mean cross-entropy over the batch's B·T targets; what
+    // backward needs stays in the activations. dropout: the generator a model
+    // with dropout draws its masks from when training (nullptr: none).
+    float (*forward)(Activations&, const Batch&, const Model&, Rng* dropout) = nullptr;
+    // ADDS the gradient of the last forward's mean loss into grads.
+    void (*backward)(Params& grads, Activations&, const Batch&, const Model&) = nullptr;
+    // T greedy steps over src [B, S]: Activations::tokens [B, T] (real characters only).
+    void (*greedy_decode)(Activations&, const int32_t* src, const int* src_len, int B, int S,
+                          const Model&) = nullptr;
+    // The logits [B, T, 13] of the last forward or decoding.
+    const float* (*logits)(const Activations&) = nullptr;
+    // Row b's attention (L real positions of S) of the last decoding into a
+    // Decoded; nullptr: the kind has none, and Decoded's maps stay empty.
+    void (*read_attention)(Decoded&, const Activations&, const ModelConfig&, int b, int L,
+                           int S) = nullptr;
+    // The weights [B, T, S] of one map per output step, if the kind has one
+    // such map (not the Transformer's heads); else nullptr.
+    const float* (*alignment)(const Activations&) = nullptr;
+    // The discrete choices the last forward made, where the loss is only piecewise
+    // smooth in the weights (local-p's windows, the feed-forward ReLUs' signs): a
+    // central difference that changes one straddles a kink. nullptr: smooth.
+    std::vector<int> (*piecewise_choices)(const Activations&) = nullptr;
+};
+
+// The row of a kind (std::invalid_argument for an id no row has).
+const ModelKind& model_kind(DecoderKind kind);
+// Every kind's id, built-in rows first, in the table's order.
+std::vector<DecoderKind> model_kinds();
+// Appends a row (a test's kind); returns its id. Refuses a name already taken.
+DecoderKind register_model_kind(ModelKind row);
+
+// Every configuration a kind's options allow at width H: each scorer it takes,
+// with and without input feeding, each memory of a Transformer. What the
+// generic tests iterate.
+std::vector<ModelConfig> model_variants(DecoderKind kind, int H);
+
+}  // namespace lb

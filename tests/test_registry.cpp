@@ -1,0 +1,315 @@
+// The generic tests of registry.h's table: every row, every variant its options
+// allow, checked alike — names and options, parameter count against the
+// tensors, whole-model gradients against central differences, padding
+// invariance, greedy decoding against teacher forcing, the safetensors round
+// trip. A toy kind registered here, in the test build only, shows that a new
+// row is checked the moment it exists.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "io/safetensors.h"
+#include "kernels/buffers.h"
+#include "kernels/rng.h"
+#include "layers/layers.h"
+#include "models/model.h"
+#include "models/registry.h"
+#include "test_helpers.h"
+
+using namespace lb;
+using namespace lb::testing;
+using doctest::Approx;
+
+namespace {
+
+constexpr int T = output_length, V = output_vocab_size;
+constexpr int E_in = encoder_embedding_width, E_out = decoder_embedding_width;
+constexpr int Z = E_in + E_out;  // the toy's output layer reads [mean of x ; y_t]
+
+// The toy: no recurrence, no attention. m = the mean of the input's embeddings,
+// logits_t = W_out [m ; y_t] + b_out. Its tensors are four of Params' slots.
+Params toy_params(const ModelConfig&) {
+    Params p;
+    p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
+    p.dec_embedding = xt::zeros<float>({size_t(V), size_t(E_out)});
+    p.out_weight = xt::zeros<float>({size_t(V), size_t(Z)});
+    p.out_bias = xt::zeros<float>({size_t(V)});
+    return p;
+}
+
+void toy_reserve(Activations& a, const ModelConfig&, int B, int) {
+    grow(a.dec_x, size_t(B) * T * Z);
+    grow(a.logits, size_t(B) * T * V);
+    grow(a.probs, size_t(B) * T * V);
+    grow(a.dlogits, size_t(B) * T * V);
+    grow(a.ddec_x, size_t(B) * T * Z);
+}
+
+// dec_x[b, t, :32] = the mean of row b's input embeddings.
+void toy_encode(Activations& a, const int32_t* src, const int* len, int B, int S, const Params& p) {
+    for (int b = 0; b < B; ++b) {
+        float* m = a.dec_x.data() + size_t(b) * T * Z;
+        std::fill(m, m + E_in, 0.0f);
+        for (int j = 0; j < len[b]; ++j)
+            for (int e = 0; e < E_in; ++e) m[e] += p.enc_embedding(size_t(src[b * S + j]), size_t(e)) / len[b];
+        for (int t = 1; t < T; ++t) std::memcpy(m + size_t(t) * Z, m, sizeof(float) * E_in);
+    }
+}
+
+float toy_forward(Activations& a, const Batch& batch, const Model& m, Rng*) {
+    const Params& p = m.params;
+    const int B = batch.B;
+    toy_encode(a, batch.src.data(), batch.src_len.data(), B, batch.S, p);
+    embedding_forward(a.dec_x.data() + E_in, batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, Z);
+    dense_forward(a.logits.data(), a.dec_x.data(), p.out_weight.data(), p.out_bias.data(), B * T, Z, V);
+    return softmax_cross_entropy_forward(a.probs.data(), a.logits.data(), batch.dec_out.data(), B * T, V);
+}
+
+void toy_backward(Params& g, Activations& a, const Batch& batch, const Model& m) {
+    const int B = a.B, S = a.S;
+    zero(a.dlogits, size_t(B) * T * V);
+    zero(a.ddec_x, size_t(B) * T * Z);
+    softmax_cross_entropy_backward(a.dlogits.data(), a.probs.data(), batch.dec_out.data(), B * T, V);
+    dense_backward(a.ddec_x.data(), g.out_weight.data(), g.out_bias.data(), a.dlogits.data(),
+                   a.dec_x.data(), m.params.out_weight.data(), B * T, Z, V);
+    embedding_backward(g.dec_embedding.data(), a.ddec_x.data() + E_in, batch.dec_in.data(), B * T, E_out, Z);
+    for (int b = 0; b < B; ++b) {
+        const int L = batch.src_len[size_t(b)];
+        for (int t = 0; t < T; ++t) {
+            const float* dm = a.ddec_x.data() + (size_t(b) * T + t) * Z;
+            for (int j = 0; j < L; ++j)
+                for (int e = 0; e < E_in; ++e)
+                    g.enc_embedding(size_t(batch.src(b, j)), size_t(e)) += dm[e] / L;
+        }
+    }
+    (void)S;
+}
+
+void toy_greedy(Activations& a, const int32_t* src, const int* len, int B, int S, const Model& m) {
+    const Params& p = m.params;
+    toy_encode(a, src, len, B, S, p);
+    for (int t = 0; t < T; ++t)
+        for (int b = 0; b < B; ++b) {
+            const int previous = t == 0 ? start_token : a.tokens[size_t(b) * T + t - 1];
+            float* z = a.dec_x.data() + (size_t(b) * T + t) * Z;
+            std::memcpy(z + E_in, p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
+            float* logits = a.logits.data() + (size_t(b) * T + t) * V;
+            dense_forward(logits, z, p.out_weight.data(), p.out_bias.data(), 1, Z, V);
+            a.tokens[size_t(b) * T + t] = greedy_character(logits);
+        }
+}
+
+ModelKind toy_row() {
+    ModelKind row;
+    row.name = "toy-mean-embedding";
+    row.make_params = toy_params;
+    row.parameter_count = [](const ModelConfig&) { return long(input_vocab_size * E_in + V * E_out + V * Z + V); };
+    row.reserve = toy_reserve;
+    row.forward = toy_forward;
+    row.backward = toy_backward;
+    row.greedy_decode = toy_greedy;
+    row.logits = [](const Activations& a) -> const float* { return a.logits.data(); };
+    return row;
+}
+
+// Registered before any test runs, as a new row of the table would be.
+const DecoderKind toy_kind = register_model_kind(toy_row());
+
+std::string name_of(const ModelConfig& c) {
+    return model_label(c) + (c.decoder == DecoderKind::transformer ? "" : ", width " + std::to_string(c.H));
+}
+
+// Every kind's every variant at width H.
+std::vector<ModelConfig> every_variant(int H) {
+    std::vector<ModelConfig> all;
+    for (DecoderKind kind : model_kinds())
+        for (const ModelConfig& c : model_variants(kind, H)) all.push_back(c);
+    return all;
+}
+
+}  // namespace
+
+TEST_CASE("registry: the test's own kind is a row like the others") {
+    const std::vector<DecoderKind> kinds = model_kinds();
+    REQUIRE(kinds.size() == 7);  // six built-in rows and the toy
+    CHECK(kinds.back() == toy_kind);
+    CHECK(parse_decoder("toy-mean-embedding") == toy_kind);
+    CHECK(decoder_choices() ==
+          "plain, attention, transformer, bahdanau, luong, luong-local or toy-mean-embedding");
+    CHECK_THROWS_AS(register_model_kind(toy_row()), std::invalid_argument);  // the name is taken
+    CHECK_THROWS_AS(model_kind(DecoderKind(99)), std::invalid_argument);
+}
+
+TEST_CASE("registry: every kind's names and options round-trip, and what it does not take is refused") {
+    for (DecoderKind kind : model_kinds()) {
+        const ModelKind& row = model_kind(kind);
+        CAPTURE(row.name);
+        CHECK(parse_decoder(row.name) == kind);
+        CHECK(decoder_name(kind) == row.name);
+        for (const ScorerChoice& choice : row.scorers) {
+            CHECK(parse_model_scorer(kind, choice.name) == choice.scorer);
+            CHECK(model_scorer_name(kind, choice.scorer) == choice.name);
+        }
+        if (!row.scorers.empty()) {
+            CHECK(takes_scorer(kind, row.default_scorer));
+            for (Scorer s : {Scorer::dot, Scorer::general, Scorer::additive}) {
+                ModelConfig c = model_variants(kind, 8).front();
+                c.scorer = s;
+                const bool listed = std::any_of(row.scorers.begin(), row.scorers.end(),
+                                                [&](const ScorerChoice& x) { return x.scorer == s; });
+                if (listed) CHECK_NOTHROW(check_model_config(c));
+                else CHECK_THROWS_WITH_AS(check_model_config(c),
+                                          doctest::Contains(model_scorer_choices(kind).c_str()),
+                                          std::invalid_argument);
+            }
+        }
+        ModelConfig feeding = model_variants(kind, 8).front();
+        feeding.input_feeding = true;
+        if (row.input_feeding) CHECK_NOTHROW(check_model_config(feeding));
+        else CHECK_THROWS_WITH_AS(check_model_config(feeding), doctest::Contains("luong and luong-local"),
+                                  std::invalid_argument);
+        for (const ModelConfig& c : model_variants(kind, 8)) CHECK_NOTHROW(check_model_config(c));
+    }
+}
+
+TEST_CASE("registry: every variant's parameter count by formula equals the tensors allocated") {
+    for (int H : {4, 8, 12, 64}) {
+        for (const ModelConfig& config : every_variant(H)) {
+            CAPTURE(name_of(config));
+            long allocated = 0;
+            for (const ConstNamedTensor& t : named_tensors(make_params(config))) allocated += long(t.size);
+            CHECK(allocated == parameter_count(config));
+            // tensor_spans holds the same tensors, in every slot
+            Params p = make_params(config);
+            long spanned = 0;
+            for (const TensorSpan& s : tensor_spans(p)) spanned += long(s.size);
+            CHECK(spanned == allocated);
+        }
+    }
+}
+
+TEST_CASE("registry: every variant's gradients agree with central differences") {
+    for (const ModelConfig& config : every_variant(4)) {
+        CAPTURE(name_of(config));
+        Rng rng(15);
+        Model model = make_model(config);
+        // random parameters, biases included, large enough to leave the linear regime;
+        // the additive scorer's larger, or W_d's gradient would sink into the noise floor
+        for (NamedTensor& t : named_tensors(model.params)) {
+            const float scale = t.name == "attention.v" ? 2.0f : t.name == "attention.W_d" ? 1.0f : 0.5f;
+            for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-scale, scale);
+        }
+        const Batch batch = ragged_batch(rng);
+        Activations acts;
+        // L = the sum of the B·T token cross-entropies; a piecewise kind's choices are
+        // those of the unperturbed model, and a step that changes one is a kink (NaN, skipped)
+        const auto piecewise = model_kind(config.decoder).piecewise_choices;
+        std::vector<int> choices;
+        auto loss = [&] {
+            model_forward(acts, batch, model);
+            if (piecewise) {
+                const std::vector<int> now = piecewise(acts);
+                if (choices.empty()) choices = now;
+                if (now != choices) return std::nan("");
+            }
+            return summed_loss(model_logits(acts), batch);
+        };
+        loss();
+        Params grads = make_params(config);
+        zero_params(grads);
+        model_backward(grads, acts, batch, model);
+        check_model_gradients(model, grads, batch.B * T, loss);
+    }
+}
+
+TEST_CASE("registry: a row's outputs do not change when other rows make the batch longer") {
+    const std::vector<Example> examples = three_examples();
+    for (const ModelConfig& config : every_variant(8)) {
+        CAPTURE(name_of(config));
+        const Model model = random_model(config, 21);
+        const Batch alone = make_batch(examples, {0});        // length 9, S = 9
+        const Batch mixed = make_batch(examples, {1, 0, 2});  // the same row padded to 27
+        REQUIRE(mixed.S == 27);
+        const int L = alone.S;
+        Activations a1, a3;
+        model_forward(a1, alone, model);
+        model_forward(a3, mixed, model);
+        for (int i = 0; i < T * V; ++i)
+            CHECK(model_logits(a3)[size_t(T * V + i)] == Approx(model_logits(a1)[size_t(i)]).epsilon(1e-5).scale(1.0));
+        if (const float* three = alignment_map(a3)) {
+            const float* one = alignment_map(a1);
+            for (int t = 0; t < T; ++t) {
+                double sum = 0;
+                for (int j = 0; j < 27; ++j) {
+                    const float w = three[(size_t(1) * T + t) * 27 + j];
+                    if (j < L) CHECK(w == Approx(one[size_t(t) * L + j]).epsilon(1e-5));
+                    else CHECK(w == 0.0f);  // padding gets no weight
+                    CHECK(w >= 0.0f);
+                    sum += w;
+                }
+                // a softmax sums to 1; local-p's Gaussian, not renormalised, makes it less
+                if (config.decoder == DecoderKind::luong_local) CHECK(sum <= 1.0 + 1e-6);
+                else CHECK(sum == Approx(1.0).epsilon(1e-5));
+            }
+        }
+        check_gradient_linear_in_rows(model, alone, mixed, make_batch(examples, {1, 2}));
+    }
+}
+
+TEST_CASE("registry: greedy decoding equals the teacher-forced argmax path") {
+    for (DecoderKind kind : model_kinds()) {
+        const ModelConfig config = model_variants(kind, 8).front();
+        CAPTURE(name_of(config));
+        const Model model = random_model(config, 41);
+        const std::vector<Example> examples = four_examples();
+        Batch batch = make_batch(examples, {0, 1, 2, 3});
+        Activations decoding;
+        // not one character repeated: the fed-back inputs differ
+        CHECK(follow_greedy_path(batch, decoding, model) >= 2);
+        const std::vector<int32_t> tokens(decoding.tokens.begin(), decoding.tokens.begin() + batch.B * T);
+        const size_t map_size = size_t(batch.B) * T * batch.S;
+        const std::vector<float> decoded_map =
+            alignment_map(decoding) ? std::vector<float>(alignment_map(decoding), alignment_map(decoding) + map_size)
+                                    : std::vector<float>();
+        Activations forced;
+        model_forward(forced, batch, model);
+        for (int r = 0; r < batch.B; ++r)
+            for (int t = 0; t < T; ++t) {
+                CAPTURE(r);
+                CAPTURE(t);
+                CHECK(argmax_character(model_logits(forced) + (size_t(r) * T + t) * V) == tokens[size_t(r) * T + t]);
+            }
+        // and the map of each step, where the kind has one
+        for (size_t k = 0; k < decoded_map.size(); ++k)
+            CHECK(alignment_map(forced)[k] == Approx(decoded_map[k]).epsilon(1e-4).scale(1e-6));
+        // decode_tokens (one string, the page's path) agrees with the batch
+        std::string error;
+        const Decoded one = decode_tokens(encode_user_input(examples[1].input, error), model);
+        CHECK(one.output == decode_output(tokens.data() + T, T));
+        if (model_kind(kind).read_attention) CHECK(one.attention.shape(1) == examples[1].input.size());
+        else CHECK(one.attention.size() == 0);
+    }
+}
+
+TEST_CASE("registry: every variant's weights round-trip through safetensors with their configuration") {
+    for (const ModelConfig& config : every_variant(8)) {
+        CAPTURE(name_of(config));
+        const Model model = random_model(config, 33);
+        const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(model));
+        const Model back = load_model(bytes.data(), bytes.size());
+        CHECK(back.config == model.config);
+        const auto a = named_tensors(model.params), b = named_tensors(back.params);
+        REQUIRE(a.size() == b.size());
+        for (size_t k = 0; k < a.size(); ++k) {
+            CHECK(a[k].name == b[k].name);
+            CHECK(std::equal(a[k].data, a[k].data + a[k].size, b[k].data));
+        }
+        CHECK(decode_examples(three_examples(), back)[1].output ==
+              decode_examples(three_examples(), model)[1].output);
+    }
+}
