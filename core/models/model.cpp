@@ -42,9 +42,8 @@ bool same_config(const ModelConfig& a, const ModelConfig& b) {
 
 // s_{t−1} as decoder step t reads it: s0 for t = 0, else dec_h[:, t−1].
 const float* state_before(const Activations& a, int t, int H) {
-    return t == 0 ? a.s0.data() : a.dec_h.data() + size_t(t - 1) * H;
+    return lb::state_before(a.s0.data(), a.dec_h.data(), t, H);
 }
-int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
 
 // The encoder, s0 and (attention) the keys: everything before the decoder loop.
 void encode(Activations& a, const int32_t* src, const int* src_len, const Model& model) {
@@ -70,19 +69,8 @@ void begin_decoder(Activations& a, const Model& model) {
 // embedding part of the decoder GRU's input projection; one product for all
 // steps when teacher-forced).
 void project_embeddings(Activations& a, const Model& model, int t0, int steps) {
-    const int B = a.B, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
-    const GruParams& gru = model.params.dec_gru;
-    float* xproj = a.dec_gru.xproj.data();
-    for (int b = 0; b < B; ++b)
-        for (int t = t0; t < t0 + steps; ++t)
-            std::memcpy(xproj + (size_t(b) * T + t) * G, gru.bias_ih.data(), sizeof(float) * G);
-    if (steps == T)
-        kernels::matmul_nt(B * T, G, E_out, a.dec_x.data(), D, gru.weight_ih.data(), D, xproj, G,
-                           true);
-    else
-        for (int t = t0; t < t0 + steps; ++t)
-            kernels::matmul_nt(B, G, E_out, a.dec_x.data() + size_t(t) * D, T * D,
-                               gru.weight_ih.data(), D, xproj + size_t(t) * G, T * G, true);
+    project_decoder_inputs(a.dec_gru, a.dec_x.data(), model.params.dec_gru, t0, steps, E_out, a.B,
+                           decoder_input_width(model.config), model.config.H);
 }
 
 // Decoder step t once xproj[:, t] holds the embedding part: attention's
@@ -131,14 +119,6 @@ void copy_cross_attention(Decoded& d, const Activations& a, int b, int L, int S,
 }
 
 }  // namespace
-
-void encode_last_state(float* x, float* h, float* s0, GruCache& gru, const int32_t* src,
-                       const int* src_len, const Params& p, int B, int S, int H) {
-    embedding_forward(x, src, p.enc_embedding.data(), B * S, E_in, E_in);
-    gru_forward(h, gru, x, nullptr, src_len, p.enc_gru, B, S, E_in, H);
-    for (int b = 0; b < B; ++b)
-        std::memcpy(s0 + size_t(b) * H, h + (size_t(b) * S + src_len[b] - 1) * H, sizeof(float) * H);
-}
 
 std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name) {
     const std::optional<Scorer> scorer = parse_scorer(name == "concat" ? "additive" : name);
@@ -496,7 +476,7 @@ const float* model_logits(const Activations& a) {
 
 const float* alignment_map(const Activations& a) {
     if (has_attention(a.config)) return a.att.alpha.data();
-    if (is_bahdanau(a.config)) return a.bahdanau.alpha.data();
+    if (is_bahdanau(a.config)) return a.bahdanau.att.alpha.data();
     if (is_luong(a.config.decoder)) return a.luong.att.alpha.data();
     return nullptr;
 }
