@@ -29,6 +29,7 @@ void reserve(BahdanauCache& c, int B, int S, int H) {
     for (auto* x : {&c.h_fwd, &c.h_rev, &c.dh_fwd, &c.dh_rev}) grow(*x, b * s * h);
     for (auto* x : {&c.annotations, &c.dannotations}) grow(*x, b * s * A);
     for (auto* x : {&c.last_back, &c.s0, &c.ds0, &c.dlast_back}) grow(*x, b * h);
+    attention_reserve(c.att, Scorer::additive, B, S, T, H);
     grow(c.dec_h, b * T * h);
     for (auto* x : {&c.dec_x, &c.ddec_x}) grow(*x, b * T * D);
     for (auto* x : {&c.out_in, &c.dout_in}) grow(*x, b * T * O);
@@ -36,7 +37,6 @@ void reserve(BahdanauCache& c, int B, int S, int H) {
     gru_reserve(c.gru_fwd, B, S, H);
     gru_reserve(c.gru_rev, B, S, H);
     gru_reserve(c.dec_gru, B, T, H);
-    attention_reserve(c.att, Scorer::additive, B, S, T, H);
 }
 
 // The encoder, s_0 and the keys: everything before the decoder's steps.
