@@ -203,3 +203,69 @@ TEST_CASE("the batched attention equals the one-step version, each scorer, same 
             }
         }
 }
+
+// Bahdanau's annotations are twice as wide as the decoder state: W and W_e are
+// [H, A] and the context is A wide. The reference is computed in double from
+// the one-step scorer (score takes encoder states of any width), a softmax and
+// the weighted sum.
+TEST_CASE("values wider than the query: the batched attention equals score, softmax and sum") {
+    constexpr int S = 5, T = 2, H = 3, A = 2 * H;
+    for (Scorer scorer : {Scorer::general, Scorer::additive})
+        for (int B : {1, 3}) {
+            CAPTURE(scorer_name(scorer));
+            CAPTURE(B);
+            Rng rng(8);
+            auto fill = [&](float* x, size_t n) {
+                for (size_t i = 0; i < n; ++i) x[i] = rng.uniform(-1.0f, 1.0f);
+            };
+            AttentionParams p = make_attention_params(scorer, H, A);
+            REQUIRE(attention_value_width(p, scorer, H) == A);
+            for (auto* M : {&p.W, &p.W_e, &p.W_d}) fill(M->data(), M->size());
+            fill(p.v.data(), p.v.size());
+            std::vector<float> enc(size_t(B) * S * A), s_prevs(size_t(B) * T * H), ctx(size_t(B) * A);
+            fill(enc.data(), enc.size());
+            fill(s_prevs.data(), s_prevs.size());
+            const std::vector<int> src_len = {5, 3, 1};
+            auto mat = [](const xt::xtensor<float, 2>& M) {
+                Mat out(M.shape(0), Vec(M.shape(1)));
+                for (size_t r = 0; r < M.shape(0); ++r)
+                    for (size_t c = 0; c < M.shape(1); ++c) out[r][c] = M(r, c);
+                return out;
+            };
+            ScorerParams sp;
+            sp.W = mat(p.W);
+            sp.W_e = mat(p.W_e);
+            sp.W_d = mat(p.W_d);
+            sp.v.assign(p.v.begin(), p.v.end());
+
+            AttentionCache cache;
+            attention_reserve(cache, scorer, B, S, T, H);
+            attention_keys_forward(cache, enc.data(), p, scorer, B, S, H);
+            for (int t = 0; t < T; ++t) {
+                attention_step_forward(ctx.data(), A, cache, s_prevs.data() + size_t(t) * H, T * H,
+                                       enc.data(), src_len.data(), p, scorer, t, B, S, T, H);
+                for (int b = 0; b < B; ++b) {
+                    const int L = src_len[size_t(b)];
+                    const float* s = s_prevs.data() + (size_t(b) * T + t) * H;
+                    Vec scores, weights, context(A, 0.0);
+                    for (int j = 0; j < L; ++j) {
+                        const float* h = enc.data() + (size_t(b) * S + j) * A;
+                        scores.push_back(score(scorer, Vec(s, s + H), Vec(h, h + A), sp));
+                    }
+                    double sum = 0;
+                    for (double e : scores) sum += std::exp(e);
+                    for (int j = 0; j < L; ++j) {
+                        weights.push_back(std::exp(scores[size_t(j)]) / sum);
+                        for (int i = 0; i < A; ++i)
+                            context[size_t(i)] += weights.back() * enc[(size_t(b) * S + j) * A + i];
+                    }
+                    for (int j = 0; j < S; ++j) {
+                        const float alpha = cache.alpha[(size_t(b) * T + t) * S + j];
+                        CHECK(alpha == Approx(j < L ? weights[size_t(j)] : 0.0).epsilon(1e-5));
+                    }
+                    for (int i = 0; i < A; ++i)
+                        CHECK(ctx[size_t(b) * A + i] == Approx(context[size_t(i)]).epsilon(1e-5));
+                }
+            }
+        }
+}

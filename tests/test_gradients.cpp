@@ -1,6 +1,7 @@
 // Finite-difference checks of every backward pass: embedding, dense + softmax
-// cross-entropy, the GRU over ragged padded sequences, each attention scorer,
-// and the whole plain and attention models.
+// cross-entropy, the masked softmax (with hand-worked rows), the GRU over
+// ragged padded sequences, each attention scorer (values as wide as the
+// decoder state or twice as wide), and the whole GRU models.
 //
 // How: the layer's output is reduced to one number with a fixed random
 // weighting, L = Σ w_i y_i (w ~ U(−1, 1)), so every output element matters and
@@ -41,6 +42,7 @@
 
 using namespace lb;
 using namespace lb::testing;
+using doctest::Approx;
 
 TEST_CASE("gradient check: embedding") {
     Rng rng(11);
@@ -119,37 +121,128 @@ TEST_CASE("gradient check: GRU over ragged padded sequences") {
             for (int e = 0; e < E; ++e) CHECK(dx[(size_t(b) * T + t) * E + e] == 0.0f);
 }
 
+TEST_CASE("masked softmax: hand-worked rows") {
+    SUBCASE("softmax(0, ln 3) = (1/4, 3/4); the masked positions are exactly 0") {
+        float row[4] = {0.0f, std::log(3.0f), 5.0f, -2.0f};  // the last two are masked
+        masked_softmax_forward(row, 2, 4);
+        CHECK(row[0] == Approx(0.25).epsilon(1e-6));
+        CHECK(row[1] == Approx(0.75).epsilon(1e-6));
+        CHECK(row[2] == 0.0f);
+        CHECK(row[3] == 0.0f);
+    }
+    SUBCASE("the scale multiplies the scores first: softmax(0.5 · (0, 2 ln 3)) = (1/4, 3/4)") {
+        float row[2] = {0.0f, 2 * std::log(3.0f)};
+        masked_softmax_forward(row, 2, 2, 0.5f);
+        CHECK(row[0] == Approx(0.25).epsilon(1e-6));
+        CHECK(row[1] == Approx(0.75).epsilon(1e-6));
+    }
+    SUBCASE("huge scores do not overflow: only their differences count") {
+        float row[3] = {1000.0f, 1000.0f + std::log(3.0f), 1000.0f};
+        masked_softmax_forward(row, 3, 3);
+        CHECK(row[0] == Approx(0.2).epsilon(1e-4));
+        CHECK(row[1] == Approx(0.6).epsilon(1e-4));
+        CHECK(row[2] == Approx(0.2).epsilon(1e-4));
+    }
+    SUBCASE("a row of one position has weight exactly 1 and no gradient") {
+        float row[3] = {-7.5f, 2.0f, 3.0f};
+        masked_softmax_forward(row, 1, 3);
+        CHECK(row[0] == 1.0f);
+        CHECK(row[1] == 0.0f);
+        CHECK(row[2] == 0.0f);
+        const float dalpha[3] = {0.7f, -2.0f, 4.0f};
+        float de[3];
+        masked_softmax_backward(de, row, dalpha, 1, 3);
+        CHECK(de[0] == 0.0f);  // α (dα − α dα) with α = 1
+        CHECK(de[1] == 0.0f);
+        CHECK(de[2] == 0.0f);
+    }
+    SUBCASE("backward by hand: α = (1/4, 3/4, masked), dα = (1, 0, 7)") {
+        // Σ α dα = 1/4; de = (1/4 · 3/4, 3/4 · (−1/4), 0) = (3/16, −3/16, 0), times the scale
+        const float alpha[3] = {0.25f, 0.75f, 0.0f};
+        const float dalpha[3] = {1.0f, 0.0f, 7.0f};
+        for (float scale : {1.0f, 0.5f}) {
+            CAPTURE(scale);
+            float de[3] = {9.0f, 9.0f, 9.0f};  // written, not added to
+            masked_softmax_backward(de, alpha, dalpha, 2, 3, scale);
+            CHECK(de[0] == Approx(0.1875 * scale).epsilon(1e-6));
+            CHECK(de[1] == Approx(-0.1875 * scale).epsilon(1e-6));
+            CHECK(de[2] == 0.0f);
+        }
+    }
+}
+
+TEST_CASE("gradient check: masked softmax") {
+    // L = Σ_j w_j α_j over rows of width 6 whose first len positions are real;
+    // every score is perturbed, the masked ones too (their gradient must be 0).
+    const int width = 6;
+    for (int len : {6, 4, 2})
+        for (float scale : {1.0f, 0.35f}) {
+            CAPTURE(len);
+            CAPTURE(scale);
+            Rng rng(uint64_t(20 + len));
+            std::vector<float> scores = random_vector(width, rng, 2.0f);
+            const std::vector<float> w = random_vector(width, rng);
+            std::vector<float> alpha(width);
+            auto loss = [&] {
+                alpha = scores;
+                masked_softmax_forward(alpha.data(), len, width, scale);
+                return weighted_sum(alpha.data(), w);
+            };
+            loss();
+            std::vector<float> dscores(width);
+            masked_softmax_backward(dscores.data(), alpha.data(), w.data(), len, width, scale);
+            check_gradient("scores", scores.data(), dscores.data(), scores.size(), loss);
+            for (int j = len; j < width; ++j) CHECK(dscores[size_t(j)] == 0.0f);
+            // the form that takes dα_j from the caller, one j at a time in order, agrees
+            loss();  // α of the unperturbed scores again
+            std::vector<float> fused(width);
+            int next = 0;
+            masked_softmax_backward(fused.data(), alpha.data(), len, width, scale, [&](int j) {
+                CHECK(j == next++);
+                return w[size_t(j)];
+            });
+            CHECK(next == len);
+            for (int j = 0; j < width; ++j)  // equal up to rounding (a fused multiply-add or not)
+                CHECK(fused[size_t(j)] == Approx(dscores[size_t(j)]).epsilon(1e-6));
+        }
+}
+
 TEST_CASE("gradient check: attention scorers with masked softmax") {
-    for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive}) {
+    // A = 2H: encoder states (values) twice as wide as the decoder state, as
+    // Bahdanau's annotations (general and additive; dot needs A = H)
+    for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive})
+    for (int A : {4, 8}) {
+        if (scorer == Scorer::dot && A != 4) continue;
         CAPTURE(scorer_name(scorer));
+        CAPTURE(A);
         Rng rng(14);
         const int B = 3, S = 5, T = 3, H = 4;
         const std::vector<int> src_len = {5, 2, 4};
-        AttentionParams p = make_attention_params(scorer, H);
+        AttentionParams p = make_attention_params(scorer, H, A);
         for (auto* t : {&p.W_e, &p.W_d, &p.W})
             for (float& x : *t) x = rng.uniform(-0.8f, 0.8f);
         for (float& x : p.v) x = rng.uniform(-1.0f, 1.0f);
-        std::vector<float> enc = random_vector(size_t(B) * S * H, rng);
+        std::vector<float> enc = random_vector(size_t(B) * S * A, rng);
         std::vector<float> s_prev = random_vector(size_t(B) * T * H, rng);
-        std::vector<float> ctx(size_t(B) * T * H);
+        std::vector<float> ctx(size_t(B) * T * A);
         const std::vector<float> w = random_vector(ctx.size(), rng);
         AttentionCache cache;
         attention_reserve(cache, scorer, B, S, T, H);
         auto loss = [&] {
             attention_keys_forward(cache, enc.data(), p, scorer, B, S, H);
             for (int t = 0; t < T; ++t)
-                attention_step_forward(ctx.data() + size_t(t) * H, T * H, cache,
+                attention_step_forward(ctx.data() + size_t(t) * A, T * A, cache,
                                        s_prev.data() + size_t(t) * H, T * H, enc.data(),
                                        src_len.data(), p, scorer, t, B, S, T, H);
             return weighted_sum(ctx.data(), w);
         };
         loss();
-        AttentionParams dp = make_attention_params(scorer, H);
+        AttentionParams dp = make_attention_params(scorer, H, A);
         std::vector<float> denc(enc.size(), 0.0f), ds_prev(s_prev.size(), 0.0f);
         attention_zero_grads(cache, scorer, B, S, T, H);
         for (int t = T - 1; t >= 0; --t)
             attention_step_backward(ds_prev.data() + size_t(t) * H, T * H, denc.data(), cache,
-                                    w.data() + size_t(t) * H, T * H, s_prev.data() + size_t(t) * H,
+                                    w.data() + size_t(t) * A, T * A, s_prev.data() + size_t(t) * H,
                                     T * H, enc.data(), src_len.data(), p, scorer, t, B, S, T, H);
         attention_keys_backward(denc.data(), dp, cache, enc.data(), s_prev.data(), p, scorer, B, S,
                                 T, H);
@@ -165,7 +258,7 @@ TEST_CASE("gradient check: attention scorers with masked softmax") {
         // padded encoder states get exactly zero gradient
         for (int b = 0; b < B; ++b)
             for (int j = src_len[size_t(b)]; j < S; ++j)
-                for (int i = 0; i < H; ++i) CHECK(denc[(size_t(b) * S + j) * H + i] == 0.0f);
+                for (int i = 0; i < A; ++i) CHECK(denc[(size_t(b) * S + j) * A + i] == 0.0f);
     }
 }
 

@@ -1,13 +1,15 @@
 // core/layers/attention.cpp — batched scorers, masked softmax and context (see
 // attention.h for the formulas).
 //
-// Legend: B batch rows, S source positions (padded), T decoder steps, H width;
-// j a source position, L = src_len[b] the row's real length.
+// Legend: B batch rows, S source positions (padded), T decoder steps, H decoder
+// state width, A encoder state width; j a source position, L = src_len[b] the
+// row's real length.
 #include "layers/attention.h"
 
 #include <cstring>
 #include "kernels/buffers.h"
 #include "kernels/kernels.h"
+#include "layers/layers.h"
 
 namespace lb {
 
@@ -18,19 +20,25 @@ const float* keys_of(const AttentionCache& c, const float* enc, Scorer scorer) {
 }
 }  // namespace
 
-AttentionParams make_attention_params(Scorer scorer, int H) {
-    const size_t h = size_t(H);
+AttentionParams make_attention_params(Scorer scorer, int H, int A) {
+    const size_t h = size_t(H), a = size_t(A > 0 ? A : H);
     AttentionParams p{xt::zeros<float>({size_t(0), size_t(0)}),
                       xt::zeros<float>({size_t(0), size_t(0)}), xt::zeros<float>({size_t(0)}),
                       xt::zeros<float>({size_t(0), size_t(0)})};
     if (scorer == Scorer::additive) {
-        p.W_e = xt::zeros<float>({h, h});
+        p.W_e = xt::zeros<float>({h, a});
         p.W_d = xt::zeros<float>({h, h});
         p.v = xt::zeros<float>({h});
     } else if (scorer == Scorer::general) {
-        p.W = xt::zeros<float>({h, h});
+        p.W = xt::zeros<float>({h, a});
     }
     return p;
+}
+
+int attention_value_width(const AttentionParams& p, Scorer scorer, int H) {
+    if (scorer == Scorer::additive) return int(p.W_e.shape(1));
+    if (scorer == Scorer::general) return int(p.W.shape(1));
+    return H;
 }
 
 void attention_reserve(AttentionCache& c, Scorer scorer, int B, int S, int T, int H) {
@@ -52,11 +60,12 @@ void attention_reserve(AttentionCache& c, Scorer scorer, int B, int S, int T, in
 
 void attention_keys_forward(AttentionCache& c, const float* enc, const AttentionParams& p,
                             Scorer scorer, int B, int S, int H) {
+    const int A = attention_value_width(p, scorer, H);
     // general: k_j = W h_j ; additive: k_j = W_e h_j   (rows: keys = enc · Wᵀ)
     if (scorer == Scorer::general)
-        kernels::matmul_nt(B * S, H, H, enc, H, p.W.data(), H, c.keys.data(), H, false);
+        kernels::matmul_nt(B * S, H, A, enc, A, p.W.data(), A, c.keys.data(), H, false);
     else if (scorer == Scorer::additive) {
-        kernels::matmul_nt(B * S, H, H, enc, H, p.W_e.data(), H, c.keys.data(), H, false);
+        kernels::matmul_nt(B * S, H, A, enc, A, p.W_e.data(), A, c.keys.data(), H, false);
         if (B > 1) kernels::transpose(H, H, p.W_d.data(), H, c.W_d_t.data(), H);
     }
 }
@@ -66,6 +75,7 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
                             const AttentionParams& p, Scorer scorer, int t, int B, int S, int T,
                             int H) {
     const bool additive = scorer == Scorer::additive;
+    const int A = attention_value_width(p, scorer, H);
     // additive: q_t = W_d s_{t−1}   (rows: query[:, t] = s_prev · W_dᵀ)
     if (additive && B > 1)
         kernels::matmul_nn(B, H, H, s_prev, ld_prev, c.W_d_t.data(), H,
@@ -87,23 +97,15 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
         } else {
             for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(s, keys + (size_t(b) * S + j) * H, H);
         }
-        // α_j = exp(e_j − max) / Σ_i exp(e_i − max); 0 on padding
-        float max = alpha[0];
-        for (int j = 1; j < L; ++j) max = alpha[j] > max ? alpha[j] : max;
-        for (int j = 0; j < L; ++j) alpha[j] -= max;
-        kernels::exp_array(alpha, alpha, L);
-        float sum = 0;
-        for (int j = 0; j < L; ++j) sum += alpha[j];
-        const float inv = 1.0f / sum;
-        for (int j = 0; j < L; ++j) alpha[j] *= inv;
-        for (int j = L; j < S; ++j) alpha[j] = 0.0f;
+        // α = softmax(e) over j < L; 0 on padding
+        masked_softmax_forward(alpha, L, S);
         // c = Σ_j α_j h_j
         float* out = ctx + size_t(b) * ld_ctx;
-        std::memset(out, 0, sizeof(float) * H);
+        std::memset(out, 0, sizeof(float) * A);
         for (int j = 0; j < L; ++j) {
-            const float* h = enc + (size_t(b) * S + j) * H;
+            const float* h = enc + (size_t(b) * S + j) * A;
             const float a = alpha[j];
-            for (int i = 0; i < H; ++i) out[i] += a * h[i];
+            for (int i = 0; i < A; ++i) out[i] += a * h[i];
         }
     }
 }
@@ -113,6 +115,7 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
                              const float* enc, const int* src_len, const AttentionParams& p,
                              Scorer scorer, int t, int B, int S, int T, int H) {
     const bool additive = scorer == Scorer::additive;
+    const int A = attention_value_width(p, scorer, H);
     const float* keys = keys_of(c, enc, scorer);
     for (int b = 0; b < B; ++b) {
         const int L = src_len[b];
@@ -121,20 +124,16 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
         float* __restrict ds = ds_prev + size_t(b) * ld_dprev;
         const float* alpha = c.alpha.data() + (size_t(b) * T + t) * S;
         float* de = c.dscores.data() + (size_t(b) * T + t) * S;
-        // c = Σ_j α_j h_j  →  dα_j = dc · h_j,  dh_j += α_j dc
-        float weighted = 0;  // Σ_j α_j dα_j
-        for (int j = 0; j < L; ++j) {
-            const float* h = enc + (size_t(b) * S + j) * H;
-            float* dh = denc + (size_t(b) * S + j) * H;
-            const float a = alpha[j];
-            const float da = kernels::dot(dc, h, H);
-            for (int i = 0; i < H; ++i) dh[i] += a * dc[i];
-            de[j] = da;
-            weighted += a * da;
-        }
+        // c = Σ_j α_j h_j  →  dα_j = dc · h_j,  dh_j += α_j dc (one pass);
         // α = softmax(e)  →  de_j = α_j (dα_j − Σ_i α_i dα_i)
-        for (int j = 0; j < L; ++j) de[j] = alpha[j] * (de[j] - weighted);
-        for (int j = L; j < S; ++j) de[j] = 0.0f;
+        masked_softmax_backward(de, alpha, L, S, 1.0f, [&](int j) {
+            const float* h = enc + (size_t(b) * S + j) * A;
+            float* dh = denc + (size_t(b) * S + j) * A;
+            const float a = alpha[j];
+            const float da = kernels::dot(dc, h, A);
+            for (int i = 0; i < A; ++i) dh[i] += a * dc[i];
+            return da;
+        });
 
         if (additive) {
             // e_j = vᵀ u_j, u_j = tanh(k_j + q)  →  dv += de_j u_j,
@@ -178,11 +177,12 @@ void attention_keys_backward(float* denc, AttentionParams& dp, const AttentionCa
                              const float* enc, const float* s_prevs, const AttentionParams& p,
                              Scorer scorer, int B, int S, int T, int H) {
     if (scorer == Scorer::dot) return;
+    const int A = attention_value_width(p, scorer, H);
     const float* W = scorer == Scorer::general ? p.W.data() : p.W_e.data();
     float* dW = scorer == Scorer::general ? dp.W.data() : dp.W_e.data();
     // keys = enc · Wᵀ  →  denc += dkeys · W,  dW += dkeysᵀ · enc
-    kernels::matmul_nn(B * S, H, H, c.dkeys.data(), H, W, H, denc, H, true);
-    kernels::matmul_tn(H, H, B * S, c.dkeys.data(), H, enc, H, dW, H, true);
+    kernels::matmul_nn(B * S, A, H, c.dkeys.data(), H, W, A, denc, A, true);
+    kernels::matmul_tn(H, A, B * S, c.dkeys.data(), H, enc, A, dW, A, true);
     if (scorer == Scorer::additive) {
         // q = s_prev · W_dᵀ  →  dW_d += dqᵀ · s_prev
         kernels::matmul_tn(H, H, B * T, c.dquery.data(), H, s_prevs, H, dp.W_d.data(), H, true);

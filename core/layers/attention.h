@@ -5,14 +5,21 @@
 //   dot       e_tj = s_{t−1} · h_j
 //   general   e_tj = s_{t−1}ᵀ W h_j        = s_{t−1} · k_j,  k_j = W h_j
 //   additive  e_tj = vᵀ tanh(W_e h_j + W_d s_{t−1}) = vᵀ tanh(k_j + q_t)
-//   α_tj = exp(e_tj) / Σ_{i < len} exp(e_ti)   (α_tj = 0 for j ≥ len)
+//   α_tj = exp(e_tj) / Σ_{i < len} exp(e_ti)   (α_tj = 0 for j ≥ len; layers.h's
+//          masked softmax)
 //   c_t  = Σ_j α_tj h_j
 // The keys k_j (W h_j or W_e h_j) are one product per batch
 // (attention_keys_forward), not one per step. Score, softmax and the weighted
 // sum run in one fused pass per row.
 //
-// Legend: B batch rows, S source positions (padded), T decoder steps, H width.
-// Encoder states enc are [B, S, H]; decoder states s_{t−1} are passed per step.
+// The encoder states, and so the context, may be wider than the decoder
+// state: A columns against H (Bahdanau's annotations, A = 2H). W and W_e are
+// then [H, A]; the keys and queries stay H wide. Dot products need A = H.
+// The width A is read from the parameters (attention_value_width).
+//
+// Legend: B batch rows, S source positions (padded), T decoder steps, H
+// decoder state width, A encoder state (value) width.
+// Encoder states enc are [B, S, A]; decoder states s_{t−1} are passed per step.
 #pragma once
 #include <xtensor/xtensor.hpp>
 #include "layers/scorer.h"
@@ -22,12 +29,15 @@ namespace lb {
 // The scorers' parameters; a tensor a scorer does not use has shape [0] / [0, 0].
 // The same type holds their gradients and Adam moments.
 struct AttentionParams {
-    xt::xtensor<float, 2> W_e;  // additive: [H, H], applied to encoder states
+    xt::xtensor<float, 2> W_e;  // additive: [H, A], applied to encoder states
     xt::xtensor<float, 2> W_d;  // additive: [H, H], applied to the decoder state
     xt::xtensor<float, 1> v;    // additive: [H]
-    xt::xtensor<float, 2> W;    // general:  [H, H]
+    xt::xtensor<float, 2> W;    // general:  [H, A]
 };
-AttentionParams make_attention_params(Scorer scorer, int H);  // zero-filled, unused ones empty
+// Zero-filled, unused ones empty; A = 0: values as wide as the state (A = H).
+AttentionParams make_attention_params(Scorer scorer, int H, int A = 0);
+// A, the encoder states' width: W_e's or W's columns, H for dot.
+int attention_value_width(const AttentionParams& p, Scorer scorer, int H);
 
 // Caches and workspaces; flat buffers that only grow (attention_reserve).
 struct AttentionCache {
@@ -43,18 +53,18 @@ struct AttentionCache {
 };
 void attention_reserve(AttentionCache& cache, Scorer scorer, int B, int S, int T, int H);
 
-// Once per batch: keys from the encoder states enc [B, S, H] (and, additive with
+// Once per batch: keys from the encoder states enc [B, S, A] (and, additive with
 // B > 1, W_dᵀ for the steps; p must not change until the batch's last step).
 void attention_keys_forward(AttentionCache& cache, const float* enc, const AttentionParams& p,
                             Scorer scorer, int B, int S, int H);
-// Step t: context ctx [B, H] (row stride ld_ctx) and cache.alpha[:, t] from
+// Step t: context ctx [B, A] (row stride ld_ctx) and cache.alpha[:, t] from
 // s_prev [B, H] (row stride ld_prev).
 void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& cache, const float* s_prev,
                             int ld_prev, const float* enc, const int* src_len,
                             const AttentionParams& p, Scorer scorer, int t, int B, int S, int T,
                             int H);
-// Backward of step t from dctx [B, H] (row stride ld_dctx): ADDS into ds_prev
-// [B, H] (row stride ld_dprev), denc [B, S, H] and cache.dkeys; writes
+// Backward of step t from dctx [B, A] (row stride ld_dctx): ADDS into ds_prev
+// [B, H] (row stride ld_dprev), denc [B, S, A] and cache.dkeys; writes
 // cache.dscores[:, t] and (additive) cache.dquery[:, t], whose share of ds_prev
 // (through q_t = s_{t−1}·W_dᵀ) it also adds.
 void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, AttentionCache& cache,

@@ -1,8 +1,10 @@
-// core/layers/layers.cpp — embedding, dense, softmax cross-entropy (see layers.h).
+// core/layers/layers.cpp — embedding, dense, softmax cross-entropy, masked softmax
+// (see layers.h).
 //
 // Legend: N rows, E embedding width, H input width of dense, V vocabulary.
 #include "layers/layers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include "kernels/kernels.h"
@@ -71,6 +73,21 @@ void softmax_cross_entropy_backward(float* dlogits, const float* probs, const in
         for (int v = 0; v < V; ++v) d[v] += scale * p[v];
         d[targets[n]] -= scale;
     }
+}
+
+void masked_softmax_forward(float* row, int len, int width, float scale) {
+    float max = row[0] * scale;
+    for (int j = 0; j < len; ++j) {
+        row[j] *= scale;
+        max = std::max(max, row[j]);
+    }
+    for (int j = 0; j < len; ++j) row[j] -= max;
+    kernels::exp_array(row, row, len);
+    float sum = 0;
+    for (int j = 0; j < len; ++j) sum += row[j];
+    const float inv = 1.0f / sum;
+    for (int j = 0; j < len; ++j) row[j] *= inv;
+    for (int j = len; j < width; ++j) row[j] = 0.0f;
 }
 
 }  // namespace lb

@@ -127,6 +127,14 @@ void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy
 
 // --- multi-head attention -----------------------------------------------------
 
+namespace {
+// The keys query position `position` may read: the row's real ones, and (causal)
+// none after its own position.
+int allowed_keys(int key_len, bool causal, int position, int Tk) {
+    return std::min(key_len, causal ? position + 1 : Tk);
+}
+}  // namespace
+
 void attend_forward(float* ctx, int ld_ctx, float* alpha, long head_stride, int ld_alpha,
                     const float* q, int ld_q, const float* kv, int ld_kv, int key_len, int q0,
                     bool causal, int Tq, int Tk, int A, int K) {
@@ -138,20 +146,8 @@ void attend_forward(float* ctx, int ld_ctx, float* alpha, long head_stride, int 
         kernels::matmul_nt(Tq, Tk, K, q + a * K, ld_q, kv + a * K, ld_kv, al, ld_alpha, false);
         for (int i = 0; i < Tq; ++i) {
             float* row = al + size_t(i) * ld_alpha;
-            const int allowed = std::min(key_len, causal ? q0 + i + 1 : Tk);
-            // α = softmax(e / √K) over j < allowed, 0 on the rest
-            float max = row[0] * scale;
-            for (int j = 0; j < allowed; ++j) {
-                row[j] *= scale;
-                max = std::max(max, row[j]);
-            }
-            for (int j = 0; j < allowed; ++j) row[j] -= max;
-            kernels::exp_array(row, row, allowed);
-            float sum = 0;
-            for (int j = 0; j < allowed; ++j) sum += row[j];
-            const float inv = 1.0f / sum;
-            for (int j = 0; j < allowed; ++j) row[j] *= inv;
-            for (int j = allowed; j < Tk; ++j) row[j] = 0.0f;
+            // α = softmax(e / √K) over the allowed keys, 0 on the rest
+            masked_softmax_forward(row, allowed_keys(key_len, causal, q0 + i, Tk), Tk, scale);
         }
         // ctx_a = α_a V_a   [Tq, K]
         kernels::matmul_nn(Tq, K, Tk, al, ld_alpha, kv + D + a * K, ld_kv, ctx + a * K, ld_ctx,
@@ -220,13 +216,11 @@ void multihead_attention_backward(float* dxq, float* dxkv, MultiheadAttentionPar
             kernels::matmul_nt(Tq, Tk, K, dctx + a * K, D, kv + D + a * K, 2 * D, c.dalpha, Tk,
                                false);
             kernels::matmul_tn(Tk, K, Tq, al, Tk, dctx + a * K, D, dkv + D + a * K, 2 * D, true);
-            // α = softmax(e / √K)  →  de_ij = α_ij (dα_ij − Σ_l α_il dα_il) / √K
+            // α = softmax(e / √K)  →  de_ij = α_ij (dα_ij − Σ_l α_il dα_il) / √K, over
+            // the whole row: the keys the mask hid have α = 0, so their de is 0
             for (int i = 0; i < Tq; ++i) {
-                const float* ar = al + size_t(i) * Tk;
                 float* dr = c.dalpha + size_t(i) * Tk;
-                float dot = 0;
-                for (int j = 0; j < Tk; ++j) dot += ar[j] * dr[j];
-                for (int j = 0; j < Tk; ++j) dr[j] = ar[j] * (dr[j] - dot) * scale;
+                masked_softmax_backward(dr, al + size_t(i) * Tk, dr, Tk, Tk, scale);
             }
             // e = Q_a K_aᵀ  →  dQ_a += de K_a,  dK_a += deᵀ Q_a
             kernels::matmul_nn(Tq, K, Tk, c.dalpha, Tk, kv + a * K, 2 * D, dq + a * K, D, true);

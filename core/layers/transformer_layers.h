@@ -10,6 +10,7 @@
 //               (W_q, W_k, W_v are the rows 0..D, D..2D, 2D..3D of in_proj_weight)
 //               head a reads columns a·K .. (a+1)·K of Q, K, V:
 //               α_a = softmax_j(Q_a K_aᵀ / √K) over the allowed keys j, 0 elsewhere
+//                     (layers.h's masked softmax)
 //               ctx_a = α_a V_a;  out = [ctx_0 … ctx_{A−1}] W_oᵀ + b_o
 //               allowed: j < key_len[b] (key padding), and j ≤ q0 + i if causal
 //   feed-forward y = W_2 relu(W_1 x + b_1) + b_2

@@ -7,10 +7,11 @@
 
 #include <cstring>
 #include "kernels/buffers.h"
-#include "models/gru_decoding.h"
 #include "kernels/kernels.h"
+#include "layers/attention.h"
 #include "layers/layers.h"
 #include "models/encoder_decoder.h"
+#include "models/gru_decoding.h"
 #include "models/params.h"
 
 namespace lb {
@@ -26,17 +27,14 @@ void reserve(BahdanauCache& c, int B, int S, int H) {
     const size_t b = size_t(B), s = size_t(S), h = size_t(H), A = 2 * h, D = E_out + A,
                  O = 3 * h + E_out;
     for (auto* x : {&c.x, &c.x_rev, &c.dx, &c.dx_rev}) grow(*x, b * s * E_in);
-    for (auto* x : {&c.h_fwd, &c.h_rev, &c.keys, &c.dkeys, &c.dh_fwd, &c.dh_rev}) grow(*x, b * s * h);
+    for (auto* x : {&c.h_fwd, &c.h_rev, &c.dh_fwd, &c.dh_rev}) grow(*x, b * s * h);
     for (auto* x : {&c.annotations, &c.dannotations}) grow(*x, b * s * A);
     for (auto* x : {&c.last_back, &c.s0, &c.ds0, &c.dlast_back}) grow(*x, b * h);
-    for (auto* x : {&c.query, &c.dec_h, &c.dquery}) grow(*x, b * T * h);
-    grow(c.tanh, b * T * s * h);
-    grow(c.alpha, b * T * s);
-    grow(c.dscores, b * T * s);
+    attention_reserve(c.att, Scorer::additive, B, S, T, H);
+    grow(c.dec_h, b * T * h);
     for (auto* x : {&c.dec_x, &c.ddec_x}) grow(*x, b * T * D);
     for (auto* x : {&c.out_in, &c.dout_in}) grow(*x, b * T * O);
     for (auto* x : {&c.logits, &c.probs, &c.dlogits}) grow(*x, b * T * V);
-    grow(c.dv, h);
     gru_reserve(c.gru_fwd, B, S, H);
     gru_reserve(c.gru_rev, B, S, H);
     gru_reserve(c.dec_gru, B, T, H);
@@ -66,59 +64,27 @@ void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& 
             std::memcpy(h, c.h_fwd.data() + (size_t(b) * S + j) * H, sizeof(float) * H);
             std::memcpy(h + H, c.h_rev.data() + (size_t(b) * S + L - 1 - j) * H, sizeof(float) * H);
         }
-        // ←h_0: the backward GRU's state after it read the whole row
-        std::memcpy(c.last_back.data() + size_t(b) * H,
-                    c.h_rev.data() + (size_t(b) * S + L - 1) * H, sizeof(float) * H);
     }
+    // ←h_0: the backward GRU's state after it read the whole row
+    last_state_forward(c.last_back.data(), c.h_rev.data(), len, B, S, H);
     // s_0 = tanh(W_s ←h_0 + b_s)
     dense_forward(c.s0.data(), c.last_back.data(), p.init_weight.data(), p.init_bias.data(), B, H, H);
     kernels::tanh_array(c.s0.data(), c.s0.data(), B * H);
     // k_j = W_e h_j, one product for the batch
-    kernels::matmul_nt(B * S, H, A, c.annotations.data(), A, p.attention.W_e.data(), A,
-                       c.keys.data(), H, false);
+    attention_keys_forward(c.att, c.annotations.data(), p.attention, Scorer::additive, B, S, H);
 }
-
-const float* state_before(const BahdanauCache& c, int t, int H) {
-    return t == 0 ? c.s0.data() : c.dec_h.data() + size_t(t - 1) * H;
-}
-int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
 
 // Step t once dec_x[:, t] holds y_t: the context from s_{t−1}, the GRU step,
 // the deep output's logits[:, t].
 void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int B, int S, int H) {
-    const int A = 2 * H, G = 3 * H, D = E_out + A, O = 3 * H + E_out;
-    const float* s_prev = state_before(c, t, H);
+    const int A = 2 * H, D = E_out + A, O = 3 * H + E_out;
+    const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
     const int ld_prev = state_before_ld(t, H);
-    // q_t = W_d s_{t−1}
-    kernels::matmul_nt(B, H, H, s_prev, ld_prev, p.attention.W_d.data(), H,
-                       c.query.data() + size_t(t) * H, T * H, false);
-    for (int b = 0; b < B; ++b) {
-        const int L = len[b];
-        const size_t bt = size_t(b) * T + t;
-        float* alpha = c.alpha.data() + bt * S;
-        // e_j = vᵀ tanh(k_j + q_t), then the softmax over j < L
-        kernels::additive_scores(alpha, c.tanh.data() + bt * S * H, c.keys.data() + size_t(b) * S * H,
-                                 c.query.data() + bt * H, p.attention.v.data(), L, H);
-        float max = alpha[0];
-        for (int j = 1; j < L; ++j) max = alpha[j] > max ? alpha[j] : max;
-        for (int j = 0; j < L; ++j) alpha[j] -= max;
-        kernels::exp_array(alpha, alpha, L);
-        float sum = 0;
-        for (int j = 0; j < L; ++j) sum += alpha[j];
-        for (int j = 0; j < L; ++j) alpha[j] /= sum;
-        for (int j = L; j < S; ++j) alpha[j] = 0.0f;
-        // c_t = Σ_j α_j h_j, into dec_x[b, t, 16:]
-        float* ctx = c.dec_x.data() + bt * D + E_out;
-        std::memset(ctx, 0, sizeof(float) * A);
-        for (int j = 0; j < L; ++j) {
-            const float* h = c.annotations.data() + (size_t(b) * S + j) * A;
-            for (int i = 0; i < A; ++i) ctx[i] += alpha[j] * h[i];
-        }
-        std::memcpy(c.dec_gru.xproj.data() + bt * G, p.dec_gru.bias_ih.data(), sizeof(float) * G);
-    }
+    // c_t = attention(s_{t−1}, h), into dec_x[:, t, 16:]
+    attention_step_forward(c.dec_x.data() + size_t(t) * D + E_out, T * D, c.att, s_prev, ld_prev,
+                           c.annotations.data(), len, p.attention, Scorer::additive, t, B, S, T, H);
     // s_t = GRU([y_t ; c_t], s_{t−1})
-    kernels::matmul_nt(B, G, D, c.dec_x.data() + size_t(t) * D, T * D, p.dec_gru.weight_ih.data(),
-                       D, c.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H);
     gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
     // logits_t = W_o [s_t ; y_t ; c_t] + b_o
     for (int b = 0; b < B; ++b) {
@@ -154,8 +120,7 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
     zero(c.ddec_x, BT * D);
     zero(c.ds0, size_t(B) * H);
     zero(c.dannotations, BS * A);
-    zero(c.dkeys, BS * H);
-    zero(c.dv, size_t(H));
+    attention_zero_grads(c.att, Scorer::additive, B, S, T, H);
 
     softmax_cross_entropy_backward(c.dlogits.data(), c.probs.data(), batch.dec_out.data(), B * T, V);
     dense_backward(c.dout_in.data(), grads.out_weight.data(), grads.out_bias.data(),
@@ -167,57 +132,25 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
         std::memcpy(c.ddec_x.data() + bt * D, d + H, sizeof(float) * D);
     }
     for (int t = T - 1; t >= 0; --t) {
-        float* ds_prev = t == 0 ? c.ds0.data() : c.dec_gru.dh.data() + size_t(t - 1) * H;
+        float* ds_prev = state_before(c.ds0.data(), c.dec_gru.dh.data(), t, H);
         const int ld_dprev = state_before_ld(t, H);
         gru_step_backward(ds_prev, ld_dprev, c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         // xproj_t = b_ih + [y_t ; c_t] W_ihᵀ  →  d[y_t ; c_t] += dxproj_t W_ih
         kernels::matmul_nn(B, D, G, c.dec_gru.dxproj.data() + size_t(t) * G, T * G,
                            p.dec_gru.weight_ih.data(), D, c.ddec_x.data() + size_t(t) * D, T * D, true);
-        for (int b = 0; b < B; ++b) {
-            const int L = len[b];
-            const size_t bt = size_t(b) * T + t;
-            const float* dc = c.ddec_x.data() + bt * D + E_out;
-            const float* alpha = c.alpha.data() + bt * S;
-            // c = Σ α_j h_j  →  dα_j = dc · h_j, dh_j += α_j dc; then the softmax
-            float* dalpha = c.dscores.data() + bt * S;
-            float weighted = 0;
-            for (int j = 0; j < L; ++j) {
-                const float* h = c.annotations.data() + (size_t(b) * S + j) * A;
-                float* dh = c.dannotations.data() + (size_t(b) * S + j) * A;
-                dalpha[j] = kernels::dot(dc, h, A);
-                for (int i = 0; i < A; ++i) dh[i] += alpha[j] * dc[i];
-                weighted += alpha[j] * dalpha[j];
-            }
-            // e_j = vᵀ u_j, u_j = tanh(k_j + q)  →  dv += de_j u_j, dk_j = dq share = de_j v ⊙ (1 − u_j²)
-            float* dq = c.dquery.data() + bt * H;
-            std::memset(dq, 0, sizeof(float) * H);
-            for (int j = 0; j < L; ++j) {
-                const float de = alpha[j] * (dalpha[j] - weighted);
-                const float* u = c.tanh.data() + (bt * S + j) * H;
-                float* dk = c.dkeys.data() + (size_t(b) * S + j) * H;
-                for (int i = 0; i < H; ++i) {
-                    const float g = de * p.attention.v[size_t(i)] * (1.0f - u[i] * u[i]);
-                    c.dv[size_t(i)] += de * u[i];
-                    dk[i] += g;
-                    dq[i] += g;
-                }
-            }
-        }
-        // q_t = W_d s_{t−1}  →  ds_{t−1} += dq_t W_d
-        kernels::matmul_nn(B, H, H, c.dquery.data() + size_t(t) * H, T * H, p.attention.W_d.data(),
-                           H, ds_prev, ld_dprev, true);
+        // c_t = attention(s_{t−1}, h)  →  ds_{t−1}, dh_j, the keys' and W_d's shares
+        attention_step_backward(ds_prev, ld_dprev, c.dannotations.data(), c.att,
+                                c.ddec_x.data() + size_t(t) * D + E_out, T * D,
+                                state_before(c.s0.data(), c.dec_h.data(), t, H), ld_dprev,
+                                c.annotations.data(), len, p.attention, Scorer::additive, t, B, S,
+                                T, H);
     }
     gru_weights_backward(grads.dec_gru, c.dec_gru, c.dec_x.data(), B, T, D, H);
     embedding_backward(grads.dec_embedding.data(), c.ddec_x.data(), batch.dec_in.data(), B * T,
                        E_out, D);
     // attention's weights: k = h W_eᵀ, q_t = s_{t−1} W_dᵀ (hprev holds each step's s_{t−1})
-    kernels::matmul_nn(B * S, A, H, c.dkeys.data(), H, p.attention.W_e.data(), A,
-                       c.dannotations.data(), A, true);
-    kernels::matmul_tn(H, A, B * S, c.dkeys.data(), H, c.annotations.data(), A,
-                       grads.attention.W_e.data(), A, true);
-    kernels::matmul_tn(H, H, B * T, c.dquery.data(), H, c.dec_gru.hprev.data(), H,
-                       grads.attention.W_d.data(), H, true);
-    for (int i = 0; i < H; ++i) grads.attention.v[size_t(i)] += c.dv[size_t(i)];
+    attention_keys_backward(c.dannotations.data(), grads.attention, c.att, c.annotations.data(),
+                            c.dec_gru.hprev.data(), p.attention, Scorer::additive, B, S, T, H);
     // s_0 = tanh(W_s ←h_0 + b_s)
     for (int i = 0; i < B * H; ++i) c.ds0[size_t(i)] *= 1.0f - c.s0[size_t(i)] * c.s0[size_t(i)];
     zero(c.dlast_back, size_t(B) * H);
@@ -233,9 +166,8 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
             std::memcpy(c.dh_fwd.data() + (size_t(b) * S + j) * H, d, sizeof(float) * H);
             std::memcpy(c.dh_rev.data() + (size_t(b) * S + L - 1 - j) * H, d + H, sizeof(float) * H);
         }
-        float* d = c.dh_rev.data() + (size_t(b) * S + L - 1) * H;
-        for (int i = 0; i < H; ++i) d[i] += c.dlast_back[size_t(b) * H + i];
     }
+    last_state_backward(c.dh_rev.data(), c.dlast_back.data(), len, B, S, H);
     zero(c.dx, BS * E_in);
     zero(c.dx_rev, BS * E_in);
     gru_backward(c.dx.data(), nullptr, grads.enc_gru, c.gru_fwd, c.dh_fwd.data(), c.x.data(), len,
@@ -267,8 +199,7 @@ Params bahdanau_params(const ModelConfig& config) {
     p.enc_gru_reverse = make_gru_params(E_in, config.H);
     p.init_weight = xt::zeros<float>({h, h});
     p.init_bias = xt::zeros<float>({h});
-    p.attention = make_attention_params(Scorer::additive, config.H);
-    p.attention.W_e = xt::zeros<float>({h, 2 * h});
+    p.attention = make_attention_params(Scorer::additive, config.H, 2 * config.H);
     p.out_weight = xt::zeros<float>({size_t(V), 3 * h + E_out});
     return p;
 }

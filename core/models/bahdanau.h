@@ -12,7 +12,8 @@
 //   decoder   s_0  = tanh(W_s ←h_0 + b_s)                       the paper's s_0 = tanh(W_s ←h_1)
 //             y_t  = Embedding_out[dec_in_t]                    [13, 16], the previous character
 //             e_tj = vᵀ tanh(W_d s_{t−1} + W_e h_j)             additive, of the state BEFORE the step
-//             α_tj = softmax over j < len;  c_t = Σ_j α_tj h_j  (2H)
+//             α_tj = softmax over j < len;  c_t = Σ_j α_tj h_j  (2H; attention.h with
+//                                                               values 2H wide)
 //             s_t  = GRU_dec([y_t ; c_t], s_{t−1})              16 + 2H → H
 //   output    logits_t = W_o [s_t ; y_t ; c_t] + b_o            [13, 3H + 16], the deep output
 //
@@ -41,6 +42,7 @@
 #include <cstdint>
 #include <xtensor/xtensor.hpp>
 #include "data/dataset.h"
+#include "layers/attention.h"
 #include "layers/gru.h"
 
 namespace lb {
@@ -58,18 +60,14 @@ struct BahdanauCache {
     xt::xtensor<float, 1> annotations; // [B, S, 2H]  [→h_j ; ←h_j], 0 on padding
     xt::xtensor<float, 1> last_back;   // [B, H]      ←h_0
     xt::xtensor<float, 1> s0;       // [B, H]
-    xt::xtensor<float, 1> keys;     // [B, S, H]      W_e h_j
-    xt::xtensor<float, 1> query;    // [B, T, H]      W_d s_{t−1}
-    xt::xtensor<float, 1> tanh;     // [B, T, S, H]   tanh(W_e h_j + W_d s_{t−1})
-    xt::xtensor<float, 1> alpha;    // [B, T, S]      the alignment map; 0 on padding
+    AttentionCache att;             //                keys W_e h_j, scores; alpha [B, T, S] the alignment map
     xt::xtensor<float, 1> dec_x;    // [B, T, 16 + 2H] [y_t ; c_t]
     xt::xtensor<float, 1> dec_h;    // [B, T, H]      s_1..s_T
     xt::xtensor<float, 1> out_in;   // [B, T, 3H + 16] [s_t ; y_t ; c_t]
     xt::xtensor<float, 1> logits, probs;  // [B, T, 13]
     // backward
-    xt::xtensor<float, 1> dscores;  // [B, T, S]      dα_tj
-    xt::xtensor<float, 1> dlogits, dout_in, ddec_x, ds0, dlast_back, dannotations, dkeys, dquery,
-        dv, dh_fwd, dh_rev, dx, dx_rev;
+    xt::xtensor<float, 1> dlogits, dout_in, ddec_x, ds0, dlast_back, dannotations, dh_fwd, dh_rev,
+        dx, dx_rev;
 };
 
 // Teacher-forced forward pass: the mean cross-entropy over the B·T targets.
@@ -78,7 +76,7 @@ float bahdanau_forward(BahdanauCache& cache, const Batch& batch, const Params& p
 void bahdanau_backward(Params& grads, BahdanauCache& cache, const Batch& batch, const Params& p,
                        int H);
 // Greedy decoding of T steps: tokens [B, T] (real characters only),
-// cache.alpha the alignment map.
+// cache.att.alpha the alignment map.
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t* src,
                             const int* src_len, int B, int S, const Params& p, int H);
 

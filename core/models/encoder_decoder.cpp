@@ -30,9 +30,8 @@ int decoder_input_width(const ModelConfig& c) { return E_out + (has_attention(c)
 
 // s_{t−1} as decoder step t reads it: s0 for t = 0, else dec_h[:, t−1].
 const float* state_before(const Activations& a, int t, int H) {
-    return t == 0 ? a.s0.data() : a.dec_h.data() + size_t(t - 1) * H;
+    return lb::state_before(a.s0.data(), a.dec_h.data(), t, H);
 }
-int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
 
 // The encoder, s0 and (attention) the keys: everything before the decoder loop.
 void encode(Activations& a, const int32_t* src, const int* src_len, const Model& model) {
@@ -58,19 +57,8 @@ void begin_decoder(Activations& a, const Model& model) {
 // embedding part of the decoder GRU's input projection; one product for all
 // steps when teacher-forced).
 void project_embeddings(Activations& a, const Model& model, int t0, int steps) {
-    const int B = a.B, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
-    const GruParams& gru = model.params.dec_gru;
-    float* xproj = a.dec_gru.xproj.data();
-    for (int b = 0; b < B; ++b)
-        for (int t = t0; t < t0 + steps; ++t)
-            std::memcpy(xproj + (size_t(b) * T + t) * G, gru.bias_ih.data(), sizeof(float) * G);
-    if (steps == T)
-        kernels::matmul_nt(B * T, G, E_out, a.dec_x.data(), D, gru.weight_ih.data(), D, xproj, G,
-                           true);
-    else
-        for (int t = t0; t < t0 + steps; ++t)
-            kernels::matmul_nt(B, G, E_out, a.dec_x.data() + size_t(t) * D, T * D,
-                               gru.weight_ih.data(), D, xproj + size_t(t) * G, T * G, true);
+    project_decoder_inputs(a.dec_gru, a.dec_x.data(), model.params.dec_gru, t0, steps, E_out, a.B,
+                           decoder_input_width(model.config), model.config.H);
 }
 
 // Decoder step t once xproj[:, t] holds the embedding part: attention's
@@ -97,14 +85,6 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
 }
 
 }  // namespace
-
-void encode_last_state(float* x, float* h, float* s0, GruCache& gru, const int32_t* src,
-                       const int* src_len, const Params& p, int B, int S, int H) {
-    embedding_forward(x, src, p.enc_embedding.data(), B * S, E_in, E_in);
-    gru_forward(h, gru, x, nullptr, src_len, p.enc_gru, B, S, E_in, H);
-    for (int b = 0; b < B; ++b)
-        std::memcpy(s0 + size_t(b) * H, h + (size_t(b) * S + src_len[b] - 1) * H, sizeof(float) * H);
-}
 
 Params gru_family_params(const ModelConfig& config, int decoder_input, bool scored) {
     const int H = config.H;
@@ -203,7 +183,7 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
     if (attention) attention_zero_grads(a.att, config.scorer, B, S, T, H);
     std::memcpy(a.dec_gru.dh.data(), a.ddec_h.data(), sizeof(float) * BT * H);
     for (int t = T - 1; t >= 0; --t) {
-        float* dh_prev = t == 0 ? a.ds0.data() : a.dec_gru.dh.data() + size_t(t - 1) * H;
+        float* dh_prev = lb::state_before(a.ds0.data(), a.dec_gru.dh.data(), t, H);
         const int ld_dprev = state_before_ld(t, H);
         gru_step_backward(dh_prev, ld_dprev, a.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         if (attention) {
@@ -227,11 +207,7 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
                                 a.dec_gru.hprev.data(), p.attention, config.scorer, B, S, T, H);
 
     // s0 = h_{len−1}  →  dh_{len−1} += ds0
-    for (int b = 0; b < B; ++b) {
-        float* dh = a.denc_h.data() + (size_t(b) * S + src_len[b] - 1) * H;
-        const float* ds = a.ds0.data() + size_t(b) * H;
-        for (int i = 0; i < H; ++i) dh[i] += ds[i];
-    }
+    last_state_backward(a.denc_h.data(), a.ds0.data(), src_len, B, S, H);
     // The encoder.
     gru_backward(a.denc_x.data(), nullptr, grads.enc_gru, a.enc_gru, a.denc_h.data(),
                  a.enc_x.data(), src_len, p.enc_gru, B, S, E_in, H);

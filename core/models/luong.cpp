@@ -53,11 +53,6 @@ void encode(LuongCache& c, const int32_t* src, const int* len, const Params& p,
     attention_keys_forward(c.att, c.enc_h.data(), p.attention, config.scorer, B, S, H);
 }
 
-const float* state_before(const LuongCache& c, int t, int H) {
-    return t == 0 ? c.s0.data() : c.dec_h.data() + size_t(t - 1) * H;
-}
-int state_before_ld(int t, int H) { return t == 0 ? H : T * H; }
-
 // Local-p at step t: p_t, the window, a_tj (into att.alpha) and c_t (into
 // combine_in[:, t, :H]) from s_t = dec_h[:, t].
 void local_attention_forward(LuongCache& c, const int* len, const Params& p,
@@ -90,16 +85,12 @@ void local_attention_forward(LuongCache& c, const int* len, const Params& p,
         std::memset(gauss, 0, sizeof(float) * S);
         std::memset(alpha, 0, sizeof(float) * S);
         const float* sb = s + size_t(b) * T * H;
-        float max = -INFINITY;
-        for (int j = first; j <= last; ++j) {
+        for (int j = first; j <= last; ++j)
             align[j] = kernels::dot(sb, keys + (size_t(b) * S + j) * H, H);
-            max = std::max(max, align[j]);
-        }
-        float sum = 0;
-        for (int j = first; j <= last; ++j) sum += align[j] = std::exp(align[j] - max);
+        const int width = last - first + 1;
+        masked_softmax_forward(align + first, width, width);
         // a_j = softmax_j · exp(−(j − p_t)² / 2σ²)
         for (int j = first; j <= last; ++j) {
-            align[j] /= sum;
             const float d = float(j) - centre;
             gauss[j] = std::exp(-d * d / (2 * local_sigma * local_sigma));
             alpha[j] = align[j] * gauss[j];
@@ -135,7 +126,7 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
         float* dalign = c.att.dscores.data() + bt * S;
         // c = Σ a_j h_j, a_j = align_j g_j  →  dh_j += a_j dc, dalign_j = (dc · h_j) g_j,
         // dp = Σ_j (dc · h_j) align_j g_j (j − p) / σ²
-        float dcentre = 0, weighted = 0;
+        float dcentre = 0;
         for (int j = first; j <= last; ++j) {
             const float* h = c.enc_h.data() + (size_t(b) * S + j) * H;
             float* dh = c.denc_h.data() + (size_t(b) * S + j) * H;
@@ -143,11 +134,12 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
             for (int i = 0; i < H; ++i) dh[i] += align[j] * gauss[j] * dc[i];
             dalign[j] = da * gauss[j];
             dcentre += da * align[j] * gauss[j] * (float(j) - centre) / (local_sigma * local_sigma);
-            weighted += align[j] * dalign[j];
         }
-        // the window's softmax, then e_j = s · k_j
+        // the window's softmax (de in place of dalign), then e_j = s · k_j
+        const int width = last - first + 1;
+        masked_softmax_backward(dalign + first, align + first, dalign + first, width, width);
         for (int j = first; j <= last; ++j) {
-            const float de = align[j] * (dalign[j] - weighted);
+            const float de = dalign[j];
             const float* k = keys + (size_t(b) * S + j) * H;
             float* dk = dkeys + (size_t(b) * S + j) * H;
             for (int i = 0; i < H; ++i) {
@@ -172,20 +164,17 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
 // attention of s_t, h̃_t and logits[:, t].
 void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelConfig& config, int t,
                   int B, int S) {
-    const int H = config.H, G = 3 * H, D = input_width(config);
-    const float* s_prev = state_before(c, t, H);
+    const int H = config.H, D = input_width(config);
+    const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
     const int ld_prev = state_before_ld(t, H);
-    for (int b = 0; b < B; ++b) {
-        const size_t bt = size_t(b) * T + t;
-        if (config.input_feeding) {
+    if (config.input_feeding)
+        for (int b = 0; b < B; ++b) {
+            const size_t bt = size_t(b) * T + t;
             float* fed = c.dec_x.data() + bt * D + E_out;
             if (t == 0) std::memset(fed, 0, sizeof(float) * H);
             else std::memcpy(fed, c.attentional.data() + (bt - 1) * H, sizeof(float) * H);
         }
-        std::memcpy(c.dec_gru.xproj.data() + bt * G, p.dec_gru.bias_ih.data(), sizeof(float) * G);
-    }
-    kernels::matmul_nt(B, G, D, c.dec_x.data() + size_t(t) * D, T * D, p.dec_gru.weight_ih.data(),
-                       D, c.dec_gru.xproj.data() + size_t(t) * G, T * G, true);
+    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H);
     gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
     // c_t from s_t, into combine_in[:, t, :H]
     if (is_local(config))
@@ -267,7 +256,7 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
                                     c.dec_h.data() + size_t(t) * H, T * H, c.enc_h.data(), len,
                                     p.attention, config.scorer, t, B, S, T, H);
         // ds_t is complete: the GRU step
-        float* ds_prev = t == 0 ? c.ds0.data() : c.dec_gru.dh.data() + size_t(t - 1) * H;
+        float* ds_prev = state_before(c.ds0.data(), c.dec_gru.dh.data(), t, H);
         gru_step_backward(ds_prev, state_before_ld(t, H), c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         // input feeding: x_t = [y_t ; h̃_{t−1}]  →  dh̃_{t−1} += dxproj_t W_ih[:, 16:]
         if (config.input_feeding && t > 0)
@@ -289,10 +278,7 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
     // the scorer's keys (and concat's W_d against the states it scored, s_1..s_T)
     attention_keys_backward(c.denc_h.data(), grads.attention, c.att, c.enc_h.data(),
                             c.dec_h.data(), p.attention, config.scorer, B, S, T, H);
-    for (int b = 0; b < B; ++b) {  // s_0 = h_{len−1}
-        float* dh = c.denc_h.data() + (size_t(b) * S + len[b] - 1) * H;
-        for (int i = 0; i < H; ++i) dh[i] += c.ds0[size_t(b) * H + i];
-    }
+    last_state_backward(c.denc_h.data(), c.ds0.data(), len, B, S, H);  // s_0 = h_{len−1}
     gru_backward(c.denc_x.data(), nullptr, grads.enc_gru, c.enc_gru, c.denc_h.data(),
                  c.enc_x.data(), len, p.enc_gru, B, S, E_in, H);
     embedding_backward(grads.enc_embedding.data(), c.denc_x.data(), batch.src.data(), B * S, E_in,

@@ -134,7 +134,7 @@ ModelKind bahdanau_row() {
     };
     row.logits = [](const Activations& a) -> const float* { return a.bahdanau.logits.data(); };
     row.read_attention = read_alignment;
-    row.alignment = [](const Activations& a) -> const float* { return a.bahdanau.alpha.data(); };
+    row.alignment = [](const Activations& a) -> const float* { return a.bahdanau.att.alpha.data(); };
     return row;
 }
 
