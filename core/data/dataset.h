@@ -1,4 +1,4 @@
-// core/data/dataset.h — the date-normalisation task (shared/dataset.md), its two
+// core/data/dataset.h — the date-normalisation task (docs/dataset.md), its two
 // vocabularies, and padded batches.
 //
 // Legend: B batch size, S padded source length (longest input in the batch),
@@ -33,7 +33,7 @@ char output_char(int token);// '\0' for pad/start or out of range
 struct Example {
     std::string input;   // e.g. "monday 19 september 1977"
     std::string target;  // "1977-09-19"
-    int format;          // 0..5, the row of dataset.md's table
+    int format;          // 0..5, the row of docs/dataset.md's table
 };
 
 struct DateSplits {

@@ -54,7 +54,7 @@ bool live_available(const Lab& lab) {
 }  // namespace
 
 namespace {
-// The lesson's own example (§5), written the way our generator writes it, with its true weekday.
+// The lesson's own example, written the way our generator writes it, with its true weekday.
 Example lesson_example() { return format_date(1977, 9, 19, 1); }
 void show_example(Lab& lab, AlignmentState& st, int index);
 bool show_typed(AlignmentState& st, const std::string& text);
