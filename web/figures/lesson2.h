@@ -69,8 +69,10 @@ FigureSpec alignment_figure(Lab& lab, AlignmentState& state);
 FigureSpec probes_figure(Lab& lab, AlignmentState& state);
 
 struct ResultsState {
+    // The table's columns, in order (figures/results.cpp's `columns` describes each).
+    enum Column { origin, run, model, width, exact, per_char, parameters, seconds, column_count };
     ResultsState();
-    int sort_column = 4;            // see figures/results.cpp's columns (4: exact)
+    int sort_column = exact;
     bool descending = true;
     std::vector<ResultRow> rows;    // in the shown order
     UrlTable url{"rs."};
