@@ -19,7 +19,7 @@ say()  { printf '\033[1m==> %s\033[0m\n' "$*"; }
 fail() { printf 'build_wasm.sh: %s\n' "$*" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# Emscripten 3.1.6 on node 20: acorn lives in Debian's node path (toolchain.md).
+# Emscripten 3.1.6 on node 20: em++ needs acorn, which lives in Debian's node path.
 export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
@@ -77,7 +77,7 @@ build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
     -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
   cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
 }
-# The page's two pretrained models (lesson-brief §4: width 64, 12 epochs, seed 1) are the native
+# The page's pretrained models (width 64, 12 epochs, seed 1: the lesson's settings) are the native
 # build's `shipped_models` target (CMakeLists.txt): trained by `lookback` into build/assets/, again
 # only when the tool changes; the wasm tests and the site read them there.
 build_weights() {

@@ -2,9 +2,9 @@
 // build's target (native, or the same source as WASM with and without SIMD
 // under node). First the kernels' GFLOP/s on the products the models make,
 // then, for each model × width, training examples/s, inference strings/s and
-// the achieved GFLOP/s by design.md's FLOP model. A program, not a test: each
+// the achieved GFLOP/s by docs/design.md's FLOP model. A program, not a test: each
 // figure is timed for a fixed budget of this process's CPU time, so runs are
-// short; compare ratios measured in one session (tests/bench/run.sh runs all
+// short; compare ratios measured in one session (tests/bench/run.mjs runs all
 // targets and the PyTorch reference).
 //
 // Legend: B batch rows, H width, S mean source length, M × N × K a product.
@@ -196,7 +196,7 @@ const ModelCase* model_case(std::string_view name) {
 
 }  // namespace
 
-// design.md's performance model, in FLOPs (2 per multiply-add) per training
+// docs/design.md's performance model, in FLOPs (2 per multiply-add) per training
 // example at width H with mean source length S:
 //   encoder             S · 3H(E_in + H)                        E_in = 32
 //   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
@@ -372,7 +372,7 @@ int bench(const Args& args) {
         for (const Example& e : data.train) total_length += double(e.input.size());
         const double mean_length = total_length / double(data.train.size());
         if (!json)
-            std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by design.md's "
+            std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by docs/design.md's "
                         "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s %8s\n",
                         mean_length, peak > 0 ? " (kernel peak above)" : "", "model", "scorer",
                         "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",

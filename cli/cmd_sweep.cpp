@@ -1,7 +1,7 @@
-// `lookback sweep [--out DIR]`: the lesson's experiment (lesson-brief §4) —
+// `lookback sweep [--out DIR]`: the lesson's experiment on the date task (docs/dataset.md) —
 // widths 8/16/32/64 × {plain, additive attention}, 12 epochs each — written as
 // DIR/sweep.md and DIR/sweep.json with the source's measurements beside ours,
-// and the issue's claims checked against our numbers.
+// and the claims the lesson makes checked against our numbers.
 #include <cmath>
 #include <cstdio>
 
@@ -42,7 +42,7 @@ std::string thousands(long v) {
     return s;
 }
 
-// The claims of issue 3's "Results to show", each with our number.
+// The claims the lesson makes about the sweep, each with our number.
 struct Check {
     std::string claim;
     double value;
@@ -87,8 +87,8 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
     std::snprintf(buf, sizeof buf,
                   "Written by `lookback sweep`: %d epochs per model, seed %llu (initialisation and "
                   "shuffling), dataset seed %llu, %s training and %s held-out strings "
-                  "(`shared/dataset.md`), greedy decoding of 10 characters. \"Source\" is the "
-                  "lesson's reference run (TensorFlow, lesson-brief §4); \"ours\" is this "
+                  "(`docs/dataset.md`), greedy decoding of 10 characters. \"Source\" is the "
+                  "lesson's reference run (TensorFlow, as published); \"ours\" is this "
                   "project's C++ core. Seconds are single-threaded wall clock on the machine "
                   "that ran the sweep.",
                   o.epochs, (unsigned long long)o.seed, (unsigned long long)o.data_seed,
@@ -168,7 +168,7 @@ std::string markdown(const Run (&plain)[width_count], const Run (&attention)[wid
          fixed(source.attention.seconds_64, 1) + " | " +
          fixed(source.attention.seconds_64 / source.plain.seconds_64, 2) + "× |");
     line("");
-    line("## Checks (issue 3, \"Results to show\")");
+    line("## Checks of the lesson's claims");
     line("");
     line("| claim | ours | holds |");
     line("|:---|---:|:---:|");

@@ -1,4 +1,4 @@
-// `lookback sweep --transformer [--out DIR]`: issue 12's experiment on the
+// `lookback sweep --transformer [--out DIR]`: the Transformer experiment on the
 // date task — the one-layer Transformer reading all encoder states or the
 // first one only, beside the GRU with and without attention, at width 64 and
 // the lesson's budget (12 epochs, the trainer's default settings for every
@@ -200,7 +200,7 @@ int transformer_sweep(const SweepArgs& args) {
     md += "\n## Per output position, mean over seeds\n\n| model";
     for (int t = 1; t <= output_length; ++t) md += " | " + std::to_string(t);
     md += " |\n|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md_positions;
-    md += "\n## The source (lesson-brief §7)\n\nA one-layer Transformer (d_model " + std::to_string(source.d_model) +
+    md += "\n## The source\n\nA one-layer Transformer (d_model " + std::to_string(source.d_model) +
           ", " + std::to_string(source.heads) + " heads), Multi30k German→English, " +
           std::to_string(source.epochs) + " epochs, test BLEU: all states " + fixed(source.bleu_all, 3) +
           ", first state only " + fixed(source.bleu_first, 3) + ", LSTM encoder–decoder without attention " +

@@ -174,7 +174,7 @@ const char* const train_usage =
     "  --memory (all), --heads (4), --ffn (2 x width)\n"
     "    and --dropout (0) to --model transformer only; --warmup 0: the rate rises linearly over\n"
     "    that many first steps; --json - writes the JSON to stdout\n"
-    "  --save and --json are checked before training; a run estimated (design.md's FLOP model at\n"
+    "  --save and --json are checked before training; a run estimated (docs/design.md's FLOP model at\n"
     "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
     "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
 
@@ -223,7 +223,7 @@ std::string hours_text(double seconds) {
 
 double estimated_train_seconds(const RunOptions& options, size_t train_size) {
     constexpr double measured_flops_per_second = 50e9;
-    constexpr double mean_input_length = 18;  // design.md: S is about 18 on average
+    constexpr double mean_input_length = 18;  // above the real mean (15.8, docs/dataset.md): errs long
     return double(options.epochs) * double(train_size) *
            flops_per_training_example(options.model.decoder, options.model.H, mean_input_length) /
            measured_flops_per_second;

@@ -113,7 +113,7 @@ struct TrainArgs {
     std::string save_path, json_path;  // empty: not written
     bool yes_long = false;             // --yes-long: run even if it is estimated to be long
 };
-// design.md's FLOP model of one training example (cmd_bench.cpp), and from it
+// docs/design.md's FLOP model of one training example (cmd_bench.cpp), and from it
 // the estimated seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md
 // measured for attention at width 64 (wider models come nearer the kernels'
 // 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
@@ -127,7 +127,7 @@ bool write_text(const std::string& path, const std::string& text);
 // How predict reports a refused date: the text escaped and cut, then why.
 std::string refusal_line(const std::string& text, const std::string& error);
 RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
-// The train JSON: model, scorer, width, epochs, seed, parameters,
+// `train --json`'s fields: model, scorer, width, epochs, seed, parameters,
 // train_seconds, examples_per_second, exact, per_char, per_position[10],
 // length_buckets[4], per_format[6]; plus the bucket ranges and counts, the
 // per-format exact match and the loss per epoch.

@@ -1,5 +1,5 @@
 // Hand-computed cases of one attention step: the lesson's worked example and
-// the self-check computations (lesson-brief §2 and §9); and the teaching step
+// the self-check computations; and the teaching step
 // against the batched attention the models run (attention.h), each scorer, on
 // the same weights.
 #include <doctest/doctest.h>

@@ -129,7 +129,7 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
     CHECK(write_problem(json).empty());
     CHECK_FALSE(std::filesystem::exists(json));  // the probe leaves nothing behind
 
-    // design.md's model by hand, attention at width 1024, S = 18, E_in 32, E_out 16:
+    // docs/design.md's FLOP model by hand, attention at width 1024, S = 18, E_in 32, E_out 16:
     // encoder 18·3·1024·1056 = 58,392,576 and decoder 11·(3·1024·2064 + 2·18·1024 + 1024²)
     // = 81,686,528 multiply-adds; ×2 FLOPs ×3 for training = 840,474,624 per example;
     // 10000 epochs of 6000 at 50 GFLOP/s = 1,008,569.55 s, about 12 days.

@@ -1,4 +1,4 @@
-// The date dataset (shared/dataset.md): formats, true weekdays, splits,
+// The date dataset (docs/dataset.md): formats, true weekdays, splits,
 // vocabularies, refused user input and padded batches. The checks parse the
 // generated strings back by hand and compute weekdays with Zeller's congruence,
 // independently of the generator's own calendar code.
@@ -112,7 +112,7 @@ bool real_date(const Date& d) {
 
 }  // namespace
 
-TEST_CASE("dataset: the examples of dataset.md, with true weekdays") {
+TEST_CASE("dataset: the examples of docs/dataset.md, with true weekdays") {
     CHECK(format_date(1994, 3, 19, 0).input == "19/3/1994");
     CHECK(format_date(1977, 9, 19, 1).input == "monday 19 september 1977");
     CHECK(format_date(2003, 8, 4, 2).input == "the 4 of august, 2003");
@@ -136,7 +136,7 @@ TEST_CASE("dataset: the examples of dataset.md, with true weekdays") {
 }
 
 TEST_CASE("dataset: weekdays against Zeller's congruence and known dates") {
-    CHECK(weekday(1977, 9, 19) == 0);   // Monday (lesson-brief §4)
+    CHECK(weekday(1977, 9, 19) == 0);   // Monday: the lesson's example
     CHECK(weekday(1970, 1, 1) == 3);    // Thursday
     CHECK(weekday(2000, 1, 1) == 5);    // Saturday
     CHECK(weekday(1969, 7, 20) == 6);   // Sunday, the Moon landing

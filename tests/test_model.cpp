@@ -32,7 +32,7 @@ TEST_CASE("parameter counts match the source's, and the formula at every width")
     const ModelConfig additive{DecoderKind::attention, Scorer::additive, 64};
     CHECK(parameter_count(plain) == 36893);
     CHECK(parameter_count(additive) == 57437);
-    // published.h quotes the same counts (lesson-brief §4), per model and at the sweep's widest
+    // published.h quotes the same counts as the source published, per model and at the sweep's widest
     CHECK(source_figures.of(DecoderKind::plain).parameters_64 == 36893);
     CHECK(source_figures.of(DecoderKind::attention).parameters_64 == 57437);
     CHECK(sweep_widths.back() == 64);

@@ -1,6 +1,6 @@
 // The shipped 64-unit attention model (trained by the native build's
 // `shipped_models` target into build/assets/, see CMakeLists.txt): where its attention looks for
-// "monday 19 september 1977", and its held-out accuracy (lesson-brief §4–5).
+// "monday 19 september 1977", and its held-out accuracy.
 #include <doctest/doctest.h>
 
 #include <cstdio>

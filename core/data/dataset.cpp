@@ -1,5 +1,5 @@
 // core/data/dataset.cpp — the date generator, the vocabularies and padded batches
-// (shared/dataset.md). Only lb::Rng's integers decide what is drawn, so the
+// (docs/dataset.md). Only lb::Rng's integers decide what is drawn, so the
 // strings are the same on every platform.
 #include "data/dataset.h"
 

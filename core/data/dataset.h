@@ -1,4 +1,4 @@
-// core/data/dataset.h — the date-normalisation task (shared/dataset.md), its two
+// core/data/dataset.h — the date-normalisation task (docs/dataset.md), its two
 // vocabularies, and padded batches.
 //
 // Legend: B batch size, S padded source length (longest input in the batch),
@@ -33,19 +33,24 @@ char output_char(int token);// '\0' for pad/start or out of range
 struct Example {
     std::string input;   // e.g. "monday 19 september 1977"
     std::string target;  // "1977-09-19"
-    int format;          // 0..5, the row of dataset.md's table
+    int format;          // 0..5, the row of docs/dataset.md's table
 };
 
+// The lesson's split sizes: every run of the CLI, the workers and the page uses them.
+constexpr int train_split_size = 6000;
+constexpr int held_out_split_size = 1200;
+
 struct DateSplits {
-    std::vector<Example> train;     // 6,000, a sixth in each format
-    std::vector<Example> held_out;  // 1,200, a sixth in each format, no string in train
+    std::vector<Example> train;     // train_split_size, a sixth in each format
+    std::vector<Example> held_out;  // held_out_split_size, a sixth in each format, no string in train
 };
 
 // Deterministic for a seed, on every platform. Example i of a split has format
 // i % 6, so each format gets exactly a sixth when the size is a multiple of 6.
 // Every string is distinct, within a split and across the two (a date that was
 // already drawn in that format is drawn again), so no held-out string is in train.
-DateSplits make_date_splits(uint64_t seed, int train_size = 6000, int held_out_size = 1200);
+DateSplits make_date_splits(uint64_t seed, int train_size = train_split_size,
+                            int held_out_size = held_out_split_size);
 
 // Writes one date in one format; the date is (year, month 1..12, day 1..31).
 Example format_date(int year, int month, int day, int format);
@@ -88,5 +93,9 @@ struct Batch {
 // Throws std::invalid_argument for no indices, an index out of range, an empty
 // input, a character outside a vocabulary or a target that is not 10 characters.
 Batch make_batch(const std::vector<Example>& examples, const std::vector<int>& indices);
+
+// The most strings greedy decoding takes in one batch when it works through a
+// split (an evaluation, the page's check of a weights file).
+constexpr int decode_batch_rows = 256;
 
 }  // namespace lb

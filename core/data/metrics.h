@@ -1,4 +1,4 @@
-// core/data/metrics.h — scoring greedy predictions on a split (shared/dataset.md,
+// core/data/metrics.h — scoring greedy predictions on a split (docs/dataset.md,
 // "Metrics on the held-out split"). Pure functions of the examples and the
 // predicted strings: no model in here.
 //

@@ -2,7 +2,7 @@
 //
 // Same seed, same numbers on every platform (native and WASM): no
 // std::random_device, no std:: distributions (their output is not specified
-// across standard libraries). SplitMix64 seeds a xoshiro128+-style state.
+// across standard libraries). SplitMix64 seeds the four words of a xoshiro256** generator.
 #pragma once
 #include <cstdint>
 #include <cmath>

@@ -1,8 +1,8 @@
 // core/lesson/published.h — the lesson's experiment as the source ran it: the widths
-// of its sweep and its published measurements, quoted from
-// /work/shared/lesson-brief.md §4 (TensorFlow, 12 epochs, 6,000 training and
-// 1,200 held-out strings). One home: the CLI's sweep tables, the page's
-// results and the tests all read these, so a figure is typed once.
+// of its sweep and its published measurements, quoted as published (TensorFlow,
+// 12 epochs, 6,000 training and 1,200 held-out strings). One home: the CLI's
+// sweep tables, the page's results and the tests all read these, so a figure
+// is typed once.
 #pragma once
 #include <array>
 
@@ -47,7 +47,7 @@ inline constexpr SourceFigures source_figures = {
     .plain_length_buckets_64 = {0.7300, 0.7211, 0.7386, 0.7086},
 };
 
-// The second source's experiment (lesson-brief §7): a one-layer Transformer
+// The second source's experiment: a one-layer Transformer
 // (d_model 128, 8 heads) on Multi30k German→English, 10 epochs, test BLEU —
 // its decoder reading all S encoder states, or the first one only; beside it
 // an LSTM encoder–decoder without attention. `lookback sweep --transformer`

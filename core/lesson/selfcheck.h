@@ -1,5 +1,5 @@
 // core/lesson/selfcheck.h — the self-check's computation questions, with fresh
-// numbers every time, answered by the core (lesson-brief §9).
+// numbers every time, answered by the core.
 #pragma once
 #include <optional>
 #include <string>

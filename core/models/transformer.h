@@ -18,15 +18,10 @@
 // sum, and so do the embedded inputs x and y (the paper's §5.4). The √D scale
 // of the embeddings is the paper's (§3.4); with embeddings initialised in
 // ±0.05 (the trainer's rule for every embedding) a token's √D·e is ±0.4 per
-// feature against the sinusoids' ±1, so position and token both stay legible.
-// Measured (width 64, 12 epochs, seed 1, lr 1e-3, warmup 200, with the
-// earlier double-precision LayerNorm; exact match, memory all / first):
-//   ±0.05, × √D (this code)                   1.0000 / 0.6200
-//   ±0.05, unscaled                           0.9792 / 0.5967
-//   N(0, 1) (nn.Embedding's), unscaled        0.9583 / 0.5083
-//   N(0, 1), × √D (the PyTorch tutorials')    0.3025 / 0.0017
-// The last drowns the positions (tokens ~8 per feature): it is the setting
-// that reproduces the PyTorch reference's 0.40–0.51 / 0.003.
+// feature against the sinusoids' ±1, so position and token both stay legible:
+// of the four initialisations measured it trains best, and N(0, 1) × √D (the
+// PyTorch tutorials') drowns the positions (BENCHMARKS.md, "The Transformer's
+// settings, chosen by measurement").
 //
 // Parameters (D = d_model, F = feed-forward width, one layer each):
 //   embeddings     40·D + 13·D
@@ -62,15 +57,11 @@ enum class Memory { all, first };
 const char* memory_name(Memory memory);  // "all" | "first"
 
 // The trainer's setting for the Transformer (trainer.h's default_adam): the
-// GRU models' own, lr 1e-3 without warmup. Measured on the held-out split at
-// width 64, 12 epochs, seeds 1–3, exact match, memory all | first:
-//   lr 1e-3, no warmup                1.0000 1.0000 0.9975 | 0.6800 0.5825 0.5875
-//   lr 1e-3, 200 warmup steps         0.9850 1.0000 0.9925 | 0.6433 0.6258 0.5600
-// (seed 1 with the earlier double-precision LayerNorm: 5e-4 0.9692 | 0.5950,
-// 3e-3 0.9617 | 0.6575, dropout 0.1 0.9950 | 0.4742). The warmup's effect is
-// within what a last-bit change of rounding does to a run (the same warmup
-// runs before that change: 1.0000 0.9975 0.9992 | 0.6200 0.6208 0.5775), so
-// the Transformer needs no setting of its own; warmup stays a trainer option.
+// GRU models' own, lr 1e-3 without warmup. A warmup of 200 steps, other rates
+// and dropout were measured on the held-out split (BENCHMARKS.md, "The
+// Transformer's settings, chosen by measurement"): none did better beyond
+// what a last-bit change of rounding does to a run, so the Transformer needs
+// no setting of its own; warmup stays a trainer option.
 constexpr float transformer_learning_rate = 1e-3f;
 constexpr int transformer_warmup_steps = 0;
 

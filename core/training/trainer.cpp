@@ -127,14 +127,6 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
     }
 }
 
-Accuracy evaluate(const Model& model, const std::vector<Example>& examples) {
-    if (examples.empty()) return {std::numeric_limits<float>::quiet_NaN(),
-                                  std::numeric_limits<float>::quiet_NaN()};
-    SplitEvaluator evaluator(examples);
-    evaluator.work(model, int(examples.size()));
-    return {float(evaluator.metrics()->exact), float(evaluator.metrics()->per_char)};
-}
-
 SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples) : examples_(&examples) {}
 
 void SplitEvaluator::restart() {
@@ -144,11 +136,10 @@ void SplitEvaluator::restart() {
 }
 
 int SplitEvaluator::work(const Model& model, int max_rows) {
-    constexpr int most_per_batch = 256;
     const int first = row_;
     const int last = std::min(rows_total(), row_ + std::max(max_rows, 0));
     while (row_ < last) {
-        const int B = std::min(most_per_batch, last - row_);
+        const int B = std::min(decode_batch_rows, last - row_);
         indices_.resize(size_t(B));
         std::iota(indices_.begin(), indices_.end(), row_);
         const Batch batch = make_batch(*examples_, indices_);

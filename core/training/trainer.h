@@ -69,20 +69,13 @@ struct EpochRecord {
     float per_char;    // held-out per-character accuracy (NaN if not evaluated)
 };
 
-// Held-out accuracy of greedy decoding against each example's target.
-struct Accuracy {
-    float exact;     // all 10 characters right
-    float per_char;  // fraction of characters right
-};
-Accuracy evaluate(const Model& model, const std::vector<Example>& examples);
-
 // Greedy decoding of a split a few rows at a time, then its Metrics: the
 // Trainer's held-out evaluation, and the page's evaluation of a given model.
 class SplitEvaluator {
 public:
     explicit SplitEvaluator(const std::vector<Example>& examples);  // must outlive this
     void restart();                               // forgets the predictions and metrics
-    // Decodes up to max_rows more examples (in batches of at most 256) with
+    // Decodes up to max_rows more examples (in batches of at most decode_batch_rows) with
     // model; computes metrics() after the last. Returns the rows decoded.
     int work(const Model& model, int max_rows);
     bool done() const { return row_ == int(examples_->size()); }

@@ -14,7 +14,7 @@ decoder start state = each row's true last encoder state; output embedding
 [13, 16]; decoder GRUCell(16 (+H), H); with attention, at every step the context
 c_t = sum_j softmax_j(score(s_{t-1}, h_j)) h_j over the real (unpadded) source
 positions, scorers dot / general / additive (v . tanh(W_e h_j + W_d s)); output
-Linear(H, 13). The strings are the dataset's six formats (shared/dataset.md),
+Linear(H, 13). The strings are the dataset's six formats (docs/dataset.md),
 drawn here with Python's own RNG: the timing depends on their lengths, not on
 which dates they are.
 

@@ -7,7 +7,7 @@
 // (tests/bench/tfjs_reference.mjs: wasm backend with SIMD, one thread; with
 // --tfjs-cpu also its plain JavaScript backend) in the same session, merges
 // everything into one JSON document and prints a table of the figures and the
-// issue's ratios (or, with --json, the merged JSON).
+// ratios BENCHMARKS.md's goals are stated in (or, with --json, the merged JSON).
 //
 //   node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch]
 //        [--no-tfjs] [--tfjs-cpu] [--out build/bench/results.json]
@@ -57,7 +57,7 @@ function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds',
     command = join(dir, 'lookback');
     commandArgs = benchArgs;
   } else {
-    command = process.execPath;  // node, as toolchain.md says: without fetch
+    command = process.execPath;  // node 20 loads an emcc-built module's wasm only without fetch
     commandArgs = ['--no-experimental-fetch', join(dir, 'lookback.js'), ...benchArgs];
   }
   const program = target === 'native' ? command : commandArgs[1];

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // tests/bench/tfjs_reference.mjs — the TensorFlow.js reference peer of
-// `lookback bench` (issue 4): the same attention model as
+// `lookback bench`: the same attention model as
 // tests/bench/pytorch_reference.py, trained the same way, in TensorFlow.js 4.22
 // under node, on its wasm backend (with SIMD, one thread) or its plain
 // JavaScript cpu backend, timed in training examples per CPU second.
@@ -36,7 +36,7 @@
 // - the true last encoder state is picked with a 0/1 mask per step, padding is
 //   masked with a large negative score (-1e9) before the softmax;
 // - the output layer runs once on the 10 stacked decoder states.
-// The strings follow shared/dataset.md's six formats (a seeded RNG of its own,
+// The strings follow docs/dataset.md's six formats (a seeded RNG of its own,
 // like pytorch_reference.py): the time depends on the lengths, not the dates.
 // Like the runner, the clock is this process's CPU time (process.cpuUsage()).
 import { createRequire } from 'node:module';
@@ -103,7 +103,7 @@ log(`TensorFlow.js ${tf.version_core}, backend ${tf.getBackend()}` +
                           `binary ${wasmFile}, threads ${threadCount}` : ''));
 if (backend === 'wasm' && !simd) log('warning: no WASM SIMD here: this measures the scalar wasm binary');
 
-// --- data: shared/dataset.md's six formats --------------------------------------
+// --- data: docs/dataset.md's six formats ----------------------------------------
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
                 'september', 'october', 'november', 'december'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];  // getUTCDay order
@@ -186,7 +186,7 @@ const p = {
 };
 const parameters = Object.values(p).reduce((a, t) => a + t.size, 0);
 log(`parameters: ${parameters.toLocaleString('en-US')}`);
-if (parameters !== 57437) throw new Error(`expected 57,437 parameters (shared/dataset.md), have ${parameters}`);
+if (parameters !== 57437) throw new Error(`expected 57,437 parameters (docs/dataset.md), have ${parameters}`);
 
 // --- the model -------------------------------------------------------------------
 // One GRU step in nn.GRU's form; gi = x W_ih + b_ih for this step, [B, 3H].

@@ -14,7 +14,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const site = path.join(root, 'build/site');
 export const screenshots = path.join(root, 'build/screenshots');
 
-// Flags from shared/toolchain.md: software WebGL, and no calls home on a closed network.
+// Chromium's flags: software WebGL (SwiftShader), and no calls home on a closed network.
 const chromiumFlags = [
   '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -1,4 +1,4 @@
-// tests/browser/runtime.test.mjs — the figure runtime (issue 5) on its own test page,
+// tests/browser/runtime.test.mjs — the figure runtime on its own test page,
 // tests/browser/fixtures/runtime.html: four figures far apart. Only figures on screen draw;
 // clicks, typing and taps reach the right figure; resizing re-lays out; the heatmap colours on
 // the GPU; a lost WebGL context comes back with the figure's state; an idle page draws nothing.

@@ -6,7 +6,7 @@
 // computed from the matrix. Beside it, the two guards that make such a map evidence.
 // The URL keeps the string (al.ex or al.date) and the selected output (al.row).
 //
-// refresh_alignment (shared with fig_probes.cpp) recomputes the map, the occlusion matrix and
+// refresh_alignment (shared with probes.cpp) recomputes the map, the occlusion matrix and
 // the gradient path when the string or the models change.
 //
 // Legend: T output characters (10), S input characters.
@@ -54,7 +54,7 @@ bool live_available(const Lab& lab) {
 }  // namespace
 
 namespace {
-// The lesson's own example (§5), written the way our generator writes it, with its true weekday.
+// The lesson's own example, written the way our generator writes it, with its true weekday.
 Example lesson_example() { return format_date(1977, 9, 19, 1); }
 void show_example(Lab& lab, AlignmentState& st, int index);
 bool show_typed(AlignmentState& st, const std::string& text);
@@ -150,7 +150,7 @@ AlignmentState::AlignmentState() : typed(lesson_example().input) {
     const Example lesson = lesson_example();
     shown_input = lesson.input;
     shown_target = lesson.target;
-    url.integer("ex", example, 0, 1199);
+    url.integer("ex", example, 0, held_out_split_size - 1);
     typed.bind(url);
     url.integer("row", selected_output, 0, output_length - 1)
         .choice("model", use_live, {{"shipped", false}, {"page", true}});

@@ -12,7 +12,7 @@
 
 namespace lb::web {
 
-// One attention step on three encoder states in the plane (lesson-brief §2).
+// One attention step on three encoder states in the plane.
 // Legend: S source positions (3), D state width (2), A additive scorer's hidden width (2).
 struct WorkedExample {
     static constexpr int steps = 4;            // score, softmax, weighted sum, predict

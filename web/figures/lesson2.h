@@ -1,6 +1,6 @@
-// web/figures/lesson2.h — the figures of the lesson's second part, the experiment (lesson-brief
-// §4–5): their own state (owned by the app, web/app.cpp) and the functions that make them
-// FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each.
+// web/figures/lesson2.h — the figures of the lesson's second part, the experiment on the date
+// task (docs/dataset.md): their own state (owned by the app, web/app.cpp) and the functions that
+// make them FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each.
 //
 //   training    figures/training.cpp   plain and an attention design trained side by side, in workers
 //   sweep       figures/sweep.cpp      widths 8–64 × two models; per-position and length views
@@ -69,8 +69,10 @@ FigureSpec alignment_figure(Lab& lab, AlignmentState& state);
 FigureSpec probes_figure(Lab& lab, AlignmentState& state);
 
 struct ResultsState {
+    // The table's columns, in order (figures/results.cpp's `columns` describes each).
+    enum Column { origin, run, model, width, exact, per_char, parameters, seconds, column_count };
     ResultsState();
-    int sort_column = 4;            // see figures/results.cpp's columns (4: exact)
+    int sort_column = exact;
     bool descending = true;
     std::vector<ResultRow> rows;    // in the shown order
     UrlTable url{"rs."};

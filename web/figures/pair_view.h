@@ -24,7 +24,10 @@ struct PairLook {
     ImU32 colors[2];
 };
 
-constexpr int batches_per_epoch = (6000 + 63) / 64;  // the training split in batches of 64
+// Steps in one epoch: the training split in batches (the last one partial).
+inline int batches_per_epoch(const TrainerConfig& config) {
+    return (train_split_size + config.batch_size - 1) / config.batch_size;
+}
 
 // Train (or Resume), Pause, Step (one batch each, then pause) and Reset; true when Reset was
 // clicked (the figure makes a new pair).
@@ -82,7 +85,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
         for (float l : run->losses()) top = std::max(top, std::ceil(l * 2) / 2);
     const Series losses[] = {{a.losses(), look.colors[0], look.names[0]}, {b.losses(), look.colors[1], look.names[1]}};
     const int steps = int(std::max(a.steps(), b.steps()));
-    const int steps_total = a.config().epochs * batches_per_epoch;
+    const int steps_total = a.config().epochs * batches_per_epoch(a.config());
     LinePlot("loss", {width, narrow ? 150.0f : 170.0f}, losses, std::max(steps, std::min(steps_total, 50)), 0, top,
              narrow ? "training loss, every batch" : "training loss (cross-entropy per character), every batch", "step");
     record_rect("loss-plot");

@@ -25,34 +25,40 @@ struct Column {
     bool numeric;
     bool wide_only;  // dropped on a phone
 };
+// In ResultsState::Column's order.
 const Column columns[] = {
     {"origin", "measured by", false, false}, {"run", "run", false, true},   {"model", "model", false, false},
     {"width", "width", true, false},         {"exact", "exact", true, false}, {"per_char", "per-char", true, false},
     {"parameters", "parameters", true, true}, {"seconds", "train s", true, true},
 };
-constexpr int column_count = int(std::size(columns));
+using Col = ResultsState::Column;
+constexpr int column_count = Col::column_count;
+static_assert(std::size(columns) == column_count, "a description for every column");
+
+// The width is a setting, not a result: no highest and lowest, no bar.
+bool is_result(int c) { return columns[c].numeric && c != Col::width; }
 
 double number(const ResultRow& r, int c) {
     switch (c) {
-        case 3: return r.model.H;
-        case 4: return r.exact;
-        case 5: return r.per_char;
-        case 6: return double(r.parameters);
-        case 7: return r.seconds;
+        case Col::width: return r.model.H;
+        case Col::exact: return r.exact;
+        case Col::per_char: return r.per_char;
+        case Col::parameters: return double(r.parameters);
+        case Col::seconds: return r.seconds;
         default: return NAN;
     }
 }
 std::string text(const ResultRow& r, int c, bool narrow = false) {
     switch (c) {
-        case 0: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
+        case Col::origin: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
-        case 1: return r.label;
-        case 2: return model_label(r.model);
-        case 3: return std::to_string(r.model.H);
-        case 4: return fixed(r.exact, 4);
-        case 5: return fixed(r.per_char, 4);
-        case 6: return thousands(r.parameters);
-        case 7: return fixed(r.seconds, 1);
+        case Col::run: return r.label;
+        case Col::model: return model_label(r.model);
+        case Col::width: return std::to_string(r.model.H);
+        case Col::exact: return fixed(r.exact, 4);
+        case Col::per_char: return fixed(r.per_char, 4);
+        case Col::parameters: return thousands(r.parameters);
+        case Col::seconds: return fixed(r.seconds, 1);
     }
     return "";
 }
@@ -139,7 +145,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
-        std::string title = narrow && c == 0 ? "by" : narrow && c == 3 ? "H" : columns[c].title;
+        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
@@ -154,7 +160,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     std::vector<double> column_max(column_count, 0);
     for (int c = 0; c < column_count; ++c)
         if (columns[c].numeric) {
-            if (c != 3) marks[size_t(c)] = extremes(st.rows, c);  // width is a setting, not a result
+            if (is_result(c)) marks[size_t(c)] = extremes(st.rows, c);
             if (marks[size_t(c)].first >= 0) column_max[size_t(c)] = number(st.rows[size_t(marks[size_t(c)].first)], c);
         }
     ImDrawList& draw = *ImGui::GetWindowDrawList();
@@ -166,13 +172,13 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const int c = shown[size_t(i)];
             ImGui::TableSetColumnIndex(i);
             const std::string t = text(row, c, narrow);
-            if (columns[c].numeric && c != 3) {
+            if (is_result(c)) {
                 const double v = number(row, c);
                 const ImVec2 at = ImGui::GetCursorScreenPos();
                 const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
                 if (!std::isnan(v) && column_max[size_t(c)] > 0)
                     draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
-                                       c == 4 || c == 5 ? with_alpha(row_color, 60)
+                                       c == Col::exact || c == Col::per_char ? with_alpha(row_color, 60)
                                                         : col.bar_track);
             }
             // Every row that ties the column's highest or lowest value is marked (none if all are equal).
@@ -180,8 +186,8 @@ void ShowResults(Lab& lab, ResultsState& st) {
             const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
             const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
             const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
-            if (c <= 2) {
-                ImGui::PushStyleColor(ImGuiCol_Text, c < 2 ? col.text_dim : row_color);
+            if (!columns[c].numeric) {  // origin and run dimmed, the model in its colour
+                ImGui::PushStyleColor(ImGuiCol_Text, c == Col::model ? row_color : col.text_dim);
                 WrappedText("%s", t.c_str());
                 ImGui::PopStyleColor();
             } else {
@@ -212,7 +218,7 @@ nlohmann::json state_json(Lab& lab, ResultsState& st) {
     nlohmann::json list = nlohmann::json::array(), marks = nlohmann::json::object();
     for (const ResultRow& r : rows) list.push_back(row_json(r));
     for (int c = 0; c < column_count; ++c)
-        if (columns[c].numeric && c != 3) {
+        if (is_result(c)) {
             const auto [hi, lo] = extremes(rows, c);
             marks[columns[c].key] = {{"highest", hi}, {"lowest", lo}};
         }
@@ -229,7 +235,7 @@ std::string text_alternative(Lab& lab, const ResultsState& st) {
     html += "</tr></thead><tbody>";
     for (const ResultRow& r : rows) {
         html += "<tr>";
-        for (int c = 0; c < column_count; ++c) html += (c == 0 ? "<th scope=\"row\">" : "<td>") + html_escape(text(r, c)) + (c == 0 ? "</th>" : "</td>");
+        for (int c = 0; c < column_count; ++c) html += (c == Col::origin ? "<th scope=\"row\">" : "<td>") + html_escape(text(r, c)) + (c == Col::origin ? "</th>" : "</td>");
         html += "</tr>";
     }
     return html + "</tbody></table>";

@@ -1,4 +1,4 @@
-// web/figures/transformer.cpp — the Transformer section's two figures (lesson-brief §7).
+// web/figures/transformer.cpp — the Transformer section's two figures.
 //
 // "transformer-training": one-layer Transformers whose decoder reads only the first encoder
 // state (memory first) or every one (memory all), trained side by side from scratch in workers,
@@ -138,7 +138,7 @@ FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state
 
 namespace {
 
-std::string lesson_date() { return format_date(1977, 9, 19, 1).input; }  // the lesson's example (§5)
+std::string lesson_date() { return format_date(1977, 9, 19, 1).input; }  // the lesson's example
 
 // The trained-here Transformer once it has finished an epoch, if asked for; else the shipped.
 const Run* live_run(const Lab& lab, bool memory_all) {

@@ -1,4 +1,4 @@
-// web/lab/lab.h — the experiment the page runs (lesson-brief §4–5): training runs that live in
+// web/lab/lab.h — the experiment the page runs (docs/dataset.md): training runs that live in
 // Web Workers, the shipped models and the native sweep from assets/, and every result as rows.
 // One Lab, owned by the app (web/app.cpp) and handed to the figures that read it.
 //

@@ -9,7 +9,7 @@
 // The runtime draws a figure only when it is on screen and something changed (input, a resize,
 // a request below); an untouched figure costs nothing.
 //
-//     struct Counter { int clicks = 0; };                  // state: owned by the App in main.cpp
+//     struct Counter { int clicks = 0; };                  // state: owned by the App in web/app.cpp
 //     void ShowCounter(Counter& c) {
 //         if (ImGui::Button("Add one")) c.clicks++;
 //         record_rect("add");                              // tests click it by this name

@@ -44,7 +44,6 @@ struct Host {
 
     bool on_screen = false;                    // IntersectionObserver
     bool context_lost = false;
-    bool working = false;                      // spec.work asked to run again
     int frames_wanted = 2;                     // frames still to draw; ImGui settles in two
     double frames_drawn = 0;
     double last_frame_ms = 0;

@@ -160,8 +160,8 @@ EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
 EMSCRIPTEN_KEEPALIVE void lbt_destroy(int id) { runs.erase(id); }
 
 // Trains run `id` (or decodes its held-out split after an epoch) for about `budget_ms`, in
-// units of at most one batch (or 256 decoded strings), and stops before step `stop_at_step` when
-// that is ≥ 0. Returns 0: more to do, 1: done, 2: reached stop_at_step, -1: failed (message).
+// units of at most one batch (or decode_batch_rows decoded strings), and stops before step
+// `stop_at_step` when that is ≥ 0. Returns 0: more to do, 1: done, 2: reached stop_at_step, -1: failed (message).
 EMSCRIPTEN_KEEPALIVE int lbt_work(int id, double budget_ms, int stop_at_step) {
     return guarded(-1, [&] {
         Run* run = find_run(id);
@@ -179,7 +179,7 @@ EMSCRIPTEN_KEEPALIVE int lbt_work(int id, double budget_ms, int stop_at_step) {
                 long(t.loss_history().size()) >= stop_at_step)
                 return 2;
             const double t0 = emscripten_get_now();
-            t.work(training ? t.rows_left() : std::min(t.rows_left(), 256));
+            t.work(training ? t.rows_left() : std::min(t.rows_left(), lb::decode_batch_rows));
             if (training) run->busy_ms += emscripten_get_now() - t0;
         } while (emscripten_get_now() - start < budget_ms);
         if (!t.failure().empty()) {
@@ -247,7 +247,7 @@ EMSCRIPTEN_KEEPALIVE const char* lbt_evaluate(const uint8_t* file, int size) {
     text = guarded(std::string(), [&] {
         const lb::Model model = lb::load_model(file, size_t(size));
         lb::SplitEvaluator evaluator(dataset(1).held_out);
-        while (!evaluator.done()) evaluator.work(model, 256);
+        while (!evaluator.done()) evaluator.work(model, lb::decode_batch_rows);
         return lb::metrics_to_json(*evaluator.metrics()).dump();
     });
     if (text.empty()) text = json{{"error", message}}.dump();
