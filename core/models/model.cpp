@@ -6,6 +6,7 @@
 // V = 13 output tokens. The decoder runs step by step in both modes; with
 // attention, step t's GRU input is [y_t ; c_t], where c_t needs s_{t−1}.
 #include "models/model.h"
+#include "models/decoding_check.h"
 
 #include <algorithm>
 #include <cstring>
@@ -461,8 +462,8 @@ void model_backward(Params& grads, Activations& a, const Batch& batch, const Mod
                        E_in);
 }
 
-void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len, int B, int S,
-                         const Model& model) {
+static void greedy_decode_any(Activations& a, const int32_t* src, const int* src_len, int B, int S,
+                              const Model& model) {
     const Params& p = model.params;
     const int H = model.config.H, D = decoder_input_width(model.config);
     reserve_activations(a, model.config, B, S);
@@ -485,6 +486,12 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
         kernels::matmul_nt(B, V, H, a.dec_h.data() + size_t(t) * H, T * H, p.out_weight.data(), H,
                            logits, T * V, true);
     });
+}
+
+void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len, int B, int S,
+                         const Model& model) {
+    greedy_decode_any(a, src, src_len, B, S, model);
+    check_decoding(a, model, src_len, B, S);  // the finiteness guarantee (decoding_check.h)
 }
 
 const float* model_logits(const Activations& a) {

@@ -219,7 +219,8 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 // characters: the argmax skips pad and start), acts.att.alpha [B, T, S] the
 // attention weights (attention decoder only; a transformer's cross-attention
 // weights are acts.transformer.cross_attn.alpha [B, heads, T, S]; bahdanau's
-// and luong's are alignment_map's).
+// and luong's are alignment_map's). Throws DecodingError (decoding_check.h) for
+// weights that overflow: a non-finite logit or an attention row that is not one.
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model);
 
