@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "lesson/probes.h"
 #include "io/safetensors.h"
+#include "models/decoding_check.h"
 
 namespace lb::cli {
 
@@ -162,6 +163,15 @@ PredictArgs parse_predict_args(const Args& args) {
     return o;
 }
 
+void check_predict_model(const PredictArgs& args, const ModelConfig& model) {
+    if (!args.gradient_target.empty() && !has_gradient_path(model.decoder))
+        throw UsageError("--gradient-path applies to plain and attention weights only, not to a " +
+                         std::string(decoder_name(model.decoder)) + " model's");
+    if (args.per_head && model.decoder != DecoderKind::transformer)
+        throw UsageError("--per-head applies to transformer weights only, not to a " +
+                         std::string(decoder_name(model.decoder)) + " model's");
+}
+
 int predict(const Args& args) {
     PredictArgs parsed;
     try {
@@ -180,6 +190,11 @@ int predict(const Args& args) {
         std::fprintf(stderr, "lookback: cannot use the weights: %s\n", e.what());
         return 1;
     }
+    try {
+        check_predict_model(parsed, model.config);
+    } catch (const UsageError& e) {
+        return usage_error(e.what(), predict_usage);
+    }
 
     int refused = 0;
     for (const std::string& text : texts) {
@@ -191,7 +206,13 @@ int predict(const Args& args) {
             continue;
         }
         const std::string input = normalise_user_input(text);
-        const Decoded d = decode_tokens(tokens, model);
+        Decoded d;
+        try {
+            d = decode_tokens(tokens, model);
+        } catch (const DecodingError& e) {
+            std::fprintf(stderr, "lookback: cannot use the weights: %s: %s\n", shown(weights).c_str(), e.what());
+            return 1;
+        }
         const std::vector<Peak> peaks = peaks_of(d, input);
         std::optional<GradientPath> path;
         if (!parsed.gradient_target.empty()) path = gradient_path(model, input, parsed.gradient_target);

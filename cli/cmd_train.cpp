@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "io/safetensors.h"
+#include "models/decoding_check.h"
 
 namespace lb::cli {
 
@@ -86,26 +87,34 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     const long total = long(options.epochs) * long(data.train.size());
     ProgressBar bar(options.progress, options.label);
     const Clock::time_point start = Clock::now();
-    while (!trainer.done()) {
-        trainer.step(4);
-        const auto& losses = trainer.loss_history();
-        bar.update(trainer.examples_seen(), total, trainer.epoch(), options.epochs,
-                   seconds_since(start), losses.empty() ? NAN : losses.back());
-    }
     RunResult result;
+    try {  // a held-out evaluation of each epoch decodes too (decoding_check.h)
+        while (!trainer.done()) {
+            trainer.step(4);
+            const auto& losses = trainer.loss_history();
+            bar.update(trainer.examples_seen(), total, trainer.epoch(), options.epochs,
+                       seconds_since(start), losses.empty() ? NAN : losses.back());
+        }
+    } catch (const DecodingError& e) {
+        result.failure = e.what();
+    }
     result.train_seconds = seconds_since(start);
     bar.finish();
     result.model = trainer.model();
     result.history = trainer.epoch_history();
     result.parameters = parameter_count(options.model);
     result.examples_per_second = double(trainer.examples_seen()) / result.train_seconds;
-    if (!trainer.failure().empty()) {  // diverged: the last sound weights, nothing to evaluate
-        result.failure = trainer.failure();
-        return result;
-    }
+    if (!trainer.failure().empty()) result.failure = trainer.failure();
+    if (!result.failure.empty()) return result;  // diverged: the last sound weights, nothing to evaluate
 
     const Clock::time_point eval_start = Clock::now();
-    const std::vector<Decoded> decoded = decode_examples(data.held_out, trainer.model(), false);
+    std::vector<Decoded> decoded;
+    try {
+        decoded = decode_examples(data.held_out, trainer.model(), false);
+    } catch (const DecodingError& e) {
+        result.failure = e.what();
+        return result;
+    }
     std::vector<std::string> predictions;
     predictions.reserve(decoded.size());
     for (const Decoded& d : decoded) predictions.push_back(d.output);
@@ -279,7 +288,7 @@ TrainArgs parse_train_args(const Args& args) {
             run.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
             transformer_given = true;
         } else if (take_option(args, i, "--dropout", v)) {
-            run.model.dropout = v == "0" ? 0.0f : float(parse_decimal("--dropout", v, 0, 0.9));
+            run.model.dropout = v == "0" ? 0.0f : parse_float("--dropout", v, 0, 0.9f);
             transformer_given = true;
         } else if (take_option(args, i, "--warmup", v)) {
             run.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));

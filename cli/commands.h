@@ -44,6 +44,8 @@ bool take_option(const Args& args, size_t& i, const char* name, std::string& val
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
 // A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
 double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
+// The same for an option stored as a float, checked after the conversion (1e-50 becomes 0).
+float parse_float(const char* flag, const std::string& text, float lo, float hi);
 // --lr: Adam's learning rate, in (0, 10]. Adam moves each weight by about
 // the rate per step whatever the gradient's scale, and the weights start
 // within ±1, so 1 already throws them far away: up to 10 shows divergence
@@ -71,6 +73,10 @@ struct PredictArgs {
     std::vector<std::string> texts;
 };
 PredictArgs parse_predict_args(const Args& args);
+// The options that depend on the loaded model's kind (--gradient-path: plain and attention only,
+// --per-head: transformer only);
+// throws UsageError naming the option and the kind.
+void check_predict_model(const PredictArgs& args, const ModelConfig& model);
 struct TrainArgs;
 TrainArgs parse_train_args(const Args& args);
 struct SweepArgs {

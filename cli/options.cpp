@@ -66,8 +66,18 @@ double parse_decimal(const char* flag, const std::string& text, double lo, doubl
     return v;
 }
 
-float parse_learning_rate(const std::string& text) {
-    return float(parse_decimal("--lr", text, 0, 10));
+float parse_float(const char* flag, const std::string& text, float lo, float hi) {
+    // Checked again as the float it is stored as: 1e-50 is above 0 as a double but 0 as a float.
+    const float v = float(parse_decimal(flag, text, lo, hi));
+    if (!(v > lo && v <= hi)) {
+        char range[96], stored[48];
+        std::snprintf(range, sizeof range, " must be a number above %g and at most %g, not ", double(lo), double(hi));
+        std::snprintf(stored, sizeof stored, ", which a float holds as %g", double(v));
+        throw UsageError(std::string(flag) + range + shown(text) + stored);
+    }
+    return v;
 }
+
+float parse_learning_rate(const std::string& text) { return parse_float("--lr", text, 0, 10); }
 
 }  // namespace lb::cli

@@ -73,8 +73,11 @@ void local_attention_forward(LuongCache& c, const int* len, const Params& p,
         const float centre = float(L) * sig;
         c.position_sig[bt] = sig;
         c.centre[bt] = centre;
-        const int first = std::max(0, int(std::ceil(centre - local_half_width)));
-        const int last = std::min(L - 1, int(std::floor(centre + local_half_width)));
+        // Overflowing weights make p_t NaN, which no integer can hold: the window is then the
+        // whole row and the NaN flows on through the Gaussian, for decoding's check to stop.
+        const bool placed = std::isfinite(centre);
+        const int first = placed ? std::max(0, int(std::ceil(centre - local_half_width))) : 0;
+        const int last = placed ? std::min(L - 1, int(std::floor(centre + local_half_width))) : L - 1;
         c.window[2 * bt] = first;
         c.window[2 * bt + 1] = last;
         // the softmax over the window of e_j = s_t · k_j

@@ -1,6 +1,7 @@
 // core/models/model.cpp — model.h's functions: each reads the kind's row of
 // registry.h's table; none branches on the kind.
 #include "models/model.h"
+#include "models/decoding_check.h"
 
 #include <algorithm>
 #include <cstring>
@@ -165,6 +166,7 @@ void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len,
                          const Model& model) {
     reserve_activations(a, model.config, B, S);
     model_kind(model.config.decoder).greedy_decode(a, src, src_len, B, S, model);
+    check_decoding(a, model, src_len, B, S);  // the finiteness guarantee (decoding_check.h)
 }
 
 const float* model_logits(const Activations& a) { return model_kind(a.config.decoder).logits(a); }

@@ -97,7 +97,9 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 // true lengths src_len: acts.tokens [B, T] holds output token ids (always real
 // characters: the argmax skips pad and start); alignment_map(acts) the
 // attention weights of the kinds with one map (a Transformer's cross-attention
-// weights are acts.transformer.cross_attn.alpha [B, heads, T, S]).
+// weights are acts.transformer.cross_attn.alpha [B, heads, T, S]). Throws
+// DecodingError (decoding_check.h) for weights that overflow: a non-finite logit
+// or an attention row that does not sum to one.
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model);
 

@@ -105,9 +105,11 @@ lb::TrainerConfig parse_config(const json& config) {
     c.seed = uint64_t(whole(config, "seed", 1, 0, 2147483647));
     if (config.contains("learning_rate")) {
         const json& lr = config["learning_rate"];
-        if (!lr.is_number() || !(lr.get<double>() > 0) || !(lr.get<double>() <= 10))
-            throw std::invalid_argument("learning_rate must be a number in (0, 10]");
-        c.adam.learning_rate = lr.get<float>();
+        // checked as the float it is stored as: 1e-50 is above 0 as a double but 0 as a float
+        const double asked = lr.is_number() ? lr.get<double>() : 0.0;
+        const float rate = asked > 0 && asked <= 10 ? float(asked) : 0.0f;
+        if (!(rate > 0 && rate <= 10)) throw std::invalid_argument("learning_rate must be a number in (0, 10]");
+        c.adam.learning_rate = rate;
     }
     return c;
 }

@@ -1,0 +1,54 @@
+// core/models/decoding_check.cpp — the checks of decoding_check.h.
+#include "models/decoding_check.h"
+
+#include <cmath>
+#include <string>
+
+namespace lb {
+
+namespace {
+
+constexpr int T = output_length;
+constexpr float row_sum_tolerance = 1e-3f;  // float softmax over at most a few dozen positions
+
+[[noreturn]] void stop(const Model& model, int t, const std::string& what) {
+    throw DecodingError("the " + model_label(model.config) + " model's decoding " + what +
+                        " at output step " + std::to_string(t + 1) + " of " + std::to_string(T) +
+                        ": its weights overflow, so it gives no output.");
+}
+
+// A row's weights over its L real positions: finite, non-negative, summing to 1 (or at most 1).
+void check_row(const float* row, int L, bool at_most_one, const Model& model, int t) {
+    double sum = 0;
+    for (int j = 0; j < L; ++j) {
+        if (!std::isfinite(row[j]) || row[j] < 0) stop(model, t, "gave a non-finite attention weight");
+        sum += row[j];
+    }
+    const bool sound = at_most_one ? sum <= 1 + row_sum_tolerance : std::fabs(sum - 1) <= row_sum_tolerance;
+    if (!sound) stop(model, t, "gave attention weights summing to " + std::to_string(sum));
+}
+
+}  // namespace
+
+void check_decoding(const Activations& acts, const Model& model, const int* src_len, int B, int S) {
+    const float* logits = model_logits(acts);
+    for (int b = 0; b < B; ++b)
+        for (int t = 0; t < T; ++t)
+            for (int k = 0; k < output_vocab_size; ++k)
+                if (!std::isfinite(logits[(size_t(b) * T + t) * output_vocab_size + size_t(k)]))
+                    stop(model, t, "gave a non-finite logit");
+    if (model.config.decoder == DecoderKind::transformer) {  // each head's cross-attention [B, A, T, S]
+        const int A = model.config.heads;
+        const float* alpha = acts.transformer.cross_attn.alpha.data();
+        for (int b = 0; b < B; ++b)
+            for (int h = 0; h < A; ++h)
+                for (int t = 0; t < T; ++t)
+                    check_row(alpha + ((size_t(b) * A + h) * T + t) * S, src_len[b], false, model, t);
+    } else if (const float* alpha = alignment_map(acts)) {  // [B, T, S]
+        const bool local = model.config.decoder == DecoderKind::luong_local;
+        for (int b = 0; b < B; ++b)
+            for (int t = 0; t < T; ++t) check_row(alpha + (size_t(b) * T + t) * S, src_len[b], local, model, t);
+    }
+}
+
+}  // namespace lb
