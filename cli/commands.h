@@ -26,6 +26,7 @@ struct SweepArgs;
 int published_sweep(const SweepArgs& args);  // sweep --published
 int predict(const Args& args);
 int bench(const Args& args);  // cmd_bench.cpp
+int chance(const Args& args);  // cmd_chance.cpp
 
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);

@@ -23,6 +23,7 @@ const Command commands[] = {
     {"sweep", lb::cli::sweep, "widths 8/16/32/64 x {plain, attention}: tables beside the source's"},
     {"bench", lb::cli::bench, "training and inference speed, kernel GFLOP/s [--json]"},
     {"predict", lb::cli::predict, "a trained model's output and attention for your own dates"},
+    {"chance", lb::cli::chance, "what guessing scores on the held-out split, per output position"},
 };
 
 void print_usage(FILE* out) {

@@ -3,8 +3,10 @@
 // breakdowns to the overall per-character accuracy.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "data/metrics.h"
 #include "kernels/rng.h"
@@ -140,4 +142,71 @@ TEST_CASE("metrics: refusals") {
     CHECK_THROWS_AS(evaluate_predictions(one, {}), std::invalid_argument);
     CHECK_THROWS_AS(evaluate_predictions({}, {}), std::invalid_argument);
     CHECK_THROWS_AS(length_quartiles({}), std::invalid_argument);
+}
+
+TEST_CASE("chance baselines: three hand-made targets") {
+    const std::vector<Example> examples = {
+        {"5/1/2001", "2001-01-05", 0},
+        {"15/2/2001", "2001-02-15", 0},
+        {"15/1/1999", "1999-01-15", 0},
+    };
+    const ChanceBaselines b = chance_baselines(examples);
+    // Month "01", "02", "01": '0' everywhere, '1' twice; day "05", "15", "15": '1' twice, '5' everywhere.
+    CHECK(b.majority_char[5] == '0');
+    CHECK(b.majority_char[6] == '1');
+    CHECK(b.majority_char[8] == '1');
+    CHECK(b.majority_char[9] == '5');
+    CHECK(b.majority_share[5] == Approx(1.0));
+    CHECK(b.majority_share[6] == Approx(2.0 / 3));
+    CHECK(b.majority_share[8] == Approx(2.0 / 3));
+    CHECK(b.majority_share[9] == Approx(1.0));
+    CHECK(b.majority_char[4] == '-');
+    CHECK(b.majority_share[4] == Approx(1.0));
+    CHECK(b.majority_char[0] == '2');  // "2", "2", "1"
+    CHECK(b.majority_share[0] == Approx(2.0 / 3));
+    // Year and dashes right (6 of 10) plus 1 + 2/3 + 2/3 + 1 at month and day: 9⅓ of 10.
+    CHECK(b.year_and_dashes_per_char == Approx((6 + 1 + 2.0 / 3 + 2.0 / 3 + 1) / 10));
+    // "01" and "15" at once: only the third target.
+    CHECK(b.year_and_dashes_exact == Approx(1.0 / 3));
+}
+
+TEST_CASE("chance baselines: a tie goes to the smaller character") {
+    const std::vector<Example> examples = {{"1/2/2000", "2000-02-01", 0}, {"1/1/2000", "2000-01-01", 0}};
+    const ChanceBaselines b = chance_baselines(examples);
+    CHECK(b.majority_char[6] == '1');
+    CHECK(b.majority_share[6] == Approx(0.5));
+    CHECK_THROWS_AS(chance_baselines({}), std::invalid_argument);
+    CHECK_THROWS_AS(chance_baselines({{"1/1/2000", "2000-1-1", 0}}), std::invalid_argument);
+}
+
+// On the held-out split the baselines are checked against counts made another way: the month
+// and day as numbers, and the evaluator scoring the guesses as if a model had written them.
+TEST_CASE("chance baselines: the held-out split, counted independently") {
+    const std::vector<Example> held_out = make_date_splits(1).held_out;
+    const ChanceBaselines b = chance_baselines(held_out);
+    const double n = double(held_out.size());
+    long month_below_10 = 0;
+    for (const Example& ex : held_out) month_below_10 += std::stoi(ex.target.substr(5, 2)) < 10;
+    // Nine months of twelve start with 0: month-1's majority is '0', right for every such month.
+    CHECK(b.majority_char[5] == '0');
+    CHECK(b.majority_share[5] == Approx(double(month_below_10) / n));
+    // Each position's share is the best that any constant string scores there.
+    std::array<double, output_length> best{};
+    for (const char c : std::string("0123456789-")) {
+        const Metrics m = evaluate_predictions(held_out, std::vector<std::string>(held_out.size(), std::string(10, c)));
+        for (size_t t = 0; t < output_length; ++t) best[t] = std::max(best[t], m.per_position[t]);
+    }
+    for (size_t t = 0; t < output_length; ++t) CHECK(b.majority_share[t] == Approx(best[t]));
+    // The year-and-dashes guess, written out string by string and scored by the evaluator.
+    std::vector<std::string> guesses;
+    for (const Example& ex : held_out)
+        guesses.push_back(ex.target.substr(0, 5) + b.majority_char[5] + b.majority_char[6] + "-" +
+                          b.majority_char[8] + b.majority_char[9]);
+    const Metrics guessed = evaluate_predictions(held_out, guesses);
+    CHECK(b.year_and_dashes_per_char == Approx(guessed.per_char));
+    CHECK(b.year_and_dashes_exact == Approx(guessed.exact));
+    // Well below what a model that read the whole date scores, and above the 6 of 10 of a guess
+    // that writes only the year and the dashes right.
+    CHECK(b.year_and_dashes_per_char > 0.6);
+    CHECK(b.year_and_dashes_per_char < 0.8);
 }

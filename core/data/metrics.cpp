@@ -101,4 +101,31 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
     return m;
 }
 
+ChanceBaselines chance_baselines(const std::vector<Example>& examples) {
+    if (examples.empty()) throw std::invalid_argument("chance_baselines: no examples");
+    std::array<std::array<long, 256>, output_length> counts{};
+    for (const Example& ex : examples) {
+        if (ex.target.size() != size_t(output_length))
+            throw std::invalid_argument("chance_baselines: a target is not 10 characters");
+        for (int t = 0; t < output_length; ++t) ++counts[size_t(t)][static_cast<unsigned char>(ex.target[size_t(t)])];
+    }
+    const double n = double(examples.size());
+    ChanceBaselines b;
+    for (size_t t = 0; t < output_length; ++t) {
+        const auto most = std::max_element(counts[t].begin(), counts[t].end());  // first of a tie
+        b.majority_char[t] = char(most - counts[t].begin());
+        b.majority_share[t] = double(*most) / n;
+    }
+    // Month and day are positions 5, 6, 8, 9 of YYYY-MM-DD; the year and the dashes are copied.
+    constexpr std::array<size_t, 4> guessed = {5, 6, 8, 9};
+    double guessed_share = 0;
+    for (size_t t : guessed) guessed_share += b.majority_share[t];
+    b.year_and_dashes_per_char = (output_length - double(guessed.size()) + guessed_share) / output_length;
+    long all_four = 0;
+    for (const Example& ex : examples)
+        all_four += std::all_of(guessed.begin(), guessed.end(), [&](size_t t) { return ex.target[t] == b.majority_char[t]; });
+    b.year_and_dashes_exact = double(all_four) / n;
+    return b;
+}
+
 }  // namespace lb

@@ -55,4 +55,22 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions,
                              const LengthBuckets& buckets);
 
+// What guessing scores on a split, a property of the data and of no model: the
+// yardstick a model's per-position accuracy is read against. At each output
+// position, the character most targets have there (ties go to the smaller
+// character) and the share of targets that have it: a model that always writes
+// that character scores exactly that share at that position. "Year and dashes"
+// is the guess that copies the year, writes both dashes and the majority
+// character at each month and day position; its per-character accuracy is
+// (4 + 2 + the four shares) / 10, its exact match the share of targets whose
+// month and day are the majority characters at all four positions.
+struct ChanceBaselines {
+    std::array<char, output_length> majority_char{};
+    std::array<double, output_length> majority_share{};
+    double year_and_dashes_per_char = 0;
+    double year_and_dashes_exact = 0;
+};
+// Throws std::invalid_argument for no examples or a target not 10 characters.
+ChanceBaselines chance_baselines(const std::vector<Example>& examples);
+
 }  // namespace lb

@@ -153,6 +153,9 @@ test('every measured number of the article agrees with the assets it names', asy
     for (const model of ['plain', 'attention']) required.push(`sweep.json:runs/[model=${model},width=64]/per_position/${i}`);
   }
   for (let i = 0; i < 6; i++) required.push(`sweep.json:runs/[model=plain,width=64]/per_format/${i}`);
+  // The per-position claims are read against chance: the month's and day's digits, and the guess.
+  for (const i of [5, 6, 8, 9]) required.push(`chance.json:majority_share/${i}`);
+  required.push('chance.json:year_and_dashes_per_char');
   assert.deepEqual(required.filter((r) => !marked.has(r)), [], 'measured claims without their data-measured span');
   // JavaScript replaces only the figures' text alternatives (Figure 4's no-script table).
   assert.ok(live.length > 80 && served.length >= live.length, `${live.length} spans in the page, ${served.length} served`);
@@ -179,6 +182,24 @@ test('assets/gradient_path.json agrees with the gradients Figure 6 computes in t
     const ratio = norms.at(-1) / norms[0];
     assert.ok(Math.abs(ratio - measured.last_over_first) <= 0.02 * measured.last_over_first, `${model}: ${ratio} against ${measured.last_over_first}`);
   }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Figure 4 draws the chance line that assets/chance.json holds', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
+  const file = await (await fetch(new URL('assets/chance.json', env.url))).json();
+  await page.locator('canvas[data-figure="sweep"]').scrollIntoViewIfNeeded();
+  await until('the per-position views', async () => (await state(page, 'sweep')).views !== null, 30000);
+  const drawn = (await state(page, 'sweep')).views.chance_per_position;
+  // Both are counts over the same 1,200 strings divided by 1,200: equal to the last bit.
+  assert.equal(drawn.length, 10);
+  drawn.forEach((share, t) => assert.equal(share, file.majority_share[t], `position ${t + 1}`));
+  // A share is a count of the 1,200 held-out strings; the month's first digit is 0 for nine months of twelve.
+  for (const share of drawn) assert.ok(Number.isInteger(Math.round(share * file.held_out_size * 1e6) / 1e6));
+  assert.equal(file.majority_char[5], '0');
+  assert.ok(Math.abs(file.majority_share[5] - 0.75) < 0.05);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -157,11 +157,14 @@ inline void LinePlot(const char* id, ImVec2 size, std::span<const Series> series
     }
 }
 
-// Bars: groups along x (one label each), one bar per series in a group, values in [0, hi].
+// Bars: groups along x (one label each), one bar per series in a group, values in [0, hi]. A
+// `mark` series is a level, not a bar: a line across its whole group (a baseline to read the
+// bars against).
 struct BarSeries {
     std::span<const double> values;  // one per group; NaN: no bar
     ImU32 color;
     const char* label;
+    bool mark = false;
 };
 inline void GroupedBars(const char* id, ImVec2 size, std::span<const BarSeries> series,
                         std::span<const std::string> groups, double hi, const char* title, bool legend_apart = false) {
@@ -180,19 +183,26 @@ inline void GroupedBars(const char* id, ImVec2 size, std::span<const BarSeries> 
         const std::string text = tick_text(hi * k / 4);
         draw.AddText({a.x - 4 - ImGui::CalcTextSize(text.c_str()).x, y - line / 2}, col.text_dim, text.c_str());
     }
-    const int n = int(groups.size()), m = int(series.size());
+    const int n = int(groups.size());
+    const int m = int(std::count_if(series.begin(), series.end(), [](const BarSeries& s) { return !s.mark; }));
     if (n == 0 || m == 0) return;
     const float group_w = (b.x - a.x) / n, bar_w = std::max(2.0f, (group_w - 6) / m);
+    auto y_of = [&](double v) { return b.y - (b.y - a.y) * float(std::clamp(v / hi, 0.0, 1.0)); };
     int hovered_group = -1;
     if (ImGui::IsItemHovered()) hovered_group = std::clamp(int((ImGui::GetIO().MousePos.x - a.x) / group_w), 0, n - 1);
     for (int g = 0; g < n; ++g) {
         const float gx = a.x + g * group_w + 3;
         if (g == hovered_group) draw.AddRectFilled({gx - 3, a.y}, {gx - 3 + group_w, b.y}, col.highlight);
-        for (int s = 0; s < m; ++s) {
-            const double v = g < int(series[size_t(s)].values.size()) ? series[size_t(s)].values[size_t(g)] : NAN;
-            if (std::isnan(v)) continue;
-            const float top = b.y - (b.y - a.y) * float(std::clamp(v / hi, 0.0, 1.0));
-            draw.AddRectFilled({gx + s * bar_w, top}, {gx + (s + 1) * bar_w - 1, b.y}, series[size_t(s)].color);
+        int slot = 0;
+        for (const BarSeries& s : series) {
+            const double v = g < int(s.values.size()) ? s.values[size_t(g)] : NAN;
+            if (!s.mark && !std::isnan(v))
+                draw.AddRectFilled({gx + slot * bar_w, y_of(v)}, {gx + (slot + 1) * bar_w - 1, b.y}, s.color);
+            slot += !s.mark;
+        }
+        for (const BarSeries& s : series) {  // levels over the bars
+            const double v = g < int(s.values.size()) ? s.values[size_t(g)] : NAN;
+            if (s.mark && !std::isnan(v)) draw.AddLine({gx - 2, y_of(v)}, {gx - 4 + group_w, y_of(v)}, s.color, 2.0f);
         }
         const ImVec2 ts = ImGui::CalcTextSize(groups[size_t(g)].c_str());
         draw.AddText({gx - 3 + (group_w - ts.x) / 2, b.y + 2}, col.text_dim, groups[size_t(g)].c_str());
@@ -202,7 +212,10 @@ inline void GroupedBars(const char* id, ImVec2 size, std::span<const BarSeries> 
         x -= ImGui::CalcTextSize(s->label).x;
         draw.AddText({x, legend_y}, s->color, s->label);
         x -= 14;
-        draw.AddRectFilled({x, legend_y + 3}, {x + 10, legend_y + line - 3}, s->color);
+        if (s->mark)
+            draw.AddLine({x, legend_y + line / 2}, {x + 10, legend_y + line / 2}, s->color, 2.0f);
+        else
+            draw.AddRectFilled({x, legend_y + 3}, {x + 10, legend_y + line - 3}, s->color);
         x -= 10;
     }
     if (hovered_group >= 0) {

@@ -153,10 +153,13 @@ void ShowGradientPath(AlignmentState& st, float width) {
     if (hovered >= 0 && hovered < S)
         ImGui::SetTooltip("input %d, %s\nplain: %.3g\nattention: %.3g", hovered, shown_char(st.shown_input[size_t(hovered)]).c_str(),
                           plain[size_t(hovered)], attention[size_t(hovered)]);
-    // The first position against the last: how much of the gradient survives the trip back.
-    const float p_ratio = plain[0] / std::max(plain[size_t(S - 1)], 1e-30f);
-    const float a_ratio = attention[0] / std::max(attention[size_t(S - 1)], 1e-30f);
-    WrappedText("First input position against the last: plain %.2g, attention %.2g.", p_ratio, a_ratio);
+    // The last position against the first, the ratio the prose states: how much more gradient
+    // the state read last gets than the state read first.
+    const double p_ratio = plain[size_t(S - 1)] / std::max(plain[0], 1e-30f);
+    const double a_ratio = attention[size_t(S - 1)] / std::max(attention[0], 1e-30f);
+    auto times = [](double r) { return r >= 1e5 ? fixed(r / 1e6, 1) + " million" : fixed(r, 2); };
+    WrappedText("The last input position gets %s times the first one's gradient in the plain model, %s times with "
+                "attention.", times(p_ratio).c_str(), times(a_ratio).c_str());
 }
 
 void ShowProbes(Lab& lab, AlignmentState& st) {

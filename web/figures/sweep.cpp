@@ -4,8 +4,9 @@
 // the reader starts here, each cell in a Web Worker, as many at once as the reader has cores
 // to spare, largest first. Under it, for the current pair of models
 // (the training figure's once it has finished an epoch, else the shipped 64-unit ones): accuracy
-// per output position (the plain model's memory fading towards the day) and per input-length
-// bucket (no trend: length is not what hurts).
+// per output position, with the level that always writing the most common character reaches
+// there (the plain model's month and day digits sit at or below it), and per input-length bucket
+// (no trend: length is not what hurts).
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -156,8 +157,11 @@ void ShowViews(Lab& lab) {
     const auto& source_positions = source_figures.plain.per_position_64;
     std::vector<double> s(source_positions.begin(), source_positions.end());
     std::vector<std::string> groups(position_names, position_names + 10);
+    const ChanceBaselines chance = chance_baselines(lab.held_out());
+    const std::vector<double> c(chance.majority_share.begin(), chance.majority_share.end());
     const BarSeries by_position[] = {{p, plain_color(), "plain"}, {a, attention_color(), "attention"},
-                                     {s, with_alpha(plain_color(), 70), "plain, source"}};
+                                     {s, with_alpha(plain_color(), 70), "plain, source"},
+                                     {c, lesson_colors().text, "chance", true}};
     std::vector<double> pb(plain->per_length_bucket.begin(), plain->per_length_bucket.end());
     std::vector<double> ab(attention->per_length_bucket.begin(), attention->per_length_bucket.end());
     const auto& source_buckets = source_figures.plain_length_buckets_64;
@@ -180,10 +184,14 @@ void ShowViews(Lab& lab) {
     double lo = 1, hi = 0;
     for (double v : pb)
         if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    WrappedText("Plain model: the year (read last) %s, the day (read first) %s; across the four length buckets its "
-                       "per-character accuracy spreads by only %s.",
-                       fixed((p[0] + p[1] + p[2] + p[3]) / 4, 2).c_str(), fixed((p[8] + p[9]) / 2, 2).c_str(),
-                       fixed(hi - lo, 3).c_str());
+    // The line is "chance": always writing the held-out split's most common character there.
+    std::string against;
+    for (size_t t : {5, 6, 8, 9})
+        against += std::string(t == 5 ? "" : ", ") + fixed(p[t], 2) + " (" + fixed(c[t], 2) + ")";
+    WrappedText("The line is chance: always writing the most common character at that position. Plain model, month "
+                "and day digits: %s, chance in brackets; year %s. Across the four length buckets its per-character "
+                "accuracy spreads by %s.",
+                against.c_str(), fixed((p[0] + p[1] + p[2] + p[3]) / 4, 2).c_str(), fixed(hi - lo, 3).c_str());
 }
 
 void ShowSweep(Lab& lab) {
@@ -204,6 +212,7 @@ nlohmann::json state_json(Lab& lab) {
     if (const Metrics* p = lab.current_metrics(DecoderKind::plain))
         if (const Metrics* a = lab.current_metrics(DecoderKind::attention))
             views = {{"plain_per_position", p->per_position}, {"attention_per_position", a->per_position},
+                     {"chance_per_position", chance_baselines(lab.held_out()).majority_share},
                      {"plain_length_buckets", p->per_length_bucket}, {"attention_length_buckets", a->per_length_bucket}};
     nlohmann::json shipped = nlohmann::json::object();
     for (int k = 0; k < 2; ++k)
