@@ -55,4 +55,12 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions,
                              const LengthBuckets& buckets);
 
+// What one epoch of training measured (training/trainer.h's epoch_history, io/worker_codec.h's reports).
+struct EpochRecord {
+    int epoch;         // 1-based
+    float train_loss;  // mean of the epoch's batch losses
+    float exact;       // held-out exact match (NaN if not evaluated)
+    float per_char;    // held-out per-character accuracy (NaN if not evaluated)
+};
+
 }  // namespace lb
