@@ -73,4 +73,12 @@ struct ChanceBaselines {
 // Throws std::invalid_argument for no examples or a target not 10 characters.
 ChanceBaselines chance_baselines(const std::vector<Example>& examples);
 
+// What one epoch of training measured (training/trainer.h's epoch_history, io/worker_codec.h's reports).
+struct EpochRecord {
+    int epoch;         // 1-based
+    float train_loss;  // mean of the epoch's batch losses
+    float exact;       // held-out exact match (NaN if not evaluated)
+    float per_char;    // held-out per-character accuracy (NaN if not evaluated)
+};
+
 }  // namespace lb

@@ -62,12 +62,7 @@ struct TrainerConfig {
     bool evaluate_each_epoch = true;  // held-out exact / per-char after each epoch
 };
 
-struct EpochRecord {
-    int epoch;         // 1-based
-    float train_loss;  // mean of the epoch's batch losses
-    float exact;       // held-out exact match (NaN if not evaluated)
-    float per_char;    // held-out per-character accuracy (NaN if not evaluated)
-};
+// EpochRecord, what one epoch measured, is data/metrics.h's (the worker's reports carry it).
 
 // Greedy decoding of a split a few rows at a time, then its Metrics: the
 // Trainer's held-out evaluation, and the page's evaluation of a given model.

@@ -1,0 +1,240 @@
+// core/io/run_settings.cpp — the schema of a run's settings (run_settings.h).
+//
+// The bounds, and why:
+//   width 1–1024: the widest model a weights file may hold (io/safetensors.h's read limit is sized
+//     for it); the worker's former 512 refused files the command line writes.
+//   epochs 1–10000: the command line's; a run of hours is refused by its estimate, not its count.
+//   seed, data_seed 0–2147483647 (2³¹ − 1): a seed every place can hold exactly — the page's int
+//     fields, a JavaScript number, a URL, JSON — so a run of the command line can be rerun in the
+//     page; the command line took up to 2⁶³ − 1, the page 10⁶.
+//   learning_rate above 0 and at most 10 (cli/commands.h says why), as a float.
+#include "io/run_settings.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "text/text.h"
+
+namespace lb {
+
+namespace {
+
+constexpr unsigned every_kind = kind_bit(DecoderKind::plain) | kind_bit(DecoderKind::attention) |
+                                kind_bit(DecoderKind::transformer) | kind_bit(DecoderKind::bahdanau) |
+                                kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
+constexpr unsigned scoring_kinds = kind_bit(DecoderKind::attention) | kind_bit(DecoderKind::bahdanau) |
+                                   kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
+constexpr unsigned luong_kinds = kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
+constexpr unsigned transformer_kind = kind_bit(DecoderKind::transformer);
+constexpr DecoderKind all_kinds[] = {DecoderKind::plain, DecoderKind::attention, DecoderKind::transformer,
+                                     DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
+
+const std::vector<SettingField> fields = {
+    {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind"},
+    {"scorer", "--scorer", SettingType::choice, 0, 0, false, true, scoring_kinds, "how attention scores"},
+    {"input_feeding", "--input-feeding", SettingType::flag, 0, 1, true, true, luong_kinds,
+     "the attentional state fed to the next step"},
+    {"width", "--width", SettingType::integer, 1, 1024, true, true, every_kind, "H, the GRU's or d_model"},
+    {"memory", "--memory", SettingType::choice, 0, 0, false, true, transformer_kind, "what the cross-attention reads"},
+    {"heads", "--heads", SettingType::integer, 1, 8, true, true, transformer_kind, "attention heads, dividing the width"},
+    {"ffn", "--ffn", SettingType::integer, 1, 4096, true, true, transformer_kind, "the feed-forward width (2 x width)"},
+    {"dropout", "--dropout", SettingType::decimal, 0, 0.9, true, false, transformer_kind, "dropout while training"},
+    {"epochs", "--epochs", SettingType::integer, 1, 10000, true, false, every_kind, "passes over the training split"},
+    {"seed", "--seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "initialisation and shuffling"},
+    {"data_seed", "--data-seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "the dataset's strings"},
+    {"learning_rate", "--lr", SettingType::decimal, 0, 10, false, false, every_kind, "Adam's learning rate"},
+    {"warmup_steps", "--warmup", SettingType::integer, 0, 1000000, true, false, every_kind,
+     "steps over which the rate rises linearly"},
+};
+
+bool is(const SettingField& f, const char* key) { return std::string_view(f.key) == key; }
+
+// The shortest text that reads back as the same float: "0.001", not "0.00100000005".
+std::string number_text(double v) {
+    char text[32];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {  // whole: "10", not "1e+01"
+        std::snprintf(text, sizeof text, "%.0f", v);
+        return text;
+    }
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, v);
+        if (float(std::strtod(text, nullptr)) == float(v) || digits == 17) break;
+    }
+    return text;
+}
+
+// A whole number of digits only (no sign, no spaces), or nothing.
+bool parse_whole(std::string_view text, long long& v) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+    return error == std::errc() && stop == text.data() + text.size();
+}
+
+// A plain decimal or exponent form ("0.003", "3e-3"), finite; strtod alone would also take
+// leading spaces, "inf", "nan" and hexadecimal.
+bool parse_number(std::string_view text, double& v) {
+    if (text.empty() || text.size() > 40 || text.find_first_not_of("0123456789.eE+-") != std::string_view::npos)
+        return false;
+    const std::string copy(text);
+    char* stop = nullptr;
+    v = std::strtod(copy.c_str(), &stop);
+    return stop == copy.c_str() + copy.size() && std::isfinite(v);
+}
+
+bool set_choice(RunSettings& s, const SettingField& f, std::string_view text) {
+    if (is(f, "model")) {
+        const auto kind = parse_decoder(text);
+        if (!kind) return false;
+        s.model.decoder = *kind;
+        s.model.scorer = default_scorer(*kind);
+        return true;
+    }
+    if (is(f, "scorer")) {
+        const auto scorer = parse_model_scorer(s.model.decoder, text);
+        return scorer && (s.model.scorer = *scorer, true);
+    }
+    if (text == "all" || text == "first") {  // memory
+        s.model.memory = text == "all" ? Memory::all : Memory::first;
+        return true;
+    }
+    return false;
+}
+
+void store_number(RunSettings& s, const SettingField& f, double v) {
+    if (is(f, "width")) s.model.H = int(v);
+    else if (is(f, "heads")) s.model.heads = int(v);
+    else if (is(f, "ffn")) s.model.ffn = int(v);
+    else if (is(f, "dropout")) s.model.dropout = float(v);
+    else if (is(f, "epochs")) s.epochs = int(v);
+    else if (is(f, "seed")) s.seed = uint64_t(v);
+    else if (is(f, "data_seed")) s.data_seed = uint64_t(v);
+    else if (is(f, "learning_rate")) s.learning_rate = float(v);
+    else if (is(f, "warmup_steps")) s.warmup_steps = int(v);
+}
+
+}  // namespace
+
+const std::vector<SettingField>& run_setting_fields() { return fields; }
+
+const SettingField* find_setting(std::string_view key) {
+    for (const SettingField& f : fields)
+        if (key == f.key) return &f;
+    return nullptr;
+}
+
+const SettingField* find_setting_flag(std::string_view flag) {
+    for (const SettingField& f : fields)
+        if (flag == f.flag) return &f;
+    return nullptr;
+}
+
+bool applies_to(const SettingField& field, DecoderKind kind) { return (field.kinds & kind_bit(kind)) != 0; }
+
+std::string kinds_text(unsigned kinds) {
+    std::vector<std::string> names;
+    for (DecoderKind kind : all_kinds)
+        if (kinds & kind_bit(kind)) names.emplace_back(decoder_name(kind));
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return text;
+}
+
+std::string setting_expected(const SettingField& f, const RunSettings& s) {
+    switch (f.type) {
+        case SettingType::choice:
+            if (is(f, "model")) return "plain, attention, transformer, bahdanau, luong or luong-local";
+            if (is(f, "scorer")) return std::string(model_scorer_choices(s.model.decoder));
+            return "all or first";
+        case SettingType::integer:
+            return "an integer from " + std::to_string(static_cast<long long>(f.lo)) + " to " + std::to_string(static_cast<long long>(f.hi));
+        case SettingType::decimal:
+            return std::string("a number ") + (f.lo_included ? "from " : "above ") + number_text(f.lo) +
+                   (f.lo_included ? " to " : " and at most ") + number_text(f.hi);
+        case SettingType::flag:
+            return "1 or 0";
+    }
+    return "";
+}
+
+std::string setting_text(const SettingField& f, const RunSettings& s) {
+    const ModelConfig& m = s.model;
+    if (is(f, "model")) return std::string(decoder_name(m.decoder));
+    if (is(f, "scorer")) return std::string(model_scorer_name(m.decoder, m.scorer));
+    if (is(f, "input_feeding")) return m.input_feeding ? "1" : "0";
+    if (is(f, "width")) return std::to_string(m.H);
+    if (is(f, "memory")) return memory_name(m.memory);
+    if (is(f, "heads")) return std::to_string(m.heads);
+    if (is(f, "ffn")) return std::to_string(m.decoder == DecoderKind::transformer ? transformer_config(m).F : m.ffn);
+    if (is(f, "dropout")) return number_text(m.dropout);
+    if (is(f, "epochs")) return std::to_string(s.epochs);
+    if (is(f, "seed")) return std::to_string(s.seed);
+    if (is(f, "data_seed")) return std::to_string(s.data_seed);
+    if (is(f, "learning_rate")) return number_text(s.learning_rate);
+    if (is(f, "warmup_steps")) return std::to_string(s.warmup_steps);
+    return "";
+}
+
+bool try_set_setting(RunSettings& s, const SettingField& f, std::string_view text) {
+    switch (f.type) {
+        case SettingType::choice:
+            return set_choice(s, f, text);
+        case SettingType::flag:
+            if (text != "0" && text != "1") return false;
+            s.model.input_feeding = text == "1";
+            return true;
+        case SettingType::integer: {
+            long long v = 0;
+            if (!parse_whole(text, v) || v < f.lo || v > f.hi) return false;
+            store_number(s, f, double(v));
+            return true;
+        }
+        case SettingType::decimal: {
+            double asked = 0;
+            if (!parse_number(text, asked) || !(asked >= f.lo && asked <= f.hi)) return false;
+            const float v = float(asked);  // checked again as stored: 1e-50 is 0 as a float
+            if (!(f.lo_included ? v >= float(f.lo) : v > float(f.lo)) || !(v <= float(f.hi))) return false;
+            store_number(s, f, double(v));
+            return true;
+        }
+    }
+    return false;
+}
+
+void set_setting(RunSettings& s, const SettingField& f, std::string_view text, const std::string& name) {
+    if (try_set_setting(s, f, text)) return;
+    std::string message = name + (is(f, "scorer") ? " of the " + std::string(decoder_name(s.model.decoder)) + " model" : "") +
+                          " must be " + setting_expected(f, s) + ", not " + quote_untrusted(text, 40);
+    double asked = 0;
+    if (f.type == SettingType::decimal && parse_number(text, asked) && asked > f.lo && asked <= f.hi)
+        message += ", which a float holds as " + number_text(float(asked));
+    throw SettingError(message);
+}
+
+RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(const SettingField&),
+                              RunSettings defaults) {
+    RunSettings s = defaults;
+    const SettingField& model = *find_setting("model");
+    for (const auto& [field, text] : given)
+        if (field == &model) set_setting(s, *field, text, name(*field));
+    for (const auto& [field, text] : given) {
+        if (field == &model) continue;
+        if (!applies_to(*field, s.model.decoder))
+            throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(field->kinds) +
+                               " only, not " + std::string(decoder_name(s.model.decoder)));
+        set_setting(s, *field, text, name(*field));
+    }
+    if (s.model.decoder == DecoderKind::transformer) {
+        try {
+            check_transformer_config(transformer_config(s.model));
+        } catch (const std::invalid_argument& e) {
+            throw SettingError(e.what());
+        }
+    }
+    return s;
+}
+
+}  // namespace lb

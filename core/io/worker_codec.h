@@ -1,0 +1,42 @@
+// core/io/worker_codec.h — the training worker's protocol as one codec for both ends: the page
+// (web/lab/runs.cpp) writes a run's config and reads reports, the worker
+// (web/worker/training_module.cpp) reads the config and writes reports — both still by hand, and
+// to call this instead. Tested natively with a round trip; a config is read through the settings
+// schema (run_settings.h). Its JSON has the keys both ends exchange today.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+#include "data/metrics.h"
+#include "io/run_settings.h"
+
+namespace lb {
+
+// A run's config: every field of the schema that applies to its kind, keyed by the field's key.
+nlohmann::json run_settings_to_json(const RunSettings& settings);
+// Reads a config: an object of the schema's keys (any subset; the rest keep their defaults).
+// Throws SettingError naming the key for an unknown key, a value of the wrong JSON type or one
+// the field does not take, or a field given for a kind it does not apply to.
+RunSettings run_settings_from_json(const nlohmann::json& config);
+
+// What a run did since its last report.
+struct WorkerReport {
+    size_t first_step = 0;            // the step of losses[0]: steps already reported
+    std::vector<float> losses;        // per-step training losses
+    std::vector<EpochRecord> epochs;  // epochs finished (exact and per_char NaN when not evaluated)
+    std::optional<Metrics> metrics;   // the newest held-out evaluation, sent with the epoch that made it
+    size_t steps = 0;                 // steps taken in all
+    int epoch = 0;                    // epochs finished in all
+    long examples = 0;                // training examples seen
+    bool evaluating = false;          // decoding the held-out split
+    double fraction = 0;              // of the whole run, 0..1
+    double train_seconds = 0;         // spent training (not evaluating)
+    bool done = false;
+};
+nlohmann::json worker_report_to_json(const WorkerReport& report);
+// Throws std::invalid_argument (or nlohmann's errors) for a report that is not one.
+WorkerReport worker_report_from_json(const nlohmann::json& json);
+
+}  // namespace lb

@@ -1,0 +1,168 @@
+// The one schema of a run's settings (io/run_settings.h) and the worker's codec
+// (io/worker_codec.h): bounds, words and refusals in one place, a config and a report that
+// survive the round trip.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "io/run_settings.h"
+#include "io/worker_codec.h"
+
+using namespace lb;
+
+namespace {
+
+std::string flag_name(const SettingField& field) { return field.flag; }
+
+RunSettings from_text(std::initializer_list<std::pair<const char*, const char*>> pairs) {
+    GivenSettings given;
+    for (const auto& [key, text] : pairs) given.emplace_back(find_setting(key), text);
+    return read_run_settings(given, flag_name);
+}
+
+}  // namespace
+
+TEST_CASE("settings schema: every field has a key, a flag and a text that reads back") {
+    RunSettings s;
+    for (const SettingField& field : run_setting_fields()) {
+        INFO(field.key);
+        CHECK(find_setting(field.key) == &field);
+        CHECK(find_setting_flag(field.flag) == &field);
+        CHECK(std::string(field.flag).rfind("--", 0) == 0);
+        if (!applies_to(field, s.model.decoder)) continue;
+        RunSettings back;
+        CHECK(try_set_setting(back, field, setting_text(field, s)));
+        CHECK(setting_text(field, back) == setting_text(field, s));
+    }
+}
+
+TEST_CASE("settings schema: bounds, checked as the stored type, with one wording") {
+    const SettingField& width = *find_setting("width");
+    RunSettings s;
+    CHECK(try_set_setting(s, width, "1024"));
+    CHECK(s.model.H == 1024);
+    for (const char* bad : {"0", "1025", "-3", "6 4", "1e3", "+5", "", "99999999999999999999"}) {
+        RunSettings untouched;
+        CHECK_FALSE(try_set_setting(untouched, width, bad));
+        CHECK(untouched.model.H == 64);
+    }
+    CHECK_THROWS_WITH_AS(set_setting(s, width, "2048", "tr.width"),
+                         "tr.width must be an integer from 1 to 1024, not '2048'", SettingError);
+
+    const SettingField& lr = *find_setting("learning_rate");
+    CHECK(try_set_setting(s, lr, "0.003"));
+    CHECK(s.learning_rate == 0.003f);
+    CHECK(try_set_setting(s, lr, "10"));
+    for (const char* bad : {"0", "-1", "10.5", "1e30", "inf", "nan", " 1", "0x1p3", "1e-50", "1e-46"})
+        CHECK_FALSE(try_set_setting(s, lr, bad));
+    CHECK_THROWS_WITH_AS(set_setting(s, lr, "1e-50", "--lr"),
+                         "--lr must be a number above 0 and at most 10, not '1e-50', which a float holds as 0",
+                         SettingError);
+
+    const SettingField& dropout = *find_setting("dropout");
+    CHECK(try_set_setting(s, dropout, "0"));
+    CHECK(try_set_setting(s, dropout, "0.9"));
+    CHECK_FALSE(try_set_setting(s, dropout, "0.95"));
+
+    // A seed every place can hold: 2³¹ − 1 is the last.
+    const SettingField& seed = *find_setting("seed");
+    CHECK(try_set_setting(s, seed, "2147483647"));
+    CHECK(s.seed == 2147483647u);
+    CHECK_FALSE(try_set_setting(s, seed, "2147483648"));
+}
+
+TEST_CASE("settings schema: the kind is read first, and fields that do not apply are refused") {
+    const RunSettings local = from_text({{"scorer", "dot"}, {"model", "luong-local"}, {"input_feeding", "1"}});
+    CHECK(local.model.decoder == DecoderKind::luong_local);
+    CHECK(local.model.scorer == Scorer::dot);
+    CHECK(local.model.input_feeding);
+    CHECK(from_text({{"model", "luong"}}).model.scorer == Scorer::general);  // its default
+    CHECK_THROWS_WITH_AS(from_text({{"model", "luong-local"}, {"scorer", "concat"}}),
+                         "--scorer of the luong-local model must be dot or general, not 'concat'", SettingError);
+    CHECK_THROWS_WITH_AS(from_text({{"memory", "first"}}),
+                         "--memory applies to --model transformer only, not attention", SettingError);
+    CHECK_THROWS_WITH_AS(from_text({{"model", "plain"}, {"scorer", "dot"}}),
+                         "--scorer applies to --model attention, bahdanau, luong and luong-local only, not plain",
+                         SettingError);
+    CHECK_THROWS_AS(from_text({{"model", "transformer"}, {"width", "12"}, {"heads", "8"}}), SettingError);
+    CHECK_THROWS_WITH_AS(from_text({{"model", "lstm"}}),
+                         "--model must be plain, attention, transformer, bahdanau, luong or luong-local, not 'lstm'",
+                         SettingError);
+}
+
+TEST_CASE("worker codec: a config survives the round trip for every kind") {
+    for (const char* kind : {"plain", "attention", "transformer", "bahdanau", "luong", "luong-local"}) {
+        INFO(kind);
+        RunSettings s = from_text({{"model", kind}, {"width", "32"}, {"epochs", "7"}, {"seed", "2147483647"},
+                                   {"data_seed", "5"}, {"learning_rate", "0.0003"}, {"warmup_steps", "10"}});
+        if (is_luong(s.model.decoder)) s.model.input_feeding = true;
+        if (s.model.decoder == DecoderKind::transformer) s.model.memory = Memory::first, s.model.dropout = 0.1f;
+        const nlohmann::json config = run_settings_to_json(s);
+        CHECK(config.at("model") == kind);
+        CHECK(config.at("learning_rate").get<double>() == 0.0003);  // written as typed, not as 0.000300000014
+        const RunSettings back = run_settings_from_json(nlohmann::json::parse(config.dump()));
+        for (const SettingField& field : run_setting_fields())
+            CHECK(setting_text(field, back) == setting_text(field, s));
+        CHECK(back.learning_rate == s.learning_rate);
+        CHECK(back.model.dropout == s.model.dropout);
+    }
+}
+
+TEST_CASE("worker codec: a bad config is refused by name, as the command line refuses it") {
+    using nlohmann::json;
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"width", 2048}}),
+                         "width must be an integer from 1 to 1024, not '2048'", SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"learning_rate", 1e-50}}),
+                         doctest::Contains("which a float holds as 0"), SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"width", "64"}}), "width must be a number, not '\"64\"'",
+                         SettingError);
+    CHECK_THROWS_AS(run_settings_from_json(json{{"width", 64.5}}), SettingError);
+    CHECK_THROWS_AS(run_settings_from_json(json{{"seed", -1}}), SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"input_feeding", 1}, {"model", "luong"}}),
+                         "input_feeding must be true or false, not '1'", SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"colour", "red"}}), doctest::Contains("'colour'"), SettingError);
+    CHECK_THROWS_AS(run_settings_from_json(json::array()), SettingError);
+    CHECK(run_settings_from_json(json::object()).model.H == 64);  // the defaults
+}
+
+TEST_CASE("worker codec: a report survives the round trip, NaN as null") {
+    WorkerReport r;
+    r.first_step = 12;
+    r.losses = {2.5f, 2.25f, 0.125f};
+    r.epochs = {{1, 1.5f, NAN, NAN}, {2, 0.75f, 0.5f, 0.875f}};
+    Metrics m;
+    m.count = 3;
+    m.exact = 1.0 / 3;
+    m.per_char = 0.9;
+    r.metrics = m;
+    r.steps = 15;
+    r.epoch = 2;
+    r.examples = 960;
+    r.evaluating = true;
+    r.fraction = 0.25;
+    r.train_seconds = 1.5;
+    r.done = false;
+    const nlohmann::json json = worker_report_to_json(r);
+    CHECK(json.at("epochs")[0].at("exact").is_null());
+    const WorkerReport back = worker_report_from_json(nlohmann::json::parse(json.dump()));
+    CHECK(back.first_step == 12);
+    CHECK(back.losses == r.losses);
+    REQUIRE(back.epochs.size() == 2);
+    CHECK(std::isnan(back.epochs[0].exact));
+    CHECK(back.epochs[1].epoch == 2);
+    CHECK(back.epochs[1].per_char == 0.875f);
+    REQUIRE(back.metrics);
+    CHECK(back.metrics->count == 3);
+    CHECK(back.metrics->exact == doctest::Approx(1.0 / 3));
+    CHECK(back.steps == 15);
+    CHECK(back.examples == 960);
+    CHECK(back.evaluating);
+    CHECK(back.fraction == 0.25);
+    CHECK(back.train_seconds == 1.5);
+    CHECK_FALSE(back.done);
+    CHECK_THROWS(worker_report_from_json(nlohmann::json{{"first_step", 0}}));  // not a report
+}
