@@ -32,7 +32,13 @@ constexpr int E_in = encoder_embedding_width, E_out = decoder_embedding_width;
 constexpr int Z = E_in + E_out;  // the toy's output layer reads [mean of x ; y_t]
 
 // The toy: no recurrence, no attention. m = the mean of the input's embeddings,
-// logits_t = W_out [m ; y_t] + b_out. Its tensors are four of Params' slots.
+// logits_t = W_out [m ; 10 y_t] + b_out (the previous character's embedding scaled
+// up, so that it sways the output from the start). Its tensors are four of Params' slots.
+constexpr float toy_y_scale = 10.0f;
+void scale_y(float* z_rows, int N, float by) {
+    for (int n = 0; n < N; ++n)
+        for (int e = 0; e < E_out; ++e) z_rows[size_t(n) * Z + E_in + e] *= by;
+}
 Params toy_params(const ModelConfig&) {
     Params p;
     p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
@@ -66,6 +72,7 @@ float toy_forward(Activations& a, const Batch& batch, const Model& m, Rng*) {
     const int B = batch.B;
     toy_encode(a, batch.src.data(), batch.src_len.data(), B, batch.S, p);
     embedding_forward(a.dec_x.data() + E_in, batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, Z);
+    scale_y(a.dec_x.data(), B * T, toy_y_scale);
     dense_forward(a.logits.data(), a.dec_x.data(), p.out_weight.data(), p.out_bias.data(), B * T, Z, V);
     return softmax_cross_entropy_forward(a.probs.data(), a.logits.data(), batch.dec_out.data(), B * T, V);
 }
@@ -77,6 +84,7 @@ void toy_backward(Params& g, Activations& a, const Batch& batch, const Model& m)
     softmax_cross_entropy_backward(a.dlogits.data(), a.probs.data(), batch.dec_out.data(), B * T, V);
     dense_backward(a.ddec_x.data(), g.out_weight.data(), g.out_bias.data(), a.dlogits.data(),
                    a.dec_x.data(), m.params.out_weight.data(), B * T, Z, V);
+    scale_y(a.ddec_x.data(), B * T, toy_y_scale);
     embedding_backward(g.dec_embedding.data(), a.ddec_x.data() + E_in, batch.dec_in.data(), B * T, E_out, Z);
     for (int b = 0; b < B; ++b) {
         const int L = batch.src_len[size_t(b)];
@@ -98,6 +106,7 @@ void toy_greedy(Activations& a, const int32_t* src, const int* len, int B, int S
             const int previous = t == 0 ? start_token : a.tokens[size_t(b) * T + t - 1];
             float* z = a.dec_x.data() + (size_t(b) * T + t) * Z;
             std::memcpy(z + E_in, p.dec_embedding.data() + size_t(previous) * E_out, sizeof(float) * E_out);
+            scale_y(z, 1, toy_y_scale);
             float* logits = a.logits.data() + (size_t(b) * T + t) * V;
             dense_forward(logits, z, p.out_weight.data(), p.out_bias.data(), 1, Z, V);
             a.tokens[size_t(b) * T + t] = greedy_character(logits);
@@ -194,15 +203,30 @@ TEST_CASE("registry: every variant's parameter count by formula equals the tenso
 }
 
 TEST_CASE("registry: every variant's gradients agree with central differences") {
-    for (const ModelConfig& config : every_variant(4)) {
+    std::vector<ModelConfig> variants;
+    for (DecoderKind kind : model_kinds())  // width 4; a Transformer's 8, so that each of 2 heads is 4 wide
+        for (const ModelConfig& c : model_variants(kind, model_kind(kind).transformer_options ? 8 : 4))
+            variants.push_back(c);
+    for (const ModelConfig& config : variants) {
         CAPTURE(name_of(config));
         Rng rng(15);
         Model model = make_model(config);
         // random parameters, biases included, large enough to leave the linear regime;
-        // the additive scorer's larger, or W_d's gradient would sink into the noise floor
+        // the additive scorer's larger, or W_d's gradient would sink into the noise floor;
+        // a layer norm's gain near 1, as a trained one is, or it would shrink what passes;
+        // a feed-forward's pre-activations W_1 x + b_1 far from ReLU's kink (small W_1 against
+        // biases of ±1 to 1.5, each unit always on or always off), so that few steps cross one
+        auto ends_with = [](const std::string& name, const std::string& end) {
+            return name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
+        };
         for (NamedTensor& t : named_tensors(model.params)) {
-            const float scale = t.name == "attention.v" ? 2.0f : t.name == "attention.W_d" ? 1.0f : 0.5f;
-            for (size_t i = 0; i < t.size; ++i) t.data[i] = rng.uniform(-scale, scale);
+            const bool gain = t.name.find(".norm") != std::string::npos && ends_with(t.name, ".weight");
+            const float scale = t.name == "attention.v" ? 2.0f : t.name == "attention.W_d" ? 1.0f
+                                : ends_with(t.name, "linear1.weight")                   ? 0.15f : 0.5f;
+            for (size_t i = 0; i < t.size; ++i)
+                t.data[i] = gain ? rng.uniform(0.5f, 1.5f)
+                            : ends_with(t.name, "linear1.bias") ? (i % 2 ? 1.0f : -1.0f) * rng.uniform(1.0f, 1.5f)
+                                                                : rng.uniform(-scale, scale);
         }
         const Batch batch = ragged_batch(rng);
         Activations acts;
@@ -265,7 +289,7 @@ TEST_CASE("registry: greedy decoding equals the teacher-forced argmax path") {
     for (DecoderKind kind : model_kinds()) {
         const ModelConfig config = model_variants(kind, 8).front();
         CAPTURE(name_of(config));
-        const Model model = random_model(config, 41);
+        const Model model = briefly_trained(config);
         const std::vector<Example> examples = four_examples();
         Batch batch = make_batch(examples, {0, 1, 2, 3});
         Activations decoding;

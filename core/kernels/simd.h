@@ -3,9 +3,9 @@
 // A "vector" is a clang/gcc vector extension of W floats, where W is the widest
 // width this build's target has: 16 with AVX-512, 8 with AVX, 4 with SSE or WASM
 // SIMD128, and 1 (a plain float) for the scalar build (LOOKBACK_NO_SIMD). The
-// kernels are templates over the vector type, so the same source becomes AVX
-// with `g++ -march=x86-64-v3` (CMakeLists.txt: not AVX-512, so that every x86-64
-// machine sums alike), SIMD128 with `em++ -msimd128`, and scalar code without it. Narrower types stay available for the edges of a matrix.
+// kernels are templates over the vector type, so the same source becomes
+// AVX-512 with `g++ -march=native`, SIMD128 with `em++ -msimd128`, and scalar
+// code without it. Narrower types stay available for the edges of a matrix.
 //
 // Only core/kernels*.cpp include this header; the model calls kernels.h.
 #pragma once

@@ -120,7 +120,7 @@ struct Decoded {
 // Decodes every example (in batches of batch_size). keep_attention = false
 // skips copying the matrices (metrics need only the strings).
 std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const Model& model,
-                                     bool keep_attention = true, int batch_size = 256);
+                                     bool keep_attention = true, int batch_size = decode_batch_rows);
 // One user string, already tokenised by lb::encode_user_input (non-empty).
 Decoded decode_tokens(const std::vector<int>& tokens, const Model& model);
 
