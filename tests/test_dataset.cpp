@@ -51,7 +51,7 @@ Date parse(const Example& ex) {
     char w1[16] = {}, w2[16] = {}, suffix[3] = {};
     int n = 0, consumed = 0;
     const char* s = ex.input.c_str();
-    switch (ex.format) {
+    switch (ex.group) {
         case 0:
             n = std::sscanf(s, "%d/%d/%d%n", &date.d, &date.m, &date.y, &consumed);
             CHECK(n == 3);
@@ -90,7 +90,7 @@ Date parse(const Example& ex) {
             CHECK(n == 3);
             CHECK(ex.input.size() == 10);  // "dd mm yyyy", both zero padded
             break;
-        default: FAIL("format out of range: " << ex.format);
+        default: FAIL("format out of range: " << ex.group);
     }
     CHECK(size_t(consumed) == ex.input.size());  // nothing after the year: the year is last
     CHECK(ex.input.substr(ex.input.size() - 4) == std::to_string(date.y));
@@ -182,9 +182,9 @@ TEST_CASE("dataset: the splits") {
     for (const auto* split : {&splits.train, &splits.held_out}) {
         int per_format[format_count] = {};
         for (const Example& ex : *split) {
-            REQUIRE(ex.format >= 0);
-            REQUIRE(ex.format < format_count);
-            ++per_format[ex.format];
+            REQUIRE(ex.group >= 0);
+            REQUIRE(ex.group < format_count);
+            ++per_format[ex.group];
             CHECK(ex.input.size() <= size_t(max_input_length));
             for (char c : ex.input) CHECK(input_token(c) > 0);
             const Date date = parse(ex);

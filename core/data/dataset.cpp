@@ -165,7 +165,7 @@ Example format_date(int year, int month, int day, int format) {
     const std::string weekday_word = weekday_names[weekday(year, month, day)];
 
     Example ex;
-    ex.format = format;
+    ex.group = format;
     ex.target = std::string(yyyy) + "-" + mm + "-" + dd;
     switch (format) {
         case 0: ex.input = d + "/" + m + "/" + yyyy; break;
@@ -179,6 +179,29 @@ Example format_date(int year, int month, int day, int format) {
         case 5: ex.input = std::string(dd) + " " + mm + " " + yyyy; break;
     }
     return ex;
+}
+
+// --- the task's row ----------------------------------------------------------
+
+const Task& date_task() {
+    static const Task task = [] {
+        Task t;
+        t.name = "dates";
+        t.summary = "a date as people type it, in ISO form (YYYY-MM-DD)";
+        t.input.tokens = {""};
+        for (int k = 1; k < input_vocab_size; ++k) t.input.tokens.push_back(std::string(1, input_char(k)));
+        t.output.tokens = {"", "<s>"};
+        for (int k = 2; k < output_vocab_size; ++k) t.output.tokens.push_back(std::string(1, output_char(k)));
+        t.max_input_tokens = max_input_length;
+        t.output_steps = output_length;
+        t.train_size = train_split_size;
+        t.held_out_size = held_out_split_size;
+        for (int f = 0; f < format_count; ++f) t.group_names.push_back(format_name(f));
+        t.example_input = "19/3/1994";
+        t.make_splits = make_date_splits;
+        return t;
+    }();
+    return task;
 }
 
 // --- the splits --------------------------------------------------------------
@@ -228,18 +251,6 @@ DateSplits make_date_splits(uint64_t seed, int train_size, int held_out_size) {
 }
 
 // --- a user's own input ------------------------------------------------------
-
-std::string normalise_user_input(std::string_view text) {
-    auto is_space = [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-    };
-    while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-    while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-    std::string out(text);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-    return out;
-}
 
 std::vector<int> encode_user_input(std::string_view text, std::string& error, int max_length) {
     error.clear();

@@ -10,14 +10,14 @@
 #include <vector>
 #include <xtensor/xtensor.hpp>
 
+#include "data/task.h"
+
 namespace lb {
 
 // Input: pad = 0, then 'a'..'z', '0'..'9', ' ', '/', ',' (40 tokens).
 // Output: pad = 0, start = 1, then '0'..'9', '-' (13 tokens).
 constexpr int input_vocab_size = 40;
 constexpr int output_vocab_size = 13;
-constexpr int pad_token = 0;
-constexpr int start_token = 1;
 constexpr int output_length = 10;      // T
 constexpr int max_input_length = 27;   // the longest string the generator writes
 constexpr int format_count = 6;
@@ -30,20 +30,14 @@ int output_token(char c);   // -1 if c is not an output character
 int greedy_character(const float* logits);
 char output_char(int token);// '\0' for pad/start or out of range
 
-struct Example {
-    std::string input;   // e.g. "monday 19 september 1977"
-    std::string target;  // "1977-09-19"
-    int format;          // 0..5, the row of docs/dataset.md's table
-};
+// The date task as a row of the task table (task.h): Example::group is the format, 0..5.
+const Task& date_task();
 
 // The lesson's split sizes: every run of the CLI, the workers and the page uses them.
 constexpr int train_split_size = 6000;
 constexpr int held_out_split_size = 1200;
 
-struct DateSplits {
-    std::vector<Example> train;     // train_split_size, a sixth in each format
-    std::vector<Example> held_out;  // held_out_split_size, a sixth in each format, no string in train
-};
+using DateSplits = Splits;  // train_split_size and held_out_split_size, a sixth in each format
 
 // Deterministic for a seed, on every platform. Example i of a split has format
 // i % 6, so each format gets exactly a sixth when the size is a multiple of 6.
@@ -70,8 +64,6 @@ const char* format_name(int format);
 std::vector<int> encode_user_input(std::string_view text, std::string& error,
                                    int max_length = max_input_length);
 
-// The lowercased, trimmed text encode_user_input checks (for display).
-std::string normalise_user_input(std::string_view text);
 
 // Tokens of a string already known to be valid (generated data); throws
 // std::invalid_argument on a character outside the vocabulary.
@@ -82,20 +74,7 @@ std::vector<int> encode_output(std::string_view text);
 std::string decode_output(const std::vector<int>& tokens);
 std::string decode_output(const int32_t* tokens, int count);
 
-// A padded batch of examples[indices[b]].
-struct Batch {
-    int B = 0, S = 0;
-    xt::xtensor<int32_t, 2> src;       // [B, S] input tokens, pad_token after src_len[b]
-    std::vector<int> src_len;          // [B]   true lengths (>= 1)
-    xt::xtensor<int32_t, 2> dec_in;    // [B, T] start_token, then target tokens 0..T-2
-    xt::xtensor<int32_t, 2> dec_out;   // [B, T] target tokens (what the decoder must write)
-};
-// Throws std::invalid_argument for no indices, an index out of range, an empty
-// input, a character outside a vocabulary or a target that is not 10 characters.
+// A padded batch of examples[indices[b]] (task.h's make_batch for the date task).
 Batch make_batch(const std::vector<Example>& examples, const std::vector<int>& indices);
-
-// The most strings greedy decoding takes in one batch when it works through a
-// split (an evaluation, the page's check of a weights file).
-constexpr int decode_batch_rows = 256;
 
 }  // namespace lb

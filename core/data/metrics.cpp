@@ -64,7 +64,7 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
     for (size_t i = 0; i < examples.size(); ++i) {
         const Example& ex = examples[i];
         const std::string& pred = predictions[i];
-        if (ex.format < 0 || ex.format >= format_count)
+        if (ex.group < 0 || ex.group >= format_count)
             throw std::invalid_argument("evaluate_predictions: format out of range");
         int right = 0;
         for (int t = 0; t < output_length; ++t) {
@@ -79,9 +79,9 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
         const int k = buckets.bucket_of(int(ex.input.size()));
         right_in_bucket[size_t(k)] += right;
         ++m.bucket_count[size_t(k)];
-        right_in_format[size_t(ex.format)] += right;
-        exact_in_format[size_t(ex.format)] += exact;
-        ++m.examples_per_format[size_t(ex.format)];
+        right_in_format[size_t(ex.group)] += right;
+        exact_in_format[size_t(ex.group)] += exact;
+        ++m.examples_per_format[size_t(ex.group)];
     }
 
     const double n = double(m.count);

@@ -1,0 +1,102 @@
+// core/data/task.h — a task: what a model reads and writes, how its strings are drawn, and where
+// each output token comes from (docs/tasks.md). The date task is one row of the table; models,
+// trainer, metrics and the tool take a Task and name none.
+//
+// Legend: S input tokens, T output steps (the decoder's), V a vocabulary's size. Token ids are
+// int32; 0 is padding in both vocabularies, 1 the output's start token.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <xtensor/xtensor.hpp>
+
+namespace lb {
+
+constexpr int pad_token = 0;
+constexpr int start_token = 1;
+
+// One link of an example's known alignment: output token `output` carries what input token
+// `input` holds (token positions, 0-based). Sure links must be found; possible links may be
+// (Och and Ney's S ⊆ P: every sure link is also possible).
+struct AlignmentLink {
+    int output, input;
+    bool sure;
+};
+bool operator==(const AlignmentLink& a, const AlignmentLink& b);
+
+struct Example {
+    std::string input;   // as typed: characters, or words separated by single spaces
+    std::string target;
+    int group = 0;       // the task's grouping for tables: the date's format, the reversal's length
+    std::vector<AlignmentLink> alignment;  // produced with the strings, ordered by output position
+};
+
+struct Splits {
+    std::vector<Example> train;
+    std::vector<Example> held_out;  // no input string of it is in train
+};
+
+// Tokens are characters or words. Ids: 0 pad, then (outputs) 1 start, then (outputs of a task
+// whose targets vary in length) 2 end, then the task's own tokens.
+struct Vocabulary {
+    bool words = false;               // split text on single spaces; else one token a character
+    std::vector<std::string> tokens;  // id → text: "" for pad, "<s>" start, "</s>" end
+    int size() const { return int(tokens.size()); }
+    int id(std::string_view token) const;  // -1 when outside
+    // The text's tokens as ids; throws std::invalid_argument naming the first token outside.
+    std::vector<int> encode(std::string_view text) const;
+    // Ids back to text: stops at pad or end, skips start.
+    std::string decode(const int32_t* ids, int count) const;
+    std::vector<std::string_view> split(std::string_view text) const;  // into tokens' texts
+};
+
+struct Task {
+    std::string name;         // "dates": the CLI's --task, the weights' metadata, the URL
+    std::string summary;      // one line for usage text
+    Vocabulary input, output;
+    int max_input_tokens = 0; // the longest input the generator writes (and a reader may type)
+    int output_steps = 0;     // T: the longest target, plus its end token when targets vary
+    bool ends = false;        // targets vary in length and close with the end token (id 2)
+    int train_size = 0, held_out_size = 0;   // the lesson's splits
+    std::vector<std::string> group_names;    // Example::group's labels, for tables
+    std::string example_input;               // what a refusal suggests typing
+    // Deterministic for a seed on every platform; throws std::invalid_argument for sizes the
+    // task cannot draw distinct strings for.
+    Splits (*make_splits)(uint64_t seed, int train_size, int held_out_size) = nullptr;
+
+    int end_token() const { return ends ? 2 : -1; }
+    // The most likely token greedy decoding may write from one step's logits [V_out]: never pad
+    // or start.
+    int greedy_token(const float* logits) const;
+};
+
+// Every task, the date task first (the default everywhere).
+const std::vector<const Task*>& tasks();
+// By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation".
+const Task& find_task(std::string_view name);
+std::string task_names_text();  // "dates, reversal or translation"
+
+// A padded batch of examples[indices[b]].
+struct Batch {
+    int B = 0, S = 0;
+    xt::xtensor<int32_t, 2> src;       // [B, S] input tokens, pad_token after src_len[b]
+    std::vector<int> src_len;          // [B]   true lengths (>= 1)
+    xt::xtensor<int32_t, 2> dec_in;    // [B, T] start_token, then target tokens 0..T-2
+    xt::xtensor<int32_t, 2> dec_out;   // [B, T] target tokens, then end, then pad (not scored)
+};
+// Throws std::invalid_argument for no indices, an index out of range, an empty input, a token
+// outside a vocabulary or a target longer than the task's output steps allow.
+Batch make_batch(const Task& task, const std::vector<Example>& examples,
+                 const std::vector<int>& indices);
+
+// A reader's own input: lowercased and trimmed, then checked against the task's vocabulary and
+// its longest input. On success returns the ids; on refusal an empty vector and `error` naming
+// the problem (empty, too long, which character or word at which position).
+std::vector<int> encode_user_input(const Task& task, std::string_view text, std::string& error);
+std::string normalise_user_input(std::string_view text);  // what encode_user_input checks
+
+// The most strings greedy decoding takes in one batch when it works through a split.
+constexpr int decode_batch_rows = 256;
+
+}  // namespace lb
