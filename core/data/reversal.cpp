@@ -1,0 +1,98 @@
+// core/data/reversal.cpp — the reversal task's strings, splits and row of the task table. Only
+// lb::Rng's integers decide what is drawn, so the strings are the same on every platform.
+#include "data/reversal.h"
+
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include "kernels/rng.h"
+
+namespace lb {
+
+namespace {
+constexpr char first_letter = 'a', last_letter = 'j';
+constexpr int letter_count = last_letter - first_letter + 1;
+constexpr int lengths_per_class =
+    (reversal_longest - reversal_shortest + 1) / reversal_length_classes;
+static_assert(lengths_per_class * reversal_length_classes == reversal_longest - reversal_shortest + 1);
+}  // namespace
+
+int reversal_length_class(int length) {
+    const int k = (length - reversal_shortest) / lengths_per_class;
+    return k < 0 ? 0 : k >= reversal_length_classes ? reversal_length_classes - 1 : k;
+}
+
+Example reversal_example(std::string_view input) {
+    if (input.empty()) throw std::invalid_argument("reversal_example: empty input");
+    for (char c : input)
+        if (c < first_letter || c > last_letter)
+            throw std::invalid_argument("reversal_example: '" + std::string(input) +
+                                        "' has a character outside a-j");
+    Example ex;
+    ex.input = std::string(input);
+    ex.target = std::string(input.rbegin(), input.rend());
+    const int n = int(input.size());
+    ex.group = reversal_length_class(n);
+    for (int t = 0; t < n; ++t) ex.alignment.push_back({t, n - 1 - t, true});
+    return ex;
+}
+
+Splits make_reversal_splits(uint64_t seed, int train_size, int held_out_size) {
+    if (train_size < 0 || held_out_size < 0)
+        throw std::invalid_argument("make_reversal_splits: negative size");
+    // The smallest class alone holds 10^8 + ... + 10^12 strings: any int size can be drawn.
+    Rng rng(seed);
+    std::unordered_set<std::string> seen;
+    auto draw = [&](int count, std::vector<Example>& out) {
+        out.reserve(size_t(count));
+        for (int i = 0; i < count; ++i) {
+            const int length_class = i % reversal_length_classes;
+            for (;;) {  // redraw a string already used (rare: at least 10^8 strings a length)
+                const int length = reversal_shortest + length_class * lengths_per_class +
+                                   int(rng.below(lengths_per_class));
+                std::string input(size_t(length), ' ');
+                for (char& c : input) c = char(first_letter + rng.below(letter_count));
+                if (seen.insert(input).second) {
+                    out.push_back(reversal_example(input));
+                    break;
+                }
+            }
+        }
+    };
+    // Held-out first: the evaluation strings depend only on the seed and their count.
+    Splits splits;
+    draw(held_out_size, splits.held_out);
+    draw(train_size, splits.train);
+    return splits;
+}
+
+const Task& reversal_task() {
+    static const Task task = [] {
+        Task t;
+        t.name = "reversal";
+        t.summary = "a string of the letters a to j, written backwards";
+        t.input.tokens = {""};
+        t.output.tokens = {"", "<s>", "</s>"};
+        for (char c = first_letter; c <= last_letter; ++c) {
+            t.input.tokens.push_back(std::string(1, c));
+            t.output.tokens.push_back(std::string(1, c));
+        }
+        t.max_input_tokens = reversal_longest;
+        t.output_steps = reversal_longest + 1;  // the longest target and its end token
+        t.ends = true;
+        t.train_size = reversal_train_size;
+        t.held_out_size = reversal_held_out_size;
+        for (int k = 0; k < reversal_length_classes; ++k) {
+            const int lowest = reversal_shortest + k * lengths_per_class;
+            t.group_names.push_back(std::to_string(lowest) + "-" +
+                                    std::to_string(lowest + lengths_per_class - 1) + " letters");
+        }
+        t.example_input = "cabbagefaced";
+        t.make_splits = make_reversal_splits;
+        return t;
+    }();
+    return task;
+}
+
+}  // namespace lb
