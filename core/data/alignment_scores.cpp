@@ -70,12 +70,15 @@ void AlignmentScores::add(const AlignmentCounts& c) {
 }
 
 double AlignmentScores::peak_hit_rate() const { return ratio(totals.peak_hits, totals.steps); }
-double AlignmentScores::peak_near_rate() const { return ratio(totals.peak_near_hits, totals.steps); }
+double AlignmentScores::peak_near_rate() const {
+    return ratio(totals.peak_near_hits, totals.steps);
+}
 double AlignmentScores::mean_linked_mass() const { return ratio(totals.linked_mass, totals.steps); }
 double AlignmentScores::aer() const { return alignment_error_rate(totals); }
 
 double alignment_error_rate(const AlignmentCounts& c) {
-    return 1.0 - ratio(double(c.hard_on_sure) + c.hard_on_possible, double(c.hard_links) + c.sure_links);
+    return 1.0 - ratio(double(c.hard_on_sure) + c.hard_on_possible,
+                       double(c.hard_links) + c.sure_links);
 }
 
 // --- BLEU ----------------------------------------------------------------------
@@ -85,7 +88,8 @@ using NGramCounts = std::map<std::vector<std::string_view>, int64_t>;
 NGramCounts ngrams(const std::vector<std::string_view>& tokens, int n) {
     NGramCounts counts;
     for (size_t i = 0; i + size_t(n) <= tokens.size(); ++i)
-        ++counts[std::vector<std::string_view>(tokens.begin() + long(i), tokens.begin() + long(i) + n)];
+        ++counts[std::vector<std::string_view>(tokens.begin() + long(i),
+                                               tokens.begin() + long(i) + n)];
     return counts;
 }
 }  // namespace
@@ -99,13 +103,15 @@ void BleuCounts::add(const std::vector<std::string_view>& candidate,
         for (const auto& [gram, count] : ngrams(candidate, n)) {
             totals[size_t(n - 1)] += count;
             const auto found = in_reference.find(gram);
-            if (found != in_reference.end()) matches[size_t(n - 1)] += std::min(count, found->second);
+            if (found != in_reference.end())
+                matches[size_t(n - 1)] += std::min(count, found->second);
         }
     }
 }
 
 double BleuCounts::precision(int n) const {
-    if (n < 1 || n > bleu_max_order) throw std::invalid_argument("BleuCounts::precision: n is 1 to 4");
+    if (n < 1 || n > bleu_max_order)
+        throw std::invalid_argument("BleuCounts::precision: n is 1 to 4");
     const int64_t total = totals[size_t(n - 1)];
     return total > 0 ? double(matches[size_t(n - 1)]) / double(total) : 0.0;
 }
@@ -136,7 +142,8 @@ double corpus_bleu(const Vocabulary& vocab, const std::vector<std::string>& cand
         return text.empty() ? std::vector<std::string_view>{} : vocab.split(text);
     };
     BleuCounts counts;
-    for (size_t i = 0; i < candidates.size(); ++i) counts.add(tokens(candidates[i]), tokens(references[i]));
+    for (size_t i = 0; i < candidates.size(); ++i)
+        counts.add(tokens(candidates[i]), tokens(references[i]));
     return counts.bleu();
 }
 

@@ -15,7 +15,8 @@ constexpr char first_letter = 'a', last_letter = 'j';
 constexpr int letter_count = last_letter - first_letter + 1;
 constexpr int lengths_per_class =
     (reversal_longest - reversal_shortest + 1) / reversal_length_classes;
-static_assert(lengths_per_class * reversal_length_classes == reversal_longest - reversal_shortest + 1);
+static_assert(lengths_per_class * reversal_length_classes ==
+              reversal_longest - reversal_shortest + 1);
 }  // namespace
 
 int reversal_length_class(int length) {

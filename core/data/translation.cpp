@@ -5,6 +5,7 @@
 #include "data/translation.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -93,7 +94,8 @@ struct Writer {
 };
 
 [[noreturn]] void outside_grammar(std::string_view english, const std::string& why) {
-    throw std::invalid_argument("'" + std::string(english) + "' is not a sentence of the toy grammar: " + why);
+    throw std::invalid_argument("'" + std::string(english) +
+                                "' is not a sentence of the toy grammar: " + why);
 }
 
 // A noun phrase from word `at`: determiner, an adjective that goes before the noun, a colour,
@@ -102,7 +104,8 @@ int read_noun_phrase(std::string_view english, const std::vector<std::string>& w
                      Writer& out) {
     auto word = [&](int k) { return k < int(words.size()) ? words[size_t(k)] : std::string(); };
     const int det_at = at, det = find_word(determiners, word(at));
-    if (det < 0) outside_grammar(english, "expected 'the' or 'a' at word " + std::to_string(at + 1));
+    if (det < 0)
+        outside_grammar(english, "expected 'the' or 'a' at word " + std::to_string(at + 1));
     ++at;
     int size_at = -1, size = find_word(before_noun, word(at));
     if (size >= 0) size_at = at++;
@@ -153,7 +156,8 @@ Example translation_example(std::string_view english) {
     bool has_place = false;
     if (at < int(words.size())) {
         const int p = find_word(prepositions, words[size_t(at)]);
-        if (p < 0) outside_grammar(english, "expected a preposition at word " + std::to_string(at + 1));
+        if (p < 0)
+            outside_grammar(english, "expected a preposition at word " + std::to_string(at + 1));
         out.add(prepositions[p].masculine, at++, -1);
         read_noun_phrase(english, words, at, out);
         has_place = true;
@@ -235,7 +239,8 @@ Splits make_translation_splits(uint64_t seed, int train_size, int held_out_size)
         if (double(count_of_pattern(train_size, p)) + count_of_pattern(held_out_size, p) >
             sentences_of_pattern(p))
             throw std::invalid_argument(std::string("make_translation_splits: more '") +
-                                        translation_pattern_name(p) + "' sentences than the grammar has");
+                                        translation_pattern_name(p) +
+                                        "' sentences than the grammar has");
     Rng rng(seed);
     std::unordered_set<std::string> seen;
     auto draw = [&](int count, std::vector<Example>& out) {
@@ -310,7 +315,8 @@ const Task& translation_task() {
         t.ends = true;
         t.train_size = translation_train_size;
         t.held_out_size = translation_held_out_size;
-        for (int p = 0; p < translation_patterns; ++p) t.group_names.push_back(translation_pattern_name(p));
+        for (int p = 0; p < translation_patterns; ++p)
+            t.group_names.push_back(translation_pattern_name(p));
         t.example_input = "the cat sat on the mat";
         t.make_splits = make_translation_splits;
         return t;
