@@ -246,7 +246,7 @@ struct ModelResult {
     double gflops, memory_mb, heap_mb;
 };
 
-ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, double mean_length,
+ModelResult bench_model(const ModelCase& m, int H, const Splits& data, double mean_length,
                         double budget) {
     TrainerConfig config;
     config.model.decoder = m.decoder;
@@ -277,7 +277,7 @@ ModelResult bench_model(const ModelCase& m, int H, const DateSplits& data, doubl
         [&] { decode_examples(strings, trainer.model(), false, 64); }, budget / 2);
     r.infer_strings_per_second = double(strings.size()) / batch_seconds;
     // One string at a time (the page's "try your own date").
-    const std::vector<int> tokens = encode_input(data.held_out[0].input);
+    const std::vector<int> tokens = date_task().input.encode(data.held_out[0].input);
     const double single_seconds =
         seconds_per_call([&] { decode_tokens(tokens, trainer.model()); }, budget / 4);
     r.single_strings_per_second = 1.0 / single_seconds;
@@ -367,7 +367,7 @@ int bench(const Args& args) {
 
     nlohmann::json results = nlohmann::json::array();
     if (run_models) {
-        const DateSplits data = make_date_splits(1);
+        const Splits data = make_date_splits(1);
         double total_length = 0;
         for (const Example& e : data.train) total_length += double(e.input.size());
         const double mean_length = total_length / double(data.train.size());

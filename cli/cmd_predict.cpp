@@ -199,7 +199,7 @@ int predict(const Args& args) {
     int refused = 0;
     for (const std::string& text : texts) {
         std::string error;
-        const std::vector<int> tokens = encode_user_input(text, error);
+        const std::vector<int> tokens = encode_user_input(*model.config.task, text, error);
         if (tokens.empty()) {
             std::fprintf(stderr, "%s\n", refusal_line(text, error).c_str());
             ++refused;

@@ -71,7 +71,7 @@ std::string compare(const Summary& a, const Summary& b, const char* what, int se
 int published_sweep(const SweepArgs& args) {
     const SweepFiles files(args.out_dir, "published");
     if (!files.writable()) return 1;  // before the training, not after
-    const DateSplits data = make_date_splits(args.data_seed);
+    const Splits data = make_date_splits(args.data_seed);
     nlohmann::json runs = nlohmann::json::array(), summaries = nlohmann::json::array();
     std::vector<std::vector<Summary>> by_width;
     // Writes both files from the widths done so far (after each width: a long

@@ -230,7 +230,7 @@ void SweepFiles::print(const std::string& md) const {
     std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
 }
 
-std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const DateSplits& data) {
+std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const Splits& data) {
     options.label = label;
     RunResult result = train_and_evaluate(options, data);
     if (!result.failure.empty()) {
@@ -299,7 +299,7 @@ int sweep(const Args& args) {
     const SweepFiles files(parsed.out_dir, "sweep");
     if (!files.writable()) return 1;  // before the training, not after
 
-    const DateSplits data = make_date_splits(data_seed);
+    const Splits data = make_date_splits(data_seed);
     const bool terminal = stdout_is_terminal();
     Run plain[width_count], attention[width_count];
     nlohmann::json runs = nlohmann::json::array();

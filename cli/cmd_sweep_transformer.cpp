@@ -87,7 +87,7 @@ nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
 int transformer_sweep(const SweepArgs& args) {
     const SweepFiles files(args.out_dir, "transformer");
     if (!files.writable()) return 1;  // before the training, not after
-    const DateSplits data = make_date_splits(args.data_seed);
+    const Splits data = make_date_splits(args.data_seed);
 
     // The table: every model × seed at the lesson's budget.
     nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();

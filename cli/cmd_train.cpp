@@ -1,4 +1,4 @@
-// `lookback train`: trains one model on the date task from scratch, shows a
+// `lookback train`: trains one model on a task (the date task unless told) from scratch, shows a
 // progress bar on a terminal, then the held-out metrics (and optionally saves
 // the weights as safetensors and the metrics as JSON). Also the training run
 // that `lookback sweep` shares.
@@ -73,7 +73,7 @@ private:
 
 // --- one run -----------------------------------------------------------------
 
-RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) {
+RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     TrainerConfig config;
     config.model = options.model;
     config.seed = options.seed;
@@ -118,7 +118,7 @@ RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data) 
     std::vector<std::string> predictions;
     predictions.reserve(decoded.size());
     for (const Decoded& d : decoded) predictions.push_back(d.output);
-    result.metrics = evaluate_predictions(data.held_out, predictions);
+    result.metrics = evaluate_predictions(*options.model.task, data.held_out, predictions);
     result.eval_seconds = seconds_since(eval_start);
     return result;
 }
@@ -129,9 +129,10 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
     for (int k = 0; k < length_bucket_count; ++k)
         ranges.push_back({m.buckets.lowest_length(k), m.buckets.highest_length(k)});
-    for (int f = 0; f < format_count; ++f) formats.push_back(format_name(f));
+    for (const std::string& name : options.model.task->group_names) formats.push_back(name);
     for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
     nlohmann::json json = {
+        {"task", options.model.task->name},
         {"model", decoder_name(options.model.decoder)},
         {"scorer", model_scorer_name(options.model.decoder, options.model.scorer)},
         {"input_feeding", options.model.input_feeding},
@@ -171,11 +172,12 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 namespace {
 
 const char* const train_usage =
-    "lookback train [--model plain|attention|transformer|bahdanau|luong|luong-local]\n"
+    "lookback train [--task dates|reversal|translation]\n"
+    "                      [--model plain|attention|transformer|bahdanau|luong|luong-local]\n"
     "                      [--scorer additive|dot|general|concat] [--input-feeding] [--width N]\n"
     "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P] [--warmup STEPS]\n"
     "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
-    "  defaults: --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
+    "  defaults: --task dates --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
     "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
     "    goes NaN or infinite stops with a message (exit 1)\n"
     "  --scorer: attention additive|dot|general (additive), luong dot|general|concat (general),\n"
@@ -203,19 +205,20 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
                 o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
-    std::printf("  exact match     %.4f\n  per character   %.4f\n\n", m.exact, m.per_char);
+    std::printf("  exact match     %.4f\n  per token       %.4f\n\n", m.exact, m.per_char);
     std::printf("  output position ");
-    for (int t = 0; t < output_length; ++t) std::printf("%7c", "yyyy-mm-dd"[t]);
+    for (size_t t = 0; t < m.per_position.size(); ++t) std::printf("%7zu", t + 1);
     std::printf("\n  accuracy        ");
     for (double a : m.per_position) std::printf("%7.4f", a);
-    std::printf("\n\n  input length (quartile buckets)   strings   per-char\n");
+    std::printf("\n\n  input length (quartile buckets)   strings   per-token\n");
     for (int k = 0; k < length_bucket_count; ++k)
         std::printf("  %2d..%-2d                            %7d   %.4f\n",
                     m.buckets.lowest_length(k), m.buckets.highest_length(k),
                     m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
-    std::printf("\n  format                    strings   per-char   exact\n");
-    for (int f = 0; f < format_count; ++f)
-        std::printf("  %-24s  %7d   %.4f     %.4f\n", format_name(f),
+    std::printf("\n  group                     strings   per-token  exact\n");
+    const auto& groups = o.model.task->group_names;
+    for (size_t f = 0; f < groups.size(); ++f)
+        std::printf("  %-24s  %7d   %.4f     %.4f\n", groups[f].c_str(),
                     m.examples_per_format[size_t(f)], m.per_format[size_t(f)],
                     m.per_format_exact[size_t(f)]);
 }
@@ -265,7 +268,13 @@ TrainArgs parse_train_args(const Args& args) {
     std::optional<std::string> scorer;
     for (size_t i = 0; i < args.size();) {
         std::string v;
-        if (take_option(args, i, "--model", v)) {
+        if (take_option(args, i, "--task", v)) {
+            try {
+                run.model.task = &find_task(v);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--task: ") + e.what());
+            }
+        } else if (take_option(args, i, "--model", v)) {
             const auto decoder = parse_decoder(v);
             if (!decoder)
                 throw UsageError("--model must be plain, attention, transformer, bahdanau, luong or "
@@ -360,7 +369,8 @@ int train(const Args& args) {
             return 1;
         }
     }
-    const DateSplits data = make_date_splits(options.data_seed);
+    const Task& task = *options.model.task;
+    const Splits data = task.make_splits(options.data_seed, task.train_size, task.held_out_size);
     const double estimate = estimated_train_seconds(options, data.train.size());
     if (estimate > long_run_seconds && !parsed.yes_long) {
         std::fprintf(stderr,

@@ -133,7 +133,7 @@ std::string write_problem(const std::string& path);
 bool write_text(const std::string& path, const std::string& text);
 // How predict reports a refused date: the text escaped and cut, then why.
 std::string refusal_line(const std::string& text, const std::string& error);
-RunResult train_and_evaluate(const RunOptions& options, const DateSplits& data);
+RunResult train_and_evaluate(const RunOptions& options, const Splits& data);
 // `train --json`'s fields: model, scorer, width, epochs, seed, parameters,
 // train_seconds, examples_per_second, exact, per_char, per_position[10],
 // length_buckets[4], per_format[6]; plus the bucket ranges and counts, the
@@ -162,7 +162,7 @@ struct SweepFiles {
 // One run of a sweep (label before its progress bar, if options asks for one),
 // then its line printed: label, exact, per-char, seconds, parameters. nullopt
 // if the trainer stopped it (its message on stderr): the sweep stops there.
-std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const DateSplits& data);
+std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const Splits& data);
 
 bool stdout_is_terminal();
 std::vector<std::string> split_commas(const std::string& text);  // cmd_bench.cpp

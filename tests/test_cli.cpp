@@ -146,7 +146,7 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
 TEST_CASE("a held-out evaluation after every epoch changes nothing the run trains") {
     // The sweep's shipped-settings runs evaluate each epoch, the build's shipped
     // models do not: they must be the same model.
-    const lb::DateSplits data = lb::make_date_splits(1, 192, 24);
+    const lb::Splits data = lb::make_date_splits(1, 192, 24);
     RunOptions o;
     o.model.decoder = lb::DecoderKind::transformer;
     o.model.H = 16;

@@ -156,7 +156,7 @@ inline std::vector<Example> three_examples() {
 
 // Three epochs on 600 strings: enough to write date-like strings.
 inline Model briefly_trained(const ModelConfig& config) {
-    const DateSplits data = make_date_splits(5, 600, 6);
+    const Splits data = make_date_splits(5, 600, 6);
     TrainerConfig tc;
     tc.model = config;
     tc.adam.learning_rate = 3e-3f;

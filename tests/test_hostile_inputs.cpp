@@ -67,7 +67,7 @@ TEST_CASE("weights that load but overflow: decoding stops with a message naming 
     const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(luong_local_overflowing()));
     const Model loaded = load_model(bytes.data(), bytes.size());  // every weight is finite: it loads
     std::string error;
-    const std::vector<int> tokens = encode_user_input(date, error);
+    const std::vector<int> tokens = encode_user_input(date_task(), date, error);
     REQUIRE(!tokens.empty());
     // Once p_t was NaN, its integer window edge was undefined behaviour, and the model printed
     // 0000000000 with attention rows of zeros.
@@ -111,7 +111,7 @@ bool keeps_the_promise(const Model& model, const std::vector<int>& tokens, bool&
 
 TEST_CASE("every model kind: decoding gives sound numbers or refuses, whatever finite weights it loads") {
     std::string error;
-    const std::vector<int> tokens = encode_user_input(date, error);
+    const std::vector<int> tokens = encode_user_input(date_task(), date, error);
     for (const ModelConfig& config : every_kind(8)) {
         INFO(model_label(config));
         Model model = make_model(config);

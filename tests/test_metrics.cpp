@@ -27,7 +27,7 @@ TEST_CASE("metrics: four hand-made predictions") {
         "1977-08-91",  // 7 right: positions 6, 8, 9 wrong
         "1953",        // 4 right: positions 4..9 missing
     };
-    const Metrics m = evaluate_predictions(examples, predictions);
+    const Metrics m = evaluate_predictions(date_task(), examples, predictions);
     CHECK(m.count == 4);
     CHECK(m.exact == Approx(0.25));
     CHECK(m.per_char == Approx(30.0 / 40));
@@ -56,12 +56,12 @@ TEST_CASE("metrics: the same buckets applied to another set") {
     const std::vector<Example> reference = {
         {"1/1/2000", "2000-01-01", 0}, {"04 08 2003", "2003-08-04", 5},
         {"mon, 19 sep 1977", "1977-09-19", 3}, {"wednesday 30 september 1953", "1953-09-30", 1}};
-    const LengthBuckets b = length_quartiles(reference);
+    const LengthBuckets b = length_quartiles(date_task(), reference);
     // Lengths 9 and 10 both fall in (8, 10]; 17 in (16, ∞).
     const std::vector<Example> other = {{"10/1/2000", "2000-01-10", 0},
                                         {"19 03 1994", "1994-03-19", 5},
                                         {"19th september 1977", "1977-09-19", 4}};
-    const Metrics m = evaluate_predictions(other, {"2000-01-10", "1994-03-18", "2222222222"}, b);
+    const Metrics m = evaluate_predictions(date_task(), other, {"2000-01-10", "1994-03-18", "2222222222"}, b);
     CHECK(m.bucket_count == std::array<int, 4>{0, 2, 0, 1});
     CHECK(m.per_length_bucket[1] == Approx(19.0 / 20));
     CHECK(m.per_length_bucket[3] == Approx(0.0));  // no 2 in "1977-09-19": none right
@@ -75,7 +75,7 @@ TEST_CASE("metrics: ties in the lengths") {
     std::vector<Example> ex(5, Example{"1/10/2000", "2000-10-01", 0});
     ex.push_back({"the 1 of october, 2000", "2000-10-01", 2});
     REQUIRE(ex[5].input.size() == 22);
-    const LengthBuckets b = length_quartiles(ex);
+    const LengthBuckets b = length_quartiles(date_task(), ex);
     CHECK(b.quartiles == std::array<int, 3>{9, 9, 9});
     CHECK(b.bucket_of(9) == 0);
     CHECK(b.bucket_of(10) == 3);
@@ -83,16 +83,16 @@ TEST_CASE("metrics: ties in the lengths") {
     CHECK(b.lowest_length(0) == 9);
     CHECK(b.highest_length(3) == 22);
     CHECK(b.lowest_length(1) > b.highest_length(1));  // empty range
-    const Metrics m = evaluate_predictions(ex, std::vector<std::string>(6, "2000-10-01"));
+    const Metrics m = evaluate_predictions(date_task(), ex, std::vector<std::string>(6, "2000-10-01"));
     CHECK(m.bucket_count == std::array<int, 4>{5, 0, 0, 1});
     CHECK(std::isnan(m.per_length_bucket[1]));
     CHECK(m.exact == Approx(1.0));
 }
 
 TEST_CASE("metrics: the held-out quartiles satisfy the nearest-rank definition") {
-    const DateSplits splits = make_date_splits(1);
+    const Splits splits = make_date_splits(1);
     const auto& held = splits.held_out;
-    const LengthBuckets b = length_quartiles(held);
+    const LengthBuckets b = length_quartiles(date_task(), held);
     const double n = double(held.size());
     for (int k = 1; k <= 3; ++k) {
         const int q = b.quartiles[size_t(k - 1)];
@@ -109,7 +109,7 @@ TEST_CASE("metrics: the held-out quartiles satisfy the nearest-rank definition")
 }
 
 TEST_CASE("metrics: breakdowns average back to the per-character accuracy") {
-    const DateSplits splits = make_date_splits(3, 0, 600);
+    const Splits splits = make_date_splits(3, 0, 600);
     Rng rng(11);
     std::vector<std::string> predictions;
     for (const Example& ex : splits.held_out) {
@@ -118,7 +118,7 @@ TEST_CASE("metrics: breakdowns average back to the per-character accuracy") {
             if (rng.below(3) == 0) c = char('0' + rng.below(10));
         predictions.push_back(p);
     }
-    const Metrics m = evaluate_predictions(splits.held_out, predictions);
+    const Metrics m = evaluate_predictions(date_task(), splits.held_out, predictions);
     double by_position = 0, by_bucket = 0, by_format = 0;
     int bucketed = 0;
     for (double a : m.per_position) by_position += a / output_length;
@@ -139,9 +139,9 @@ TEST_CASE("metrics: breakdowns average back to the per-character accuracy") {
 
 TEST_CASE("metrics: refusals") {
     const std::vector<Example> one = {{"1/1/2000", "2000-01-01", 0}};
-    CHECK_THROWS_AS(evaluate_predictions(one, {}), std::invalid_argument);
-    CHECK_THROWS_AS(evaluate_predictions({}, {}), std::invalid_argument);
-    CHECK_THROWS_AS(length_quartiles({}), std::invalid_argument);
+    CHECK_THROWS_AS(evaluate_predictions(date_task(), one, {}), std::invalid_argument);
+    CHECK_THROWS_AS(evaluate_predictions(date_task(), {}, {}), std::invalid_argument);
+    CHECK_THROWS_AS(length_quartiles(date_task(), {}), std::invalid_argument);
 }
 
 TEST_CASE("chance baselines: three hand-made targets") {
@@ -193,7 +193,7 @@ TEST_CASE("chance baselines: the held-out split, counted independently") {
     // Each position's share is the best that any constant string scores there.
     std::array<double, output_length> best{};
     for (const char c : std::string("0123456789-")) {
-        const Metrics m = evaluate_predictions(held_out, std::vector<std::string>(held_out.size(), std::string(10, c)));
+        const Metrics m = evaluate_predictions(date_task(), held_out, std::vector<std::string>(held_out.size(), std::string(10, c)));
         for (size_t t = 0; t < output_length; ++t) best[t] = std::max(best[t], m.per_position[t]);
     }
     for (size_t t = 0; t < output_length; ++t) CHECK(b.majority_share[t] == Approx(best[t]));
@@ -202,7 +202,7 @@ TEST_CASE("chance baselines: the held-out split, counted independently") {
     for (const Example& ex : held_out)
         guesses.push_back(ex.target.substr(0, 5) + b.majority_char[5] + b.majority_char[6] + "-" +
                           b.majority_char[8] + b.majority_char[9]);
-    const Metrics guessed = evaluate_predictions(held_out, guesses);
+    const Metrics guessed = evaluate_predictions(date_task(), held_out, guesses);
     CHECK(b.year_and_dashes_per_char == Approx(guessed.per_char));
     CHECK(b.year_and_dashes_exact == Approx(guessed.exact));
     // Well below what a model that read the whole date scores, and above the 6 of 10 of a guess

@@ -12,16 +12,16 @@ TEST_CASE("metrics survive JSON, NaN buckets included") {
     m.count = 1200;
     m.exact = 0.9875;
     m.per_char = 0.99875;
-    for (int t = 0; t < lb::output_length; ++t) m.per_position[size_t(t)] = 0.9 + 0.01 * t;
+    for (int t = 0; t < lb::output_length; ++t) m.per_position.push_back(0.9 + 0.01 * t);
     m.buckets.quartiles = {10, 16, 20};
     m.buckets.shortest = 8;
     m.buckets.longest = 26;
     m.per_length_bucket = {0.5, NAN, 0.75, 1.0};
     m.bucket_count = {400, 0, 202, 287};
     for (int f = 0; f < lb::format_count; ++f) {
-        m.per_format[size_t(f)] = 0.1 * f;
-        m.per_format_exact[size_t(f)] = 0.05 * f;
-        m.examples_per_format[size_t(f)] = 200;
+        m.per_format.push_back(0.1 * f);
+        m.per_format_exact.push_back(0.05 * f);
+        m.examples_per_format.push_back(200);
     }
     const nlohmann::json json = lb::metrics_to_json(m);
     CHECK(json.at("length_buckets")[1].is_null());
@@ -45,8 +45,11 @@ TEST_CASE("metrics survive JSON, NaN buckets included") {
 
 TEST_CASE("a damaged metrics message is refused by the field's name") {
     nlohmann::json json = lb::metrics_to_json(lb::Metrics{});
-    json["per_position"] = {1, 2};
-    CHECK_THROWS_WITH_AS(lb::metrics_from_json(json), "metrics: 'per_position' must be an array of 10", std::invalid_argument);
+    json["per_position"] = 3;
+    CHECK_THROWS_WITH_AS(lb::metrics_from_json(json), "metrics: 'per_position' must be an array of at most 1024", std::invalid_argument);
+    json = lb::metrics_to_json(lb::Metrics{});
+    json["length_buckets"] = {1, 2};
+    CHECK_THROWS_WITH_AS(lb::metrics_from_json(json), "metrics: 'length_buckets' must be an array of 4", std::invalid_argument);
     json = lb::metrics_to_json(lb::Metrics{});
     json.erase("exact");
     CHECK_THROWS_AS(lb::metrics_from_json(json), std::invalid_argument);

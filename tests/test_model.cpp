@@ -94,9 +94,9 @@ TEST_CASE("padding invariance: a sequence alone and in a padded batch") {
         const std::string name(config.decoder == DecoderKind::plain ? "plain" : scorer_name(config.scorer));
         CAPTURE(name);
         const Model model = random_model(config, 21);
-        const Batch alone = make_batch(examples, {0});   // length 9, S = 9
-        const Batch mixed = make_batch(examples, {1, 0, 2});  // row 1 padded from 9 to 27
-        const Batch others = make_batch(examples, {1, 2});
+        const Batch alone = make_batch(date_task(), examples, {0});   // length 9, S = 9
+        const Batch mixed = make_batch(date_task(), examples, {1, 0, 2});  // row 1 padded from 9 to 27
+        const Batch others = make_batch(date_task(), examples, {1, 2});
         REQUIRE(mixed.S == 27);
         const int L = alone.S;
 
@@ -134,7 +134,7 @@ TEST_CASE("attention weights: rows sum to 1, zero on padding") {
     for (Scorer scorer : {Scorer::dot, Scorer::general, Scorer::additive}) {
         CAPTURE(scorer_name(scorer));
         const Model model = random_model({DecoderKind::attention, scorer, 8}, 22);
-        const Batch batch = make_batch(examples, {0, 1, 2});
+        const Batch batch = make_batch(date_task(), examples, {0, 1, 2});
         Activations acts;
         model_forward(acts, batch, model);
         for (int b = 0; b < batch.B; ++b)
@@ -154,8 +154,8 @@ TEST_CASE("attention weights: rows sum to 1, zero on padding") {
 TEST_CASE("workspaces are reused across batch shapes without changing results") {
     const std::vector<Example> examples = three_examples();
     const Model model = random_model({DecoderKind::attention, Scorer::additive, 8}, 23);
-    const Batch big = make_batch(examples, {0, 1, 2});
-    const Batch small = make_batch(examples, {2, 0});
+    const Batch big = make_batch(date_task(), examples, {0, 1, 2});
+    const Batch small = make_batch(date_task(), examples, {2, 0});
     Activations fresh, reused;
     const float want = model_forward(fresh, small, model);
     model_forward(reused, big, model);  // grows the buffers first
@@ -190,7 +190,7 @@ TEST_CASE("greedy decoding: shapes, characters, batched = single") {
             }
             // the single-string entry point (from the user's text) agrees
             std::string error;
-            const std::vector<int> tokens = encode_user_input(examples[i].input, error);
+            const std::vector<int> tokens = encode_user_input(date_task(), examples[i].input, error);
             REQUIRE(error.empty());
             const Decoded one = decode_tokens(tokens, model);
             CHECK(one.output == d.output);

@@ -31,13 +31,13 @@ Model marker_model(DecoderKind decoder) {
     constexpr int H = 2;
     Model m = make_model({decoder, Scorer::additive, H});
     Params& p = m.params;
-    p.enc_embedding(size_t(input_token('1')), 0) = 1;
+    p.enc_embedding(size_t(date_task().input.id('1')), 0) = 1;
     p.enc_gru.weight_ih(2 * H + 1, 0) = 5;  // n[1] = tanh(5·x[0])
     for (int i = 0; i < H; ++i) p.enc_gru.bias_ih(size_t(H + i)) = -20;  // z ≈ 0
     if (decoder == DecoderKind::plain) {
         // Update gate open (z ≈ 1): s_t = s_0 = h_{len−1} at every step; read unit 1.
         for (int i = 0; i < H; ++i) p.dec_gru.bias_ih(size_t(H + i)) = 20;
-        p.out_weight(size_t(output_token('1')), 1) = 5;
+        p.out_weight(size_t(date_task().output.id('1')), 1) = 5;
     } else {
         // Additive scores e_j = v·tanh(W_e h_j + W_d s) with W_d = 0: e_j ≈ 20·tanh(20)
         // where the character is '1', 0 elsewhere, whatever the decoder state. So c_t ≈ (0, 1)
@@ -47,9 +47,9 @@ Model marker_model(DecoderKind decoder) {
         // Decoder: z ≈ 0, s_t = n_t = tanh(5·c_t[1]) in unit 0 (c_t's columns follow y_t's 16).
         for (int i = 0; i < H; ++i) p.dec_gru.bias_ih(size_t(H + i)) = -20;
         p.dec_gru.weight_ih(2 * H + 0, decoder_embedding_width + 1) = 5;
-        p.out_weight(size_t(output_token('1')), 0) = 5;
+        p.out_weight(size_t(date_task().output.id('1')), 0) = 5;
     }
-    p.out_bias(size_t(output_token('0'))) = 2.5;
+    p.out_bias(size_t(date_task().output.id('0'))) = 2.5;
     return m;
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("occlusion: the attention decoder depends on the position it attends t
     CHECK(occluded_output(attention, "a1bc", 1) == "0000000000");
     CHECK(occluded_output(attention, "a1bc", 3) == "1111111111");
     // The attention map agrees: every row peaks at the '1'.
-    const Decoded d = decode_tokens(encode_input("a1bc"), attention);
+    const Decoded d = decode_tokens(date_task().input.encode("a1bc"), attention);
     for (int t = 0; t < output_length; ++t) CHECK(d.attention(size_t(t), 1) > 0.99f);
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("probes refuse what the model cannot take") {
     try {
         occlusion(m, "19/3/1994!");
     } catch (const std::invalid_argument& e) {
-        CHECK(std::string(e.what()).find("outside the input vocabulary") != std::string::npos);
+        CHECK(std::string(e.what()).find("outside the vocabulary") != std::string::npos);
     }
 }
 
@@ -160,7 +160,7 @@ double reference_loss(const Model& m, const std::string& input, const std::strin
     std::vector<Vecd> hs;
     Vecd h(static_cast<size_t>(H), 0.0);
     for (int j = 0; j < S; ++j) {
-        const int token = input_token(input[size_t(j)]);
+        const int token = date_task().input.id(input[size_t(j)]);
         Vecd x(encoder_embedding_width);
         for (int e = 0; e < encoder_embedding_width; ++e) x[size_t(e)] = p.enc_embedding(size_t(token), size_t(e));
         h = gru_step(p.enc_gru, x, h);
@@ -173,7 +173,7 @@ double reference_loss(const Model& m, const std::string& input, const std::strin
     Vecd s = hs.back();  // s_0 = h_{len−1}
     double loss = 0;
     for (int t = 0; t < output_length; ++t) {
-        const int previous = t == 0 ? start_token : output_token(target[size_t(t - 1)]);
+        const int previous = t == 0 ? start_token : date_task().output.id(target[size_t(t - 1)]);
         Vecd x(decoder_embedding_width);
         for (int e = 0; e < decoder_embedding_width; ++e) x[size_t(e)] = p.dec_embedding(size_t(previous), size_t(e));
         if (m.config.decoder == DecoderKind::attention) {
@@ -206,7 +206,7 @@ double reference_loss(const Model& m, const std::string& input, const std::strin
             top = std::max(top, logits[size_t(v)]);
         }
         for (double l : logits) sum += std::exp(l - top);
-        loss += std::log(sum) + top - logits[size_t(output_token(target[size_t(t)]))];
+        loss += std::log(sum) + top - logits[size_t(date_task().output.id(target[size_t(t)]))];
     }
     return loss / output_length;
 }

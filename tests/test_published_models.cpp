@@ -132,8 +132,8 @@ TEST_CASE("bahdanau: the forward half of an annotation has read the left, the ba
     std::vector<Example> changed = base;
     changed[0].input[20] = '8';  // "…1987": position 20 of 24
     Activations a, b;
-    model_forward(a, make_batch(base, {0}), model);
-    model_forward(b, make_batch(changed, {0}), model);
+    model_forward(a, make_batch(date_task(), base, {0}), model);
+    model_forward(b, make_batch(date_task(), changed, {0}), model);
     const int H = 8, A = 2 * H;
     auto differs = [&](int j, int from, int to) {
         double d = 0;
@@ -164,7 +164,7 @@ TEST_CASE("luong-local: p_t, the window and the Gaussian, recomputed by hand") {
     // v_p large enough that the centres move over the whole row
     for (size_t i = 0; i < 8; ++i) model.params.position_v[i] *= 6.0f;
     const std::vector<Example> examples = three_examples();
-    const Batch batch = make_batch(examples, {1, 2, 0});  // 27, 19, 9 characters
+    const Batch batch = make_batch(date_task(), examples, {1, 2, 0});  // 27, 19, 9 characters
     Activations acts;
     model_forward(acts, batch, model);
     const LuongCache& c = acts.luong;
@@ -237,7 +237,7 @@ TEST_CASE("published models: their configuration in safetensors metadata, and a 
 }
 
 TEST_CASE("published models: each trains (the loss falls), with the trainer's Adam and batch 64") {
-    const DateSplits data = make_date_splits(5, 640, 64);
+    const Splits data = make_date_splits(5, 640, 64);
     for (const ModelConfig& c : published_configs) {
         CAPTURE(name_of(c));
         TrainerConfig tc;

@@ -109,7 +109,7 @@ void toy_greedy(Activations& a, const int32_t* src, const int* len, int B, int S
             scale_y(z, 1, toy_y_scale);
             float* logits = a.logits.data() + (size_t(b) * T + t) * V;
             dense_forward(logits, z, p.out_weight.data(), p.out_bias.data(), 1, Z, V);
-            a.tokens[size_t(b) * T + t] = greedy_character(logits);
+            a.tokens[size_t(b) * T + t] = date_task().greedy_token(logits);
         }
 }
 
@@ -256,8 +256,8 @@ TEST_CASE("registry: a row's outputs do not change when other rows make the batc
     for (const ModelConfig& config : every_variant(8)) {
         CAPTURE(name_of(config));
         const Model model = random_model(config, 21);
-        const Batch alone = make_batch(examples, {0});        // length 9, S = 9
-        const Batch mixed = make_batch(examples, {1, 0, 2});  // the same row padded to 27
+        const Batch alone = make_batch(date_task(), examples, {0});        // length 9, S = 9
+        const Batch mixed = make_batch(date_task(), examples, {1, 0, 2});  // the same row padded to 27
         REQUIRE(mixed.S == 27);
         const int L = alone.S;
         Activations a1, a3;
@@ -281,7 +281,7 @@ TEST_CASE("registry: a row's outputs do not change when other rows make the batc
                 else CHECK(sum == Approx(1.0).epsilon(1e-5));
             }
         }
-        check_gradient_linear_in_rows(model, alone, mixed, make_batch(examples, {1, 2}));
+        check_gradient_linear_in_rows(model, alone, mixed, make_batch(date_task(), examples, {1, 2}));
     }
 }
 
@@ -291,7 +291,7 @@ TEST_CASE("registry: greedy decoding equals the teacher-forced argmax path") {
         CAPTURE(name_of(config));
         const Model model = briefly_trained(config);
         const std::vector<Example> examples = four_examples();
-        Batch batch = make_batch(examples, {0, 1, 2, 3});
+        Batch batch = make_batch(date_task(), examples, {0, 1, 2, 3});
         Activations decoding;
         // not one character repeated: the fed-back inputs differ
         CHECK(follow_greedy_path(batch, decoding, model) >= 2);
@@ -313,8 +313,8 @@ TEST_CASE("registry: greedy decoding equals the teacher-forced argmax path") {
             CHECK(alignment_map(forced)[k] == Approx(decoded_map[k]).epsilon(1e-4).scale(1e-6));
         // decode_tokens (one string, the page's path) agrees with the batch
         std::string error;
-        const Decoded one = decode_tokens(encode_user_input(examples[1].input, error), model);
-        CHECK(one.output == decode_output(tokens.data() + T, T));
+        const Decoded one = decode_tokens(encode_user_input(date_task(), examples[1].input, error), model);
+        CHECK(one.output == date_task().output.decode(tokens.data() + T, T));
         if (model_kind(kind).read_attention) CHECK(one.attention.shape(1) == examples[1].input.size());
         else CHECK(one.attention.size() == 0);
     }

@@ -42,7 +42,7 @@ TEST_CASE("shipped attention model looks at the year, the month word and the day
     //                        012345678901234567890123
     const std::string text = "monday 19 september 1977";
     std::string error;
-    const std::vector<int> tokens = encode_user_input(text, error);
+    const std::vector<int> tokens = encode_user_input(date_task(), text, error);
     REQUIRE(error.empty());
     const Decoded d = decode_tokens(tokens, model);
     CHECK(d.output == "1977-09-19");
@@ -68,7 +68,7 @@ TEST_CASE("shipped attention model looks at the year, the month word and the day
 }
 
 TEST_CASE("shipped models on the held-out split: attention ≥ 0.99 exact, plain ≤ 0.05 exact") {
-    const DateSplits data = make_date_splits(1);
+    const Splits data = make_date_splits(1);
     Model attention, plain;
     if (!shipped_model("attention-64.safetensors", attention)) return;
     if (!shipped_model("plain-64.safetensors", plain)) return;

@@ -41,7 +41,7 @@ TEST_CASE("shipped Transformers reach on the held-out split what assets/transfor
     std::ifstream json_file(measured_dir + "/transformer.json");
     REQUIRE_MESSAGE(bool(json_file), measured_dir << "/transformer.json is missing: lookback sweep --transformer");
     const nlohmann::json shipped = nlohmann::json::parse(json_file)["shipped"];
-    const DateSplits data = make_date_splits(1);
+    const Splits data = make_date_splits(1);
     const double n = double(data.held_out.size());
     double exact_of[2] = {};
     for (Memory memory : {Memory::all, Memory::first}) {
@@ -58,7 +58,7 @@ TEST_CASE("shipped Transformers reach on the held-out split what assets/transfor
         const std::vector<Decoded> decoded = decode_examples(data.held_out, model, false);
         std::vector<std::string> predictions;
         for (const Decoded& d : decoded) predictions.push_back(d.output);
-        const Metrics m = evaluate_predictions(data.held_out, predictions);
+        const Metrics m = evaluate_predictions(date_task(), data.held_out, predictions);
         if (same_numerics) {
             CHECK(std::abs(m.exact - measured["exact"].get<double>()) * n <= string_tolerance);
             CHECK(std::abs(m.per_char - measured["per_char"].get<double>()) * n * output_length <=

@@ -22,7 +22,7 @@ namespace {
 Metrics held_out_metrics(const Model& model, const std::vector<Example>& examples) {
     std::vector<std::string> predictions;
     for (const Decoded& d : decode_examples(examples, model, false)) predictions.push_back(d.output);
-    return evaluate_predictions(examples, predictions);
+    return evaluate_predictions(date_task(), examples, predictions);
 }
 
 double mean(const std::vector<float>& v, size_t first, size_t count) {
@@ -99,7 +99,7 @@ TEST_CASE("Adam: the first step moves each weight by about lr against its gradie
 }
 
 TEST_CASE("trainer: bounded steps, epochs, history, evaluation") {
-    const DateSplits data = make_date_splits(1, 60, 12);
+    const Splits data = make_date_splits(1, 60, 12);
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::dot, 8};
     config.batch_size = 16;
@@ -128,7 +128,7 @@ TEST_CASE("trainer: bounded steps, epochs, history, evaluation") {
 }
 
 TEST_CASE("trainer: same seed, same numbers; another seed, others") {
-    const DateSplits data = make_date_splits(2, 96, 12);
+    const Splits data = make_date_splits(2, 96, 12);
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::additive, 8};
     config.batch_size = 16;
@@ -154,7 +154,7 @@ TEST_CASE("trainer: same seed, same numbers; another seed, others") {
 // below plain — margins for other platforms' rounding, while a broken gradient
 // stalls near 2 (the unigram entropy of the targets) and fails both.
 TEST_CASE("a short fixed-seed training run: the loss falls") {
-    const DateSplits data = make_date_splits(7, 1200, 6);
+    const Splits data = make_date_splits(7, 1200, 6);
     double final_loss[2] = {0, 0};
     for (DecoderKind decoder : {DecoderKind::attention, DecoderKind::plain}) {
         const bool plain = decoder == DecoderKind::plain;
@@ -187,7 +187,7 @@ TEST_CASE("a short fixed-seed training run: the loss falls") {
 // may differ by ≲ 3e-7; we allow 1e-6, a thousandth of a step, where a
 // missing or doubly counted chunk moves weights by a good part of lr.
 TEST_CASE("trainer: a batch in chunks of rows (5 + 17 + 42) is one whole-batch step") {
-    const DateSplits data = make_date_splits(3, 200, 12);
+    const Splits data = make_date_splits(3, 200, 12);
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::additive, 8};
     config.batch_size = 64;
@@ -214,7 +214,7 @@ TEST_CASE("trainer: a batch in chunks of rows (5 + 17 + 42) is one whole-batch s
 }
 
 TEST_CASE("trainer: work() across an epoch boundary gives step()'s epoch record") {
-    const DateSplits data = make_date_splits(4, 50, 30);
+    const Splits data = make_date_splits(4, 50, 30);
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::dot, 8};
     config.batch_size = 16;  // 16 + 16 + 16 + 2
@@ -260,7 +260,7 @@ TEST_CASE("trainer: work() across an epoch boundary gives step()'s epoch record"
 }
 
 TEST_CASE("trainer: a seed gives the same run however the work is split") {
-    const DateSplits data = make_date_splits(5, 70, 10);
+    const Splits data = make_date_splits(5, 70, 10);
     TrainerConfig config;
     config.model = {DecoderKind::plain, Scorer::additive, 8};
     config.batch_size = 16;
@@ -284,7 +284,7 @@ TEST_CASE("trainer: a seed gives the same run however the work is split") {
 }
 
 TEST_CASE("trainer: a step that goes non-finite stops the run and keeps the last finite weights") {
-    const DateSplits data = make_date_splits(6, 128, 12);
+    const Splits data = make_date_splits(6, 128, 12);
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::additive, 8};
     config.batch_size = 16;

@@ -416,7 +416,7 @@ TEST_CASE("transformer: cached greedy decoding equals the teacher-forced model f
         CAPTURE(memory_name(memory));
         // briefly trained, so that the outputs vary from step to step as dates do
         const Model model = briefly_trained(transformer(16, 4, memory));
-        Batch batch = make_batch(four_examples(), {0, 1, 2, 3});
+        Batch batch = make_batch(date_task(), four_examples(), {0, 1, 2, 3});
         Activations decoding;
         // teacher forcing with the decoder's own outputs as the previous characters; not one
         // character repeated: a real test of the path
@@ -451,7 +451,7 @@ TEST_CASE("transformer: decoding returns the cross-attention map, mean and per h
         const Model model = random_transformer(transformer(16, 4, memory), 32, 1.0f);
         std::string error;
         const std::string text = "monday 19 september 1977";
-        const std::vector<int> tokens = encode_user_input(text, error);
+        const std::vector<int> tokens = encode_user_input(date_task(), text, error);
         REQUIRE(!tokens.empty());
         const Decoded d = decode_tokens(tokens, model);
         const size_t T = output_length, L = text.size();
@@ -523,7 +523,7 @@ TEST_CASE("gradient check: whole transformer with dropout (the masks held fixed)
 }
 
 TEST_CASE("transformer: a short fixed-seed training run lowers the loss, deterministically") {
-    const DateSplits data = make_date_splits(3, 600, 60);
+    const Splits data = make_date_splits(3, 600, 60);
     for (float dropout : {0.0f, 0.1f}) {
         CAPTURE(dropout);
         TrainerConfig config;

@@ -15,82 +15,17 @@
 namespace lb {
 
 // --- vocabularies ------------------------------------------------------------
+// Input: pad, then a–z, 0–9, space, '/', ',' (40 tokens). Output: pad, start, then 0–9 and '-'
+// (13 tokens). The ids are those of docs/dataset.md's table.
 
-int input_token(char c) {
-    if (c >= 'a' && c <= 'z') return 1 + (c - 'a');
-    if (c >= '0' && c <= '9') return 27 + (c - '0');
-    if (c == ' ') return 37;
-    if (c == '/') return 38;
-    if (c == ',') return 39;
-    return -1;
+namespace {
+Vocabulary character_vocabulary(std::vector<std::string> specials, const std::string& characters) {
+    Vocabulary v;
+    v.tokens = std::move(specials);
+    for (char c : characters) v.tokens.push_back(std::string(1, c));
+    return v;
 }
-
-char input_char(int token) {
-    if (token >= 1 && token <= 26) return char('a' + token - 1);
-    if (token >= 27 && token <= 36) return char('0' + token - 27);
-    if (token == 37) return ' ';
-    if (token == 38) return '/';
-    if (token == 39) return ',';
-    return '\0';
-}
-
-int output_token(char c) {
-    if (c >= '0' && c <= '9') return 2 + (c - '0');
-    if (c == '-') return 12;
-    return -1;
-}
-
-int greedy_character(const float* logits) {
-    int best = start_token + 1;
-    for (int v = best + 1; v < output_vocab_size; ++v)
-        if (logits[v] > logits[best]) best = v;
-    return best;
-}
-
-char output_char(int token) {
-    if (token >= 2 && token <= 11) return char('0' + token - 2);
-    if (token == 12) return '-';
-    return '\0';
-}
-
-std::vector<int> encode_input(std::string_view text) {
-    std::vector<int> tokens;
-    tokens.reserve(text.size());
-    for (char c : text) {
-        const int t = input_token(c);
-        if (t < 0)
-            throw std::invalid_argument("'" + std::string(text) +
-                                        "' has a character outside the input vocabulary");
-        tokens.push_back(t);
-    }
-    return tokens;
-}
-
-std::vector<int> encode_output(std::string_view text) {
-    std::vector<int> tokens;
-    tokens.reserve(text.size());
-    for (char c : text) {
-        const int t = output_token(c);
-        if (t < 0)
-            throw std::invalid_argument("'" + std::string(text) +
-                                        "' has a character outside the output vocabulary");
-        tokens.push_back(t);
-    }
-    return tokens;
-}
-
-std::string decode_output(const int32_t* tokens, int count) {
-    std::string text;
-    for (int i = 0; i < count; ++i) {
-        if (tokens[i] == pad_token) break;
-        if (const char c = output_char(tokens[i])) text += c;
-    }
-    return text;
-}
-std::string decode_output(const std::vector<int>& tokens) {
-    static_assert(std::is_same_v<int, int32_t>, "token ids are int32");
-    return decode_output(tokens.data(), int(tokens.size()));
-}
+}  // namespace
 
 // --- the calendar ------------------------------------------------------------
 
@@ -152,6 +87,31 @@ const char* format_name(int format) {
     return format >= 0 && format < format_count ? names[format] : "?";
 }
 
+namespace {
+
+// Where a formatted date's fields sit in its input, in characters.
+struct Field {
+    int start = 0, length = 0;
+};
+
+// Output characters t0 and t0 + 1 of YYYY-MM-DD (a month or a day) written from `field`: two
+// digits one to one (sure); one digit carries the second output digit (sure) and the leading
+// zero it implies (possible); a month's name carries both only as a whole (possible: no one
+// character of "september" is the 9).
+void link_two_digits(std::vector<AlignmentLink>& links, int t0, Field field, bool word) {
+    for (int t = t0; t < t0 + 2; ++t) {
+        if (word) {
+            for (int j = field.start; j < field.start + field.length; ++j) links.push_back({t, j, false});
+        } else if (field.length == 2) {
+            links.push_back({t, field.start + (t - t0), true});
+        } else {
+            links.push_back({t, field.start, t == t0 + 1});
+        }
+    }
+}
+
+}  // namespace
+
 Example format_date(int year, int month, int day, int format) {
     if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1 ||
         day > days_in_month(year, month) || format < 0 || format >= format_count)
@@ -167,17 +127,42 @@ Example format_date(int year, int month, int day, int format) {
     Example ex;
     ex.group = format;
     ex.target = std::string(yyyy) + "-" + mm + "-" + dd;
+    Field day_field, month_field, year_field;
+    auto put = [&](const std::string& text) { ex.input += text; };
+    auto field = [&](Field& f, const std::string& text) {
+        f = {int(ex.input.size()), int(text.size())};
+        ex.input += text;
+    };
+    bool month_is_word = false;
     switch (format) {
-        case 0: ex.input = d + "/" + m + "/" + yyyy; break;
-        case 1: ex.input = weekday_word + " " + d + " " + month_word + " " + yyyy; break;
-        case 2: ex.input = "the " + d + " of " + month_word + ", " + yyyy; break;
-        case 3:
-            ex.input = first3(weekday_word.c_str()) + ", " + d + " " +
-                       first3(month_word.c_str()) + " " + yyyy;
+        case 0: field(day_field, d); put("/"); field(month_field, m); put("/"); break;
+        case 1:
+            put(weekday_word + " "); field(day_field, d); put(" ");
+            field(month_field, month_word); put(" ");
+            month_is_word = true;
             break;
-        case 4: ex.input = d + ordinal_suffix(day) + " " + month_word + " " + yyyy; break;
-        case 5: ex.input = std::string(dd) + " " + mm + " " + yyyy; break;
+        case 2:
+            put("the "); field(day_field, d); put(" of ");
+            field(month_field, month_word); put(", ");
+            month_is_word = true;
+            break;
+        case 3:
+            put(first3(weekday_word.c_str()) + ", "); field(day_field, d); put(" ");
+            field(month_field, first3(month_word.c_str())); put(" ");
+            month_is_word = true;
+            break;
+        case 4:
+            field(day_field, d); put(std::string(ordinal_suffix(day)) + " ");
+            field(month_field, month_word); put(" ");
+            month_is_word = true;
+            break;
+        case 5: field(day_field, dd); put(" "); field(month_field, mm); put(" "); break;
     }
+    field(year_field, yyyy);  // the year is the last field of every format
+    // YYYY-MM-DD: the year's digits one to one, the dashes from nothing, then month and day.
+    for (int t = 0; t < 4; ++t) ex.alignment.push_back({t, year_field.start + t, true});
+    link_two_digits(ex.alignment, 5, month_field, month_is_word);
+    link_two_digits(ex.alignment, 8, day_field, false);
     return ex;
 }
 
@@ -188,10 +173,8 @@ const Task& date_task() {
         Task t;
         t.name = "dates";
         t.summary = "a date as people type it, in ISO form (YYYY-MM-DD)";
-        t.input.tokens = {""};
-        for (int k = 1; k < input_vocab_size; ++k) t.input.tokens.push_back(std::string(1, input_char(k)));
-        t.output.tokens = {"", "<s>"};
-        for (int k = 2; k < output_vocab_size; ++k) t.output.tokens.push_back(std::string(1, output_char(k)));
+        t.input = character_vocabulary({""}, "abcdefghijklmnopqrstuvwxyz0123456789 /,");
+        t.output = character_vocabulary({"", "<s>"}, "0123456789-");
         t.max_input_tokens = max_input_length;
         t.output_steps = output_length;
         t.train_size = train_split_size;
@@ -219,7 +202,7 @@ void civil_from_index(int64_t index, int& year, int& month, int& day) {
 
 }  // namespace
 
-DateSplits make_date_splits(uint64_t seed, int train_size, int held_out_size) {
+Splits make_date_splits(uint64_t seed, int train_size, int held_out_size) {
     if (train_size < 0 || held_out_size < 0)
         throw std::invalid_argument("make_date_splits: negative size");
     const int64_t day_count =
@@ -244,74 +227,10 @@ DateSplits make_date_splits(uint64_t seed, int train_size, int held_out_size) {
         }
     };
     // Held-out first: the evaluation strings depend only on the seed and their count.
-    DateSplits splits;
+    Splits splits;
     draw(held_out_size, splits.held_out);
     draw(train_size, splits.train);
     return splits;
-}
-
-// --- a user's own input ------------------------------------------------------
-
-std::vector<int> encode_user_input(std::string_view text, std::string& error, int max_length) {
-    error.clear();
-    const std::string clean = normalise_user_input(text);
-    if (clean.empty()) {
-        error = "the input is empty: type a date such as '19/3/1994'";
-        return {};
-    }
-    int position = 0;  // in characters, counting from 1
-    for (size_t i = 0; i < clean.size();) {
-        ++position;
-        const size_t len = utf8_char_length(clean, i);  // 0: a byte that is not UTF-8
-        if (len != 1 || input_token(clean[i]) < 0) {
-            error = "character " + describe_char(clean, i, len) +
-                    " at position " + std::to_string(position) +
-                    " is not accepted: use a-z, 0-9, space, '/' or ','";
-            return {};
-        }
-        ++i;
-    }
-    if (int(clean.size()) > max_length) {
-        error = "the input is " + std::to_string(clean.size()) +
-                " characters long; the model accepts at most " + std::to_string(max_length);
-        return {};
-    }
-    return encode_input(clean);
-}
-
-// --- batches -----------------------------------------------------------------
-
-Batch make_batch(const std::vector<Example>& examples, const std::vector<int>& indices) {
-    if (indices.empty()) throw std::invalid_argument("make_batch: no examples");
-    Batch batch;
-    batch.B = int(indices.size());
-    for (int i : indices) {
-        if (i < 0 || size_t(i) >= examples.size())
-            throw std::invalid_argument("make_batch: index out of range");
-        const Example& ex = examples[size_t(i)];
-        if (ex.input.empty()) throw std::invalid_argument("make_batch: empty input");
-        if (int(ex.target.size()) != output_length)
-            throw std::invalid_argument("make_batch: target '" + ex.target +
-                                        "' is not 10 characters");
-        batch.S = std::max(batch.S, int(ex.input.size()));
-    }
-    batch.src = xt::zeros<int32_t>({size_t(batch.B), size_t(batch.S)});  // pad_token is 0
-    batch.dec_in = xt::zeros<int32_t>({size_t(batch.B), size_t(output_length)});
-    batch.dec_out = xt::zeros<int32_t>({size_t(batch.B), size_t(output_length)});
-    batch.src_len.resize(size_t(batch.B));
-    for (int b = 0; b < batch.B; ++b) {
-        const Example& ex = examples[size_t(indices[size_t(b)])];
-        const std::vector<int> src = encode_input(ex.input);
-        const std::vector<int> out = encode_output(ex.target);
-        batch.src_len[size_t(b)] = int(src.size());
-        for (size_t s = 0; s < src.size(); ++s) batch.src(b, s) = src[s];
-        batch.dec_in(b, 0) = start_token;
-        for (int t = 0; t < output_length; ++t) {
-            batch.dec_out(b, t) = out[size_t(t)];
-            if (t + 1 < output_length) batch.dec_in(b, t + 1) = out[size_t(t)];
-        }
-    }
-    return batch;
 }
 
 }  // namespace lb

@@ -1,5 +1,5 @@
-// core/data/metrics.cpp — exact match, per-character, per-position, per-length-
-// bucket and per-format accuracy of predicted strings (see metrics.h).
+// core/data/metrics.cpp — exact match, per-token, per-position, per-length-bucket and
+// per-group accuracy of predicted strings (see metrics.h).
 #include "data/metrics.h"
 
 #include <algorithm>
@@ -23,11 +23,11 @@ int LengthBuckets::highest_length(int bucket) const {
     return bucket == 3 ? longest : quartiles[size_t(bucket)];
 }
 
-LengthBuckets length_quartiles(const std::vector<Example>& reference) {
+LengthBuckets length_quartiles(const Task& task, const std::vector<Example>& reference) {
     if (reference.empty()) throw std::invalid_argument("length_quartiles: no examples");
     std::vector<int> lengths;
     lengths.reserve(reference.size());
-    for (const Example& ex : reference) lengths.push_back(int(ex.input.size()));
+    for (const Example& ex : reference) lengths.push_back(int(task.input.split(ex.input).size()));
     std::sort(lengths.begin(), lengths.end());
     const size_t n = lengths.size();
     LengthBuckets b;
@@ -40,12 +40,12 @@ LengthBuckets length_quartiles(const std::vector<Example>& reference) {
     return b;
 }
 
-Metrics evaluate_predictions(const std::vector<Example>& examples,
+Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions) {
-    return evaluate_predictions(examples, predictions, length_quartiles(examples));
+    return evaluate_predictions(task, examples, predictions, length_quartiles(task, examples));
 }
 
-Metrics evaluate_predictions(const std::vector<Example>& examples,
+Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions,
                              const LengthBuckets& buckets) {
     if (examples.empty()) throw std::invalid_argument("evaluate_predictions: no examples");
@@ -53,50 +53,62 @@ Metrics evaluate_predictions(const std::vector<Example>& examples,
         throw std::invalid_argument("evaluate_predictions: " + std::to_string(predictions.size()) +
                                     " predictions for " + std::to_string(examples.size()) +
                                     " examples");
+    const size_t T = size_t(task.output_steps), groups = task.group_names.size();
     Metrics m;
     m.count = int(examples.size());
     m.buckets = buckets;
-    long right_total = 0, exact_total = 0;
-    std::array<long, output_length> right_at{};
-    std::array<long, length_bucket_count> right_in_bucket{};
-    std::array<long, format_count> right_in_format{}, exact_in_format{};
+    long right_total = 0, exact_total = 0, tokens_total = 0;
+    std::vector<long> right_at(T), scored_at(T);
+    std::array<long, length_bucket_count> right_in_bucket{}, tokens_in_bucket{};
+    std::vector<long> right_in_group(groups), tokens_in_group(groups), exact_in_group(groups);
+    m.examples_per_format.assign(groups, 0);
 
     for (size_t i = 0; i < examples.size(); ++i) {
         const Example& ex = examples[i];
-        const std::string& pred = predictions[i];
-        if (ex.group < 0 || ex.group >= format_count)
-            throw std::invalid_argument("evaluate_predictions: format out of range");
+        if (ex.group < 0 || size_t(ex.group) >= groups)
+            throw std::invalid_argument("evaluate_predictions: group out of range");
+        const auto target = task.output.split(ex.target);
+        const auto predicted = task.output.split(predictions[i]);
+        if (target.size() > T) throw std::invalid_argument("evaluate_predictions: a target is too long");
         int right = 0;
-        for (int t = 0; t < output_length; ++t) {
-            const bool ok = size_t(t) < pred.size() && size_t(t) < ex.target.size() &&
-                            pred[size_t(t)] == ex.target[size_t(t)];
+        for (size_t t = 0; t < target.size(); ++t) {
+            const bool ok = t < predicted.size() && predicted[t] == target[t];
             right += ok;
-            right_at[size_t(t)] += ok;
+            right_at[t] += ok;
+            ++scored_at[t];
         }
-        const bool exact = pred == ex.target;
+        const bool exact = predictions[i] == ex.target;
+        const long tokens = long(target.size());
         right_total += right;
         exact_total += exact;
-        const int k = buckets.bucket_of(int(ex.input.size()));
-        right_in_bucket[size_t(k)] += right;
-        ++m.bucket_count[size_t(k)];
-        right_in_format[size_t(ex.group)] += right;
-        exact_in_format[size_t(ex.group)] += exact;
-        ++m.examples_per_format[size_t(ex.group)];
+        tokens_total += tokens;
+        const size_t k = size_t(buckets.bucket_of(int(task.input.split(ex.input).size())));
+        right_in_bucket[k] += right;
+        tokens_in_bucket[k] += tokens;
+        ++m.bucket_count[k];
+        const size_t g = size_t(ex.group);
+        right_in_group[g] += right;
+        tokens_in_group[g] += tokens;
+        exact_in_group[g] += exact;
+        ++m.examples_per_format[g];
     }
 
     const double n = double(m.count);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     m.exact = double(exact_total) / n;
-    m.per_char = double(right_total) / (n * output_length);
-    for (int t = 0; t < output_length; ++t) m.per_position[size_t(t)] = double(right_at[size_t(t)]) / n;
+    m.per_char = double(right_total) / double(tokens_total);
+    m.per_position.assign(T, nan);
+    for (size_t t = 0; t < T; ++t)
+        if (scored_at[t] > 0) m.per_position[t] = double(right_at[t]) / double(scored_at[t]);
     for (size_t k = 0; k < length_bucket_count; ++k)
-        m.per_length_bucket[k] = m.bucket_count[k] == 0
-                                     ? nan
-                                     : double(right_in_bucket[k]) / (m.bucket_count[k] * double(output_length));
-    for (size_t f = 0; f < format_count; ++f) {
-        const double c = m.examples_per_format[f];
-        m.per_format[f] = c == 0 ? nan : double(right_in_format[f]) / (c * output_length);
-        m.per_format_exact[f] = c == 0 ? nan : double(exact_in_format[f]) / c;
+        m.per_length_bucket[k] = m.bucket_count[k] == 0 ? nan
+                                                        : double(right_in_bucket[k]) / double(tokens_in_bucket[k]);
+    m.per_format.assign(groups, nan);
+    m.per_format_exact.assign(groups, nan);
+    for (size_t g = 0; g < groups; ++g) {
+        if (m.examples_per_format[g] == 0) continue;
+        m.per_format[g] = double(right_in_group[g]) / double(tokens_in_group[g]);
+        m.per_format_exact[g] = double(exact_in_group[g]) / double(m.examples_per_format[g]);
     }
     return m;
 }

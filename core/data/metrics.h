@@ -1,9 +1,9 @@
 // core/data/metrics.h — scoring greedy predictions on a split (docs/dataset.md,
-// "Metrics on the held-out split"). Pure functions of the examples and the
-// predicted strings: no model in here.
+// "Metrics on the held-out split"), for any task (task.h): a token is a character or a word.
+// Pure functions of the examples and the predicted strings: no model in here.
 //
 // Length buckets. The boundaries are the nearest-rank quartiles of the input
-// lengths of a reference set (the held-out split): Q_k is the smallest length
+// lengths (in tokens) of a reference set (the held-out split): Q_k is the smallest length
 // L such that at least k/4 of the strings are no longer than L, i.e. the
 // sorted lengths' element ceil(k·n/4) − 1 (0-based). Bucket 0 holds lengths
 // ≤ Q1, bucket 1 lengths in (Q1, Q2], bucket 2 (Q2, Q3], bucket 3 > Q3. A
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/task.h"
 
 namespace lb {
 
@@ -29,29 +30,32 @@ struct LengthBuckets {
     int highest_length(int bucket) const;     // [lowest, highest], may be empty
 };
 // Throws std::invalid_argument for an empty set.
-LengthBuckets length_quartiles(const std::vector<Example>& reference);
+LengthBuckets length_quartiles(const Task& task, const std::vector<Example>& reference);
 
+// "Format" is the task's group (Example::group): the date task's formats, one entry a group.
 struct Metrics {
-    int count = 0;                                     // examples scored
-    double exact = 0;                                  // all 10 characters right
-    double per_char = 0;                               // right characters / (10 · count)
-    std::array<double, output_length> per_position{};  // per output position 0..9
+    int count = 0;                      // examples scored
+    double exact = 0;                   // the whole target right
+    double per_char = 0;                // right tokens / target tokens (a token is a character
+                                        // for dates and reversal, a word for translation)
+    std::vector<double> per_position;   // [T] of the targets that reach position t, the share
+                                        // right there (NaN where none does)
     LengthBuckets buckets;
-    std::array<double, length_bucket_count> per_length_bucket{};  // per-char accuracy
+    std::array<double, length_bucket_count> per_length_bucket{};  // per-token accuracy
     std::array<int, length_bucket_count> bucket_count{};
-    std::array<double, format_count> per_format{};        // per-char accuracy
-    std::array<double, format_count> per_format_exact{};
-    std::array<int, format_count> examples_per_format{};
+    std::vector<double> per_format;        // per-token accuracy of each group
+    std::vector<double> per_format_exact;
+    std::vector<int> examples_per_format;
 };
 
-// predictions[i] is the model's output for examples[i]; a prediction shorter
-// than 10 characters counts its missing positions wrong, and exact match means
-// the whole string equals the target. Throws std::invalid_argument when the
-// sizes differ or there are no examples. The bucket boundaries are computed
-// from `examples` unless given.
-Metrics evaluate_predictions(const std::vector<Example>& examples,
+// predictions[i] is the model's output for examples[i]; target token t is right when the
+// prediction's token t equals it (a prediction shorter than its target counts its missing
+// tokens wrong), and exact match means the whole string equals the target. Throws
+// std::invalid_argument when the sizes differ or there are no examples. The bucket boundaries
+// are computed from `examples` unless given.
+Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions);
-Metrics evaluate_predictions(const std::vector<Example>& examples,
+Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions,
                              const LengthBuckets& buckets);
 

@@ -16,6 +16,7 @@ bool operator==(const AlignmentLink& a, const AlignmentLink& b) {
 
 std::vector<std::string_view> Vocabulary::split(std::string_view text) const {
     std::vector<std::string_view> pieces;
+    if (text.empty()) return pieces;
     if (!words) {
         for (size_t i = 0; i < text.size(); ++i) pieces.push_back(text.substr(i, 1));
         return pieces;
@@ -34,6 +35,12 @@ int Vocabulary::id(std::string_view token) const {
     for (size_t k = 0; k < tokens.size(); ++k)
         if (!tokens[k].empty() && tokens[k][0] != '<' && tokens[k] == token) return int(k);
     return -1;
+}
+
+char Vocabulary::character(int k) const {
+    if (k < 0 || k >= size()) return '\0';
+    const std::string& token = tokens[size_t(k)];
+    return token.size() == 1 ? token[0] : '\0';
 }
 
 std::vector<int> Vocabulary::encode(std::string_view text) const {
@@ -83,7 +90,7 @@ std::string task_names_text() {
 const Task& find_task(std::string_view name) {
     for (const Task* task : tasks())
         if (task->name == name) return *task;
-    throw std::invalid_argument("unknown task '" + std::string(name) + "': use " + task_names_text());
+    throw std::invalid_argument("unknown task " + quote_untrusted(name) + ": use " + task_names_text());
 }
 
 // --- batches -----------------------------------------------------------------
@@ -163,12 +170,9 @@ std::string normalise_user_input(std::string_view text) {
     };
     while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-    std::string out;
-    for (char c : text) {
+    std::string out(text);
+    for (char& c : out)
         if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        if (is_space(c)) c = ' ';
-        out += c;
-    }
     return out;
 }
 

@@ -48,6 +48,11 @@ struct Vocabulary {
     std::vector<int> encode(std::string_view text) const;
     // Ids back to text: stops at pad or end, skips start.
     std::string decode(const int32_t* ids, int count) const;
+    std::string decode(const std::vector<int>& ids) const { return decode(ids.data(), int(ids.size())); }
+    // One character's id in a character vocabulary (-1 when outside), and an id's character
+    // ('\0' for pad, start, end or out of range).
+    int id(char c) const { return id(std::string_view(&c, 1)); }
+    char character(int id) const;
     std::vector<std::string_view> split(std::string_view text) const;  // into tokens' texts
 };
 
@@ -73,7 +78,8 @@ struct Task {
 
 // Every task, the date task first (the default everywhere).
 const std::vector<const Task*>& tasks();
-// By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation".
+// By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation"
+// (the name quoted as untrusted text).
 const Task& find_task(std::string_view name);
 std::string task_names_text();  // "dates, reversal or translation"
 

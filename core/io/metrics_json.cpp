@@ -12,22 +12,38 @@ namespace {
 nlohmann::json number(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
 double number_from(const nlohmann::json& value) { return value.is_null() ? NAN : value.get<double>(); }
 
-template <size_t N>
-nlohmann::json numbers(const std::array<double, N>& values) {
+template <class Values>
+nlohmann::json numbers(const Values& values) {
     nlohmann::json out = nlohmann::json::array();
     for (double v : values) out.push_back(number(v));
     return out;
 }
 
+// An array of a fixed size N (the length buckets), or of any size up to max_size (what depends on
+// the task: positions, groups) into a vector.
+const nlohmann::json& array_at(const nlohmann::json& json, const char* key, size_t lo, size_t hi) {
+    const auto found = json.find(key);
+    if (found == json.end() || !found->is_array() || found->size() < lo || found->size() > hi)
+        throw std::invalid_argument(std::string("metrics: '") + key + "' must be an array of " +
+                                    (lo == hi ? std::to_string(lo) : "at most " + std::to_string(hi)));
+    return *found;
+}
+template <typename T>
+T element(const nlohmann::json& value) {
+    if constexpr (std::is_same_v<T, double>) return number_from(value);
+    else return value.template get<T>();
+}
 template <typename T, size_t N>
 void read_array(const nlohmann::json& json, const char* key, std::array<T, N>& out) {
-    const auto found = json.find(key);
-    if (found == json.end() || !found->is_array() || found->size() != N)
-        throw std::invalid_argument(std::string("metrics: '") + key + "' must be an array of " + std::to_string(N));
-    for (size_t i = 0; i < N; ++i) {
-        if constexpr (std::is_same_v<T, double>) out[i] = number_from((*found)[i]);
-        else out[i] = (*found)[i].template get<T>();
-    }
+    const nlohmann::json& values = array_at(json, key, N, N);
+    for (size_t i = 0; i < N; ++i) out[i] = element<T>(values[i]);
+}
+constexpr size_t max_entries = 1024;  // far more than any task's positions or groups
+template <typename T>
+void read_array(const nlohmann::json& json, const char* key, std::vector<T>& out) {
+    const nlohmann::json& values = array_at(json, key, 0, max_entries);
+    out.clear();
+    for (const auto& value : values) out.push_back(element<T>(value));
 }
 
 }  // namespace

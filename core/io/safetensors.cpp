@@ -307,6 +307,14 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
         return it->second;
     };
     ModelConfig config;
+    // Written only for a task other than the first (the date task): older files have no entry.
+    if (const auto task = metadata.find("task"); task != metadata.end()) {
+        try {
+            config.task = &find_task(task->second);
+        } catch (const std::invalid_argument& e) {
+            throw SafetensorsError(std::string("metadata \"task\": ") + e.what());
+        }
+    }
     const std::string kind = get("model");
     const auto decoder = parse_decoder(kind);
     if (!decoder)
@@ -392,6 +400,7 @@ SafetensorsContent model_to_safetensors(const Model& model,
     if (row.input_feeding)
         content.metadata["input_feeding"] = model.config.input_feeding ? "1" : "0";
     content.metadata["width"] = std::to_string(model.config.H);
+    if (model.config.task != tasks().front()) content.metadata["task"] = model.config.task->name;
     if (row.transformer_options) {
         content.metadata["memory"] = memory_name(model.config.memory);
         content.metadata["heads"] = std::to_string(model.config.heads);

@@ -45,6 +45,7 @@ void dense_backward(float* din, float* dweight, float* dbias, const float* dout,
 float softmax_cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                                     int N, int V) {
     double loss = 0;
+    int scored = 0;
     for (int n = 0; n < N; ++n) {
         const float* x = logits + size_t(n) * V;
         float* p = probs + size_t(n) * V;
@@ -57,17 +58,23 @@ float softmax_cross_entropy_forward(float* probs, const float* logits, const int
         }
         const float inv = 1.0f / sum;
         for (int v = 0; v < V; ++v) p[v] *= inv;
+        if (targets[n] == unscored_target) continue;
         // −log p_target computed from the logits, exact even when p_target underflows
         loss += double(std::log(sum)) - double(x[targets[n]] - max);
+        ++scored;
     }
-    return float(loss / N);
+    return scored > 0 ? float(loss / scored) : 0.0f;
 }
 
 void softmax_cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
                                     int N, int V) {
-    // backward of: loss = mean_n (log Σ_v exp(x_nv) − x_n,target)
-    const float scale = 1.0f / N;
+    // backward of: loss = mean over the scored n of (log Σ_v exp(x_nv) − x_n,target)
+    int scored = 0;
+    for (int n = 0; n < N; ++n) scored += targets[n] != unscored_target;
+    if (scored == 0) return;
+    const float scale = 1.0f / scored;
     for (int n = 0; n < N; ++n) {
+        if (targets[n] == unscored_target) continue;
         float* d = dlogits + size_t(n) * V;
         const float* p = probs + size_t(n) * V;
         for (int v = 0; v < V; ++v) d[v] += scale * p[v];

@@ -34,11 +34,14 @@ void dense_backward(float* din, float* dweight, float* dbias, const float* dout,
                     const float* weight, int N, int H, int V);
 
 // --- softmax cross-entropy --------------------------------------------------
-// probs[N, V] = softmax(logits[N, V]) by row; returns the mean over the N rows
-// of −log probs[n, targets[n]].
+// probs[N, V] = softmax(logits[N, V]) by row; returns the mean of −log probs[n, targets[n]]
+// over the M rows whose target is not unscored_target (a padded step after a target's end).
+// Rows of an unscored target get probs but add nothing; M = 0 gives 0.
+constexpr int32_t unscored_target = 0;  // the tasks' pad token
 float softmax_cross_entropy_forward(float* probs, const float* logits, const int32_t* targets,
                                     int N, int V);
-// Gradient of that mean: dlogits[n, :] += (probs[n, :] − onehot(targets[n])) / N
+// Gradient of that mean: dlogits[n, :] += (probs[n, :] − onehot(targets[n])) / M for the
+// scored rows.
 void softmax_cross_entropy_backward(float* dlogits, const float* probs, const int32_t* targets,
                                     int N, int V);
 

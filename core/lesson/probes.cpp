@@ -1,6 +1,6 @@
 // core/lesson/probes.cpp — occlusion and the gradient path (see probes.h).
 //
-// Legend: T output characters (10), S input characters, H width.
+// Legend: T output steps (the task's), S input tokens, H width.
 #include "lesson/probes.h"
 
 #include <cmath>
@@ -11,9 +11,9 @@ namespace lb {
 namespace {
 
 // The tokens of a string the model can take, or std::invalid_argument.
-std::vector<int> model_input(std::string_view input) {
+std::vector<int> model_input(const Model& model, std::string_view input) {
     if (input.empty()) throw std::invalid_argument("probes: the input is empty");
-    return encode_input(input);  // throws, naming the string, on a character outside the vocabulary
+    return model.config.task->input.encode(input);  // throws, naming the token outside the vocabulary
 }
 
 void check_position(int position, int S) {
@@ -41,22 +41,28 @@ std::vector<float> row_norms(const float* x, int S, int H) {
 }  // namespace
 
 Occlusion occlusion(const Model& model, std::string_view input) {
-    const std::vector<int> tokens = model_input(input);
+    const std::vector<int> tokens = model_input(model, input);
+    const Vocabulary& out = model.config.task->output;
     Occlusion o;
     o.S = int(tokens.size());
+    o.T = output_steps(model.config);
     const int T = o.T, S = o.S;
     o.reference = decode_tokens(tokens, model).output;
+    const auto reference = out.split(o.reference);
     o.changed.assign(size_t(T) * S, 0.0f);
     for (int j = 0; j < S; ++j) {
         o.outputs.push_back(decode_blanked(tokens, j, model));
-        for (int t = 0; t < T; ++t)
-            o.changed[size_t(t) * S + j] = o.outputs.back()[size_t(t)] != o.reference[size_t(t)];
+        const auto blanked = out.split(o.outputs.back());
+        for (size_t t = 0; t < size_t(T); ++t) {
+            const bool in_reference = t < reference.size(), in_blanked = t < blanked.size();
+            o.changed[t * S + j] = in_reference != in_blanked || (in_reference && blanked[t] != reference[t]);
+        }
     }
     return o;
 }
 
 std::string occluded_output(const Model& model, std::string_view input, int position) {
-    const std::vector<int> tokens = model_input(input);
+    const std::vector<int> tokens = model_input(model, input);
     check_position(position, int(tokens.size()));
     return decode_blanked(tokens, position, model);
 }
@@ -65,9 +71,9 @@ GradientPath gradient_path(const Model& model, std::string_view input, std::stri
     if (!has_gradient_path(model.config.decoder))
         throw std::invalid_argument("probes: the gradient path is measured for the plain and attention models only, not " +
                                     std::string(decoder_name(model.config.decoder)));
-    model_input(input);
-    const std::vector<Example> one = {{std::string(input), std::string(target), 0}};
-    const Batch batch = make_batch(one, {0});  // throws for a target that is not 10 characters
+    model_input(model, input);
+    const std::vector<Example> one = {{std::string(input), std::string(target), 0, {}}};
+    const Batch batch = make_batch(*model.config.task, one, {0});  // throws for a target that does not fit
     Activations acts;
     GradientPath g;
     g.loss = model_forward(acts, batch, model);

@@ -1,6 +1,6 @@
 // core/models/bahdanau.cpp — Bahdanau et al. 2014 as published (see bahdanau.h).
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
 // A = 2H annotation width, G = 3H gate rows, D = 16 + 2H decoder GRU input,
 // O = 3H + 16 output layer input, L = src_len[b] a row's real length.
 #include "models/bahdanau.h"
@@ -18,12 +18,13 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-constexpr int V = output_vocab_size;
 constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
 
-void reserve(BahdanauCache& c, int B, int S, int H) {
+void reserve(BahdanauCache& c, int B, int S, const ModelConfig& config) {
+    const int H = config.H, T = output_steps(config), V = output_vocab(config);
+    c.T = T;
+    c.V = V;
     const size_t b = size_t(B), s = size_t(S), h = size_t(H), A = 2 * h, D = E_out + A,
                  O = 3 * h + E_out;
     for (auto* x : {&c.x, &c.x_rev, &c.dx, &c.dx_rev}) grow(*x, b * s * E_in);
@@ -77,14 +78,15 @@ void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& 
 // Step t once dec_x[:, t] holds y_t: the context from s_{t−1}, the GRU step,
 // the deep output's logits[:, t].
 void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int B, int S, int H) {
+    const int T = c.T, V = c.V;
     const int A = 2 * H, D = E_out + A, O = 3 * H + E_out;
     const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
-    const int ld_prev = state_before_ld(t, H);
+    const int ld_prev = state_before_ld(t, H, T);
     // c_t = attention(s_{t−1}, h), into dec_x[:, t, 16:]
     attention_step_forward(c.dec_x.data() + size_t(t) * D + E_out, T * D, c.att, s_prev, ld_prev,
                            c.annotations.data(), len, p.attention, Scorer::additive, t, B, S, T, H);
     // s_t = GRU([y_t ; c_t], s_{t−1})
-    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H);
+    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H, T);
     gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
     // logits_t = W_o [s_t ; y_t ; c_t] + b_o
     for (int b = 0; b < B; ++b) {
@@ -100,9 +102,11 @@ void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int 
 
 }  // namespace
 
-float bahdanau_forward(BahdanauCache& c, const Batch& batch, const Params& p, int H) {
-    const int B = batch.B, S = batch.S, D = E_out + 2 * H;
-    reserve(c, B, S, H);
+float bahdanau_forward(BahdanauCache& c, const Batch& batch, const Params& p,
+                       const ModelConfig& config) {
+    const int H = config.H, B = batch.B, S = batch.S, D = E_out + 2 * H;
+    reserve(c, B, S, config);
+    const int T = c.T, V = c.V;
     encode(c, batch.src.data(), batch.src_len.data(), p, B, S, H);
     embedding_forward(c.dec_x.data(), batch.dec_in.data(), p.dec_embedding.data(), B * T, E_out, D);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
@@ -111,7 +115,9 @@ float bahdanau_forward(BahdanauCache& c, const Batch& batch, const Params& p, in
                                          B * T, V);
 }
 
-void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, const Params& p, int H) {
+void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, const Params& p,
+                       const ModelConfig& config) {
+    const int H = config.H, T = c.T, V = c.V;
     const int B = batch.B, S = batch.S, A = 2 * H, G = 3 * H, D = E_out + A, O = 3 * H + E_out;
     const int* len = batch.src_len.data();
     const size_t BT = size_t(B) * T, BS = size_t(B) * S;
@@ -133,7 +139,7 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
     }
     for (int t = T - 1; t >= 0; --t) {
         float* ds_prev = state_before(c.ds0.data(), c.dec_gru.dh.data(), t, H);
-        const int ld_dprev = state_before_ld(t, H);
+        const int ld_dprev = state_before_ld(t, H, T);
         gru_step_backward(ds_prev, ld_dprev, c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         // xproj_t = b_ih + [y_t ; c_t] W_ihᵀ  →  d[y_t ; c_t] += dxproj_t W_ih
         kernels::matmul_nn(B, D, G, c.dec_gru.dxproj.data() + size_t(t) * G, T * G,
@@ -184,12 +190,13 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
 }
 
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* src,
-                            const int* src_len, int B, int S, const Params& p, int H) {
-    const int D = E_out + 2 * H;
-    reserve(c, B, S, H);
+                            const int* src_len, int B, int S, const Params& p,
+                            const ModelConfig& config) {
+    const int H = config.H, D = E_out + 2 * H;
+    reserve(c, B, S, config);
     encode(c, src, src_len, p, B, S, H);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
-    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
+    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B, *config.task,
                  [&](int t) { decoder_step(c, src_len, p, t, B, S, H); });
 }
 
@@ -200,14 +207,14 @@ Params bahdanau_params(const ModelConfig& config) {
     p.init_weight = xt::zeros<float>({h, h});
     p.init_bias = xt::zeros<float>({h});
     p.attention = make_attention_params(Scorer::additive, config.H, 2 * config.H);
-    p.out_weight = xt::zeros<float>({size_t(V), 3 * h + E_out});
+    p.out_weight = xt::zeros<float>({size_t(output_vocab(config)), 3 * h + E_out});
     return p;
 }
 
 long bahdanau_parameter_count(const ModelConfig& config) {
-    const long H = config.H, G = 3 * H, D = E_out + 2 * H;
+    const long H = config.H, G = 3 * H, D = E_out + 2 * H, V = output_vocab(config);
     const long gru_encoder = G * E_in + G * H + 2 * G;
-    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long embeddings = long(input_vocab(config)) * E_in + V * E_out;
     const long dec_gru = G * D + G * H + 2 * G;
     // two encoder GRUs, s_0's layer, the scorer with W_e's second half, the deep output
     return embeddings + 2 * gru_encoder + dec_gru + (H * H + H) +

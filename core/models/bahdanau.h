@@ -37,7 +37,8 @@
 //             + (H² + H) + (3H² + H) + (13(3H + 16) + 13) = 19H² + 299H + 1,709
 //             (98,669 at H = 64).
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width.
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
+// V the output vocabulary's size.
 #pragma once
 #include <cstdint>
 #include <xtensor/xtensor.hpp>
@@ -52,6 +53,7 @@ struct ModelConfig;
 
 // Caches and workspaces of one batch: flat buffers that only grow.
 struct BahdanauCache {
+    int T = 0, V = 0;               // the task's output steps and vocabulary, as last reserved
     xt::xtensor<float, 1> x;        // [B, S, 32]     embedded source
     xt::xtensor<float, 1> x_rev;    // [B, S, 32]     each row's real part reversed
     xt::xtensor<float, 1> h_fwd;    // [B, S, H]      →h_j
@@ -64,21 +66,23 @@ struct BahdanauCache {
     xt::xtensor<float, 1> dec_x;    // [B, T, 16 + 2H] [y_t ; c_t]
     xt::xtensor<float, 1> dec_h;    // [B, T, H]      s_1..s_T
     xt::xtensor<float, 1> out_in;   // [B, T, 3H + 16] [s_t ; y_t ; c_t]
-    xt::xtensor<float, 1> logits, probs;  // [B, T, 13]
+    xt::xtensor<float, 1> logits, probs;  // [B, T, V]
     // backward
     xt::xtensor<float, 1> dlogits, dout_in, ddec_x, ds0, dlast_back, dannotations, dh_fwd, dh_rev,
         dx, dx_rev;
 };
 
 // Teacher-forced forward pass: the mean cross-entropy over the B·T targets.
-float bahdanau_forward(BahdanauCache& cache, const Batch& batch, const Params& p, int H);
+float bahdanau_forward(BahdanauCache& cache, const Batch& batch, const Params& p,
+                       const ModelConfig& config);
 // Backward of the last bahdanau_forward on the same batch: ADDS into grads.
 void bahdanau_backward(Params& grads, BahdanauCache& cache, const Batch& batch, const Params& p,
-                       int H);
-// Greedy decoding of T steps: tokens [B, T] (real characters only),
+                       const ModelConfig& config);
+// Greedy decoding of T steps: tokens [B, T] (never pad or start),
 // cache.att.alpha the alignment map.
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t* src,
-                            const int* src_len, int B, int S, const Params& p, int H);
+                            const int* src_len, int B, int S, const Params& p,
+                            const ModelConfig& config);
 
 // Zero-filled tensors of the shapes above, and their count by the formula.
 Params bahdanau_params(const ModelConfig& config);

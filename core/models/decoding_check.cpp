@@ -8,12 +8,12 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
 constexpr float row_sum_tolerance = 1e-3f;  // float softmax over at most a few dozen positions
 
 [[noreturn]] void stop(const Model& model, int t, const std::string& what) {
     throw DecodingError("the " + model_label(model.config) + " model's decoding " + what +
-                        " at output step " + std::to_string(t + 1) + " of " + std::to_string(T) +
+                        " at output step " + std::to_string(t + 1) + " of " +
+                        std::to_string(output_steps(model.config)) +
                         ": its weights overflow, so it gives no output.");
 }
 
@@ -31,11 +31,12 @@ void check_row(const float* row, int L, bool at_most_one, const Model& model, in
 }  // namespace
 
 void check_decoding(const Activations& acts, const Model& model, const int* src_len, int B, int S) {
+    const int T = acts.T, V = acts.V;
     const float* logits = model_logits(acts);
     for (int b = 0; b < B; ++b)
         for (int t = 0; t < T; ++t)
-            for (int k = 0; k < output_vocab_size; ++k)
-                if (!std::isfinite(logits[(size_t(b) * T + t) * output_vocab_size + size_t(k)]))
+            for (int k = 0; k < V; ++k)
+                if (!std::isfinite(logits[(size_t(b) * T + t) * V + size_t(k)]))
                     stop(model, t, "gave a non-finite logit");
     if (model.config.decoder == DecoderKind::transformer) {  // each head's cross-attention [B, A, T, S]
         const int A = model.config.heads;

@@ -1,9 +1,9 @@
 // core/models/model.cpp — the plain and attention encoder–decoders: parameters,
 // teacher-forced forward/backward, greedy decoding (see model.h).
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
 // G = 3H gate rows, D decoder GRU input width (16, or 16 + H with attention),
-// V = 13 output tokens. The decoder runs step by step in both modes; with
+// V output tokens (the task's). The decoder runs step by step in both modes; with
 // attention, step t's GRU input is [y_t ; c_t], where c_t needs s_{t−1}.
 #include "models/encoder_decoder.h"
 
@@ -19,8 +19,6 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-constexpr int V = output_vocab_size;
 constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
 
@@ -58,16 +56,17 @@ void begin_decoder(Activations& a, const Model& model) {
 // steps when teacher-forced).
 void project_embeddings(Activations& a, const Model& model, int t0, int steps) {
     project_decoder_inputs(a.dec_gru, a.dec_x.data(), model.params.dec_gru, t0, steps, E_out, a.B,
-                           decoder_input_width(model.config), model.config.H);
+                           decoder_input_width(model.config), model.config.H, a.T);
 }
 
 // Decoder step t once xproj[:, t] holds the embedding part: attention's
 // context (added into the projection), then the GRU step.
 void decoder_step(Activations& a, const int* src_len, const Model& model, int t) {
     const Params& p = model.params;
+    const int T = a.T;
     const int B = a.B, S = a.S, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
     const float* s_prev = state_before(a, t, H);
-    const int ld_prev = state_before_ld(t, H);
+    const int ld_prev = state_before_ld(t, H, T);
     if (has_attention(model.config)) {
         // c_t = attention(s_{t−1}, h), stored as the last H columns of dec_x[:, t]
         float* ctx = a.dec_x.data() + size_t(t) * D + E_out;
@@ -90,12 +89,13 @@ Params gru_family_params(const ModelConfig& config, int decoder_input, bool scor
     const int H = config.H;
     Params p;
     const size_t h = size_t(H);
-    p.enc_embedding = xt::zeros<float>({size_t(input_vocab_size), size_t(E_in)});
+    const size_t V = size_t(output_vocab(config));
+    p.enc_embedding = xt::zeros<float>({size_t(input_vocab(config)), size_t(E_in)});
     p.enc_gru = make_gru_params(E_in, H);
-    p.dec_embedding = xt::zeros<float>({size_t(V), size_t(E_out)});
+    p.dec_embedding = xt::zeros<float>({V, size_t(E_out)});
     p.dec_gru = make_gru_params(decoder_input, H);
-    p.out_weight = xt::zeros<float>({size_t(V), h});
-    p.out_bias = xt::zeros<float>({size_t(V)});
+    p.out_weight = xt::zeros<float>({V, h});
+    p.out_bias = xt::zeros<float>({V});
     p.attention = make_attention_params(scored ? config.scorer : Scorer::dot, H);
     p.enc_gru_reverse = make_gru_params(0, 0);
     p.init_weight = xt::zeros<float>({size_t(0), size_t(0)});
@@ -111,9 +111,9 @@ Params encoder_decoder_params(const ModelConfig& config) {
 }
 
 long encoder_decoder_parameter_count(const ModelConfig& config) {
-    const long H = config.H, G = 3 * H, D = decoder_input_width(config);
+    const long H = config.H, G = 3 * H, D = decoder_input_width(config), V = output_vocab(config);
     const long gru_encoder = G * E_in + G * H + 2 * G;
-    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long embeddings = long(input_vocab(config)) * E_in + V * E_out;
     const long dec_gru = G * D + G * H + 2 * G;
     const long output = V * H + V;
     const long attention = has_attention(config) ? scorer_parameter_count(config.scorer, H) : 0;
@@ -125,6 +125,8 @@ void encoder_decoder_reserve(Activations& a, const ModelConfig& config, int B, i
     a.B_cap = std::max(B, a.B_cap);
     a.S_cap = std::max(S, a.S_cap);
     const size_t Bc = a.B_cap, Sc = a.S_cap, H = config.H, D = decoder_input_width(config);
+    const int T = output_steps(config);
+    const size_t V = size_t(output_vocab(config));
     grow(a.enc_x, Bc * Sc * E_in);
     grow(a.enc_h, Bc * Sc * H);
     gru_reserve(a.enc_gru, a.B_cap, a.S_cap, config.H);
@@ -147,6 +149,7 @@ void encoder_decoder_reserve(Activations& a, const ModelConfig& config, int B, i
 float encoder_decoder_forward(Activations& a, const Batch& batch, const Model& model) {
     const Params& p = model.params;
     const int B = batch.B, H = model.config.H, D = decoder_input_width(model.config);
+    const int T = a.T, V = a.V;
     const int* src_len = batch.src_len.data();
     encode(a, batch.src.data(), src_len, model);
     // y_t = Embedding_out[dec_in_t] (teacher forcing), into the first 16 columns of dec_x
@@ -165,6 +168,7 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
     const Params& p = model.params;
     const ModelConfig& config = model.config;
     const int B = a.B, S = a.S, H = config.H, G = 3 * H, D = decoder_input_width(config);
+    const int T = a.T, V = a.V;
     const int* src_len = batch.src_len.data();
     const size_t BT = size_t(B) * T, BS = size_t(B) * S;
     zero(a.dlogits, BT * V);
@@ -184,7 +188,7 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
     std::memcpy(a.dec_gru.dh.data(), a.ddec_h.data(), sizeof(float) * BT * H);
     for (int t = T - 1; t >= 0; --t) {
         float* dh_prev = lb::state_before(a.ds0.data(), a.dec_gru.dh.data(), t, H);
-        const int ld_dprev = state_before_ld(t, H);
+        const int ld_dprev = state_before_ld(t, H, T);
         gru_step_backward(dh_prev, ld_dprev, a.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         if (attention) {
             // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ  →  dc_t = dxproj[:, t] · W_ih[:, 16:]
@@ -192,7 +196,7 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
             kernels::matmul_nn(B, H, G, a.dec_gru.dxproj.data() + size_t(t) * G, T * G,
                                p.dec_gru.weight_ih.data() + E_out, D, dctx, T * D, true);
             attention_step_backward(dh_prev, ld_dprev, a.denc_h.data(), a.att, dctx, T * D,
-                                    state_before(a, t, H), state_before_ld(t, H), a.enc_h.data(),
+                                    state_before(a, t, H), state_before_ld(t, H, T), a.enc_h.data(),
                                     src_len, p.attention, config.scorer, t, B, S, T, H);
         }
     }
@@ -218,10 +222,10 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
 void encoder_decoder_greedy_decode(Activations& a, const int32_t* src, const int* src_len, int B,
                                    int, const Model& model) {
     const Params& p = model.params;
-    const int H = model.config.H, D = decoder_input_width(model.config);
+    const int H = model.config.H, D = decoder_input_width(model.config), T = a.T, V = a.V;
     encode(a, src, src_len, model);
     begin_decoder(a, model);
-    greedy_steps(a.tokens.data(), a.dec_x.data(), D, a.logits.data(), p, B, [&](int t) {
+    greedy_steps(a.tokens.data(), a.dec_x.data(), D, a.logits.data(), p, B, *model.config.task, [&](int t) {
         project_embeddings(a, model, t, 1);
         decoder_step(a, src_len, model, t);
         // logits_t = W_out s_t + b_out

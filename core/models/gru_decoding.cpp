@@ -29,8 +29,7 @@ void last_state_backward(float* dh, const float* ds0, const int* len, int B, int
 }
 
 void project_decoder_inputs(GruCache& gru, const float* x, const GruParams& p, int t0, int steps,
-                            int cols, int B, int D, int H) {
-    constexpr int T = output_length;
+                            int cols, int B, int D, int H, int T) {
     const int G = 3 * H;
     float* xproj = gru.xproj.data();
     for (int b = 0; b < B; ++b)

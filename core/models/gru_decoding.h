@@ -3,7 +3,7 @@
 // s_0 = each row's last state (forward and backward), the state a step reads,
 // the decoder GRU's input projection, the greedy-decoding loop.
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
 // G = 3H gate rows, D a decoder input row's width (its first 16 columns hold y_t).
 #pragma once
 #include <cstdint>
@@ -32,23 +32,24 @@ template <class Float>
 Float* state_before(Float* s0, Float* states, int t, int H) {
     return t == 0 ? s0 : states + size_t(t - 1) * H;
 }
-inline int state_before_ld(int t, int H) { return t == 0 ? H : output_length * H; }
+inline int state_before_ld(int t, int H, int T) { return t == 0 ? H : T * H; }
 
 // The decoder GRU's input projection for steps [t0, t0 + steps):
 // gru.xproj[:, t] = b_ih + x[:, t, :cols] · W_ih[:, :cols]ᵀ, x [B, T, D], W_ih [G, D].
 // cols < D leaves the other columns' share to the caller (the attention
 // decoder adds its context's per step); all T steps are one product.
 void project_decoder_inputs(GruCache& gru, const float* x, const GruParams& p, int t0, int steps,
-                            int cols, int B, int D, int H);
+                            int cols, int B, int D, int H, int T);
 
 // Greedy decoding's T steps. At step t: y_t = Embedding_out[the previous
 // output] (the start token at t = 0) into dec_x[b, t, :16]; then step(t), the
-// model's own step, which leaves logits[b, t] [13]; then tokens[b, t] = the
-// argmax over the real characters.
+// model's own step, which leaves logits[b, t] [V]; then tokens[b, t] = the
+// task's greedy token (never pad or start).
 template <class Step>
 void greedy_steps(int32_t* tokens, float* dec_x, int D, const float* logits, const Params& p,
-                  int B, Step&& step) {
-    constexpr int T = output_length, E_out = decoder_embedding_width;
+                  int B, const Task& task, Step&& step) {
+    const int T = task.output_steps, V = task.output.size();
+    constexpr int E_out = decoder_embedding_width;
     for (int t = 0; t < T; ++t) {
         for (int b = 0; b < B; ++b) {
             const int previous = t == 0 ? start_token : tokens[size_t(b) * T + t - 1];
@@ -57,8 +58,7 @@ void greedy_steps(int32_t* tokens, float* dec_x, int D, const float* logits, con
         }
         step(t);
         for (int b = 0; b < B; ++b)
-            tokens[size_t(b) * T + t] =
-                greedy_character(logits + (size_t(b) * T + t) * output_vocab_size);
+            tokens[size_t(b) * T + t] = task.greedy_token(logits + (size_t(b) * T + t) * V);
     }
 }
 

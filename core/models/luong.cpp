@@ -2,7 +2,7 @@
 // Global attention is attention.h's, called with s_t instead of s_{t−1};
 // local-p's windowed, Gaussian-weighted step is written out here.
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
 // G = 3H gate rows, D decoder GRU input width (16, or 16 + H with input
 // feeding), L = src_len[b] a row's real length.
 #include "models/luong.h"
@@ -20,8 +20,6 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-constexpr int V = output_vocab_size;
 constexpr int E_in = encoder_embedding_width;
 constexpr int E_out = decoder_embedding_width;
 constexpr float local_sigma = local_half_width / 2.0f;
@@ -30,6 +28,7 @@ bool is_local(const ModelConfig& c) { return c.decoder == DecoderKind::luong_loc
 int input_width(const ModelConfig& c) { return E_out + (c.input_feeding ? c.H : 0); }
 
 void reserve(LuongCache& c, const ModelConfig& config, int B, int S) {
+    const int T = output_steps(config), V = output_vocab(config);
     const size_t b = size_t(B), s = size_t(S), h = size_t(config.H), D = input_width(config);
     for (auto* x : {&c.enc_x, &c.denc_x}) grow(*x, b * s * E_in);
     for (auto* x : {&c.enc_h, &c.denc_h}) grow(*x, b * s * h);
@@ -57,6 +56,7 @@ void encode(LuongCache& c, const int32_t* src, const int* len, const Params& p,
 // combine_in[:, t, :H]) from s_t = dec_h[:, t].
 void local_attention_forward(LuongCache& c, const int* len, const Params& p,
                              const ModelConfig& config, int t, int B, int S) {
+    const int T = output_steps(config);
     const int H = config.H;
     const float* s = c.dec_h.data() + size_t(t) * H;
     float* u = c.position_u.data() + size_t(t) * H;
@@ -112,6 +112,7 @@ void local_attention_forward(LuongCache& c, const int* len, const Params& p,
 // gradients of W_p, v_p; leaves d(W_p s_t) in position_u for dW_p.
 void local_attention_backward(Params& grads, LuongCache& c, const int* len, const Params& p,
                               const ModelConfig& config, int t, int B, int S) {
+    const int T = output_steps(config);
     const int H = config.H;
     const bool dot = config.scorer == Scorer::dot;
     const float* keys = dot ? c.enc_h.data() : c.att.keys.data();
@@ -167,9 +168,10 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
 // attention of s_t, h̃_t and logits[:, t].
 void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelConfig& config, int t,
                   int B, int S) {
+    const int T = output_steps(config), V = output_vocab(config);
     const int H = config.H, D = input_width(config);
     const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
-    const int ld_prev = state_before_ld(t, H);
+    const int ld_prev = state_before_ld(t, H, T);
     if (config.input_feeding)
         for (int b = 0; b < B; ++b) {
             const size_t bt = size_t(b) * T + t;
@@ -177,7 +179,7 @@ void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelCon
             if (t == 0) std::memset(fed, 0, sizeof(float) * H);
             else std::memcpy(fed, c.attentional.data() + (bt - 1) * H, sizeof(float) * H);
         }
-    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H);
+    project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H, T);
     gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
     // c_t from s_t, into combine_in[:, t, :H]
     if (is_local(config))
@@ -204,6 +206,7 @@ void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelCon
 }  // namespace
 
 float luong_forward(LuongCache& c, const Batch& batch, const Params& p, const ModelConfig& config) {
+    const int T = output_steps(config), V = output_vocab(config);
     const int B = batch.B, S = batch.S;
     reserve(c, config, B, S);
     encode(c, batch.src.data(), batch.src_len.data(), p, config, B, S);
@@ -217,6 +220,7 @@ float luong_forward(LuongCache& c, const Batch& batch, const Params& p, const Mo
 
 void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Params& p,
                     const ModelConfig& config) {
+    const int T = output_steps(config), V = output_vocab(config);
     const int B = batch.B, S = batch.S, H = config.H, G = 3 * H, D = input_width(config);
     const int* len = batch.src_len.data();
     const size_t BT = size_t(B) * T, BS = size_t(B) * S;
@@ -260,7 +264,7 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
                                     p.attention, config.scorer, t, B, S, T, H);
         // ds_t is complete: the GRU step
         float* ds_prev = state_before(c.ds0.data(), c.dec_gru.dh.data(), t, H);
-        gru_step_backward(ds_prev, state_before_ld(t, H), c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
+        gru_step_backward(ds_prev, state_before_ld(t, H, T), c.dec_gru, nullptr, p.dec_gru, t, B, T, H);
         // input feeding: x_t = [y_t ; h̃_{t−1}]  →  dh̃_{t−1} += dxproj_t W_ih[:, 16:]
         if (config.input_feeding && t > 0)
             kernels::matmul_nn(B, H, G, c.dec_gru.dxproj.data() + size_t(t) * G, T * G,
@@ -294,7 +298,7 @@ void luong_greedy_decode(int32_t* tokens, LuongCache& c, const int32_t* src, con
     reserve(c, config, B, S);
     encode(c, src, src_len, p, config, B, S);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, config.H);
-    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B,
+    greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B, *config.task,
                  [&](int t) { decoder_step(c, src_len, p, config, t, B, S); });
 }
 
@@ -310,9 +314,10 @@ Params luong_params(const ModelConfig& config) {
 }
 
 long luong_parameter_count(const ModelConfig& config) {
+    const int V = output_vocab(config);
     const long H = config.H, G = 3 * H, D = E_out + (config.input_feeding ? H : 0);
     const long gru_encoder = G * E_in + G * H + 2 * G;
-    const long embeddings = long(input_vocab_size) * E_in + long(V) * E_out;
+    const long embeddings = long(input_vocab(config)) * E_in + long(V) * E_out;
     const long dec_gru = G * D + G * H + 2 * G;
     const long output = V * H + V;
     const long combine = 2 * H * H;

@@ -12,14 +12,12 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-
 bool has_scorers(DecoderKind kind) { return !model_kind(kind).scorers.empty(); }
 
 }  // namespace
 
 bool operator==(const ModelConfig& a, const ModelConfig& b) {
-    return a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H && a.heads == b.heads &&
+    return a.task == b.task && a.decoder == b.decoder && a.scorer == b.scorer && a.H == b.H && a.heads == b.heads &&
            a.ffn == b.ffn && a.memory == b.memory && a.dropout == b.dropout &&
            a.input_feeding == b.input_feeding;
 }
@@ -84,7 +82,7 @@ std::string model_label(const ModelConfig& c) {
 }
 
 TransformerConfig transformer_config(const ModelConfig& c) {
-    return {c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
+    return {c.task, c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
 }
 
 Params make_params(const ModelConfig& config) { return model_kind(config.decoder).make_params(config); }
@@ -149,7 +147,9 @@ void reserve_activations(Activations& a, const ModelConfig& config, int B, int S
     a.config = config;
     a.B = B;
     a.S = S;
-    if (a.tokens.size() < size_t(B) * T) a.tokens = xt::zeros<int32_t>({size_t(B) * T});
+    a.T = output_steps(config);
+    a.V = output_vocab(config);
+    if (a.tokens.size() < size_t(B) * a.T) a.tokens = xt::zeros<int32_t>({size_t(B) * a.T});
     if (const auto reserve = model_kind(config.decoder).reserve) reserve(a, config, B, S);
 }
 
@@ -182,7 +182,7 @@ namespace {
 Decoded read_decoded(const Activations& a, const Model& model, int b, int L, int S,
                      bool keep_attention) {
     Decoded d;
-    d.output = decode_output(a.tokens.data() + size_t(b) * T, T);
+    d.output = model.config.task->output.decode(a.tokens.data() + size_t(b) * a.T, a.T);
     d.attention = xt::zeros<float>({size_t(0), size_t(0)});
     const auto read_attention = model_kind(model.config.decoder).read_attention;
     if (keep_attention && read_attention) read_attention(d, a, model.config, b, L, S);
@@ -201,7 +201,7 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
         const size_t last = std::min(examples.size(), first + size_t(batch_size));
         indices.clear();
         for (size_t i = first; i < last; ++i) indices.push_back(int(i));
-        const Batch batch = make_batch(examples, indices);
+        const Batch batch = make_batch(*model.config.task, examples, indices);
         greedy_decode_batch(a, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < batch.B; ++b)
             out.push_back(read_decoded(a, model, b, batch.src_len[b], batch.S, keep_attention));
@@ -212,6 +212,11 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
 Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     if (tokens.empty()) throw std::invalid_argument("decode_tokens: no input tokens");
     const int L = int(tokens.size());
+    for (int token : tokens)
+        if (token < pad_token || token >= input_vocab(model.config))  // pad: occlusion's blank
+            throw std::invalid_argument("decode_tokens: token " + std::to_string(token) +
+                                        " is outside the " + model.config.task->name +
+                                        " task's input vocabulary");
     static_assert(std::is_same_v<int, int32_t>, "token ids are passed to the model as they are");
     // Buffers reused from call to call (they grow to the longest string seen):
     // the page decodes a string per keystroke and the alignment figure dozens.

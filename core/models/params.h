@@ -4,8 +4,8 @@
 // caches of one batch. The families (encoder_decoder.h, bahdanau.h, luong.h,
 // transformer.h) build on this; model.h and registry.h sit above them.
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
-// E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
+// E embedding width (32 in, 16 out), V a vocabulary's size (the task's: 40 in, 13 out for dates).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 #include <xtensor/xtensor.hpp>
+#include "data/dataset.h"
+#include "data/task.h"
 #include "layers/attention.h"
 #include "layers/gru.h"
 #include "layers/scorer.h"
@@ -39,18 +41,23 @@ struct ModelConfig {
     Memory memory = Memory::all;       // what the cross-attention reads
     float dropout = 0.0f;              // applied when training (the trainer's generator)
     bool input_feeding = false;        // luong and luong-local only (luong.h)
+    const Task* task = &date_task();   // its vocabularies and output steps size the model
 };
 bool operator==(const ModelConfig& a, const ModelConfig& b);
+// The task's sizes, as the models read them.
+inline int output_steps(const ModelConfig& c) { return c.task->output_steps; }      // T
+inline int input_vocab(const ModelConfig& c) { return c.task->input.size(); }       // V_in
+inline int output_vocab(const ModelConfig& c) { return c.task->output.size(); }     // V_out
 
 // All parameters of one model; the same type holds their gradients and the
 // Adam moments. Tensors the configuration does not use have size 0.
 struct Params {
-    xt::xtensor<float, 2> enc_embedding;  // [40, 32]              encoder.embedding.weight
+    xt::xtensor<float, 2> enc_embedding;  // [V_in, 32]            encoder.embedding.weight
     GruParams enc_gru;                    // E = 32                encoder.gru.*_l0
-    xt::xtensor<float, 2> dec_embedding;  // [13, 16]              decoder.embedding.weight
+    xt::xtensor<float, 2> dec_embedding;  // [V_out, 16]           decoder.embedding.weight
     GruParams dec_gru;                    // E = 16 (+ H attention) decoder.gru.*_l0
-    xt::xtensor<float, 2> out_weight;     // [13, H]               decoder.out.weight
-    xt::xtensor<float, 1> out_bias;       // [13]                  decoder.out.bias
+    xt::xtensor<float, 2> out_weight;     // [V_out, H]            decoder.out.weight
+    xt::xtensor<float, 1> out_bias;       // [V_out]               decoder.out.bias
     AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
     TransformerParams transformer;        // transformer only (transformer.h), else empty
     // bahdanau and luong only (bahdanau.h, luong.h), else empty:
@@ -110,6 +117,7 @@ struct Activations {
     int B = 0, S = 0;              // the current batch
     int B_cap = 0, S_cap = 0;      // what the buffers hold
     ModelConfig config;            // the config the buffers were sized for
+    int T = 0, V = 0;              // its task's output steps and output vocabulary
     xt::xtensor<int32_t, 1> tokens; // [B, T]            greedy decoding's outputs, every kind
     // forward
     xt::xtensor<float, 1> enc_x;   // [B, S, 32]         embedded source
@@ -121,10 +129,10 @@ struct Activations {
     GruCache dec_gru;              //                    over T steps
     xt::xtensor<float, 1> dec_wctx_t; // [H, 3H]         attention: W_ih[:, 16:]ᵀ (c_t's columns)
     AttentionCache att;            //                    alpha [B, T, S] is the alignment map
-    xt::xtensor<float, 1> logits;  // [B, T, 13]
-    xt::xtensor<float, 1> probs;   // [B, T, 13]         softmax(logits)
+    xt::xtensor<float, 1> logits;  // [B, T, V]
+    xt::xtensor<float, 1> probs;   // [B, T, V]         softmax(logits)
     // backward
-    xt::xtensor<float, 1> dlogits; // [B, T, 13]
+    xt::xtensor<float, 1> dlogits; // [B, T, V]
     xt::xtensor<float, 1> ddec_h;  // [B, T, H]
     xt::xtensor<float, 1> ddec_x;  // [B, T, 16 (+H)]
     xt::xtensor<float, 1> ds0;     // [B, H]

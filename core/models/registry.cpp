@@ -11,10 +11,9 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-
 // Row b's map [T, L] of a kind with one [B, T, S] map per step.
 void read_alignment(Decoded& d, const Activations& a, const ModelConfig&, int b, int L, int S) {
+    const int T = a.T;
     const float* alpha = alignment_map(a);
     d.attention = xt::zeros<float>({size_t(T), size_t(L)});
     for (int t = 0; t < T; ++t)
@@ -25,6 +24,7 @@ void read_alignment(Decoded& d, const Activations& a, const ModelConfig&, int b,
 // head's [A, T, L] and their mean [T, L]; and its encoder's self-attention [A, L, L].
 void read_transformer_attention(Decoded& d, const Activations& a, const ModelConfig& config, int b,
                                 int L, int S) {
+    const int T = a.T;
     const int A = config.heads;
     const float* self = a.transformer.enc_attn.alpha.data() + size_t(b) * A * S * S;
     d.encoder_self_attention = xt::zeros<float>({size_t(A), size_t(L), size_t(L)});
@@ -107,7 +107,7 @@ ModelKind transformer_row() {
     row.read_attention = read_transformer_attention;
     row.piecewise_choices = [](const Activations& a) {
         const TransformerCache& c = a.transformer;
-        const size_t enc = size_t(c.B) * c.S * c.config.F, dec = size_t(c.B) * T * c.config.F;
+        const size_t enc = size_t(c.B) * c.S * c.config.F, dec = size_t(c.B) * a.T * c.config.F;
         std::vector<int> on;
         for (size_t i = 0; i < enc; ++i) on.push_back(c.enc_hidden[i] > 0.0f);
         for (size_t i = 0; i < dec; ++i) on.push_back(c.dec_hidden[i] > 0.0f);
@@ -123,14 +123,14 @@ ModelKind bahdanau_row() {
     row.make_params = bahdanau_params;
     row.parameter_count = bahdanau_parameter_count;
     row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
-        return bahdanau_forward(a.bahdanau, batch, m.params, m.config.H);
+        return bahdanau_forward(a.bahdanau, batch, m.params, m.config);
     };
     row.backward = [](Params& g, Activations& a, const Batch& batch, const Model& m) {
-        bahdanau_backward(g, a.bahdanau, batch, m.params, m.config.H);
+        bahdanau_backward(g, a.bahdanau, batch, m.params, m.config);
     };
     row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
                            const Model& m) {
-        bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, len, B, S, m.params, m.config.H);
+        bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, len, B, S, m.params, m.config);
     };
     row.logits = [](const Activations& a) -> const float* { return a.bahdanau.logits.data(); };
     row.read_attention = read_alignment;
@@ -167,7 +167,7 @@ ModelKind luong_row(std::string_view name, std::vector<ScorerChoice> scorers) {
 ModelKind luong_local_row() {
     ModelKind row = luong_row("luong-local", {{"dot", Scorer::dot}, {"general", Scorer::general}});
     row.piecewise_choices = [](const Activations& a) {
-        return std::vector<int>(a.luong.window.begin(), a.luong.window.begin() + 2 * a.B * T);
+        return std::vector<int>(a.luong.window.begin(), a.luong.window.begin() + 2 * a.B * a.T);
     };
     return row;
 }

@@ -2,7 +2,7 @@
 // forward/backward, greedy decoding with cached keys and values (see
 // transformer.h).
 //
-// Legend: B batch rows, S padded source length, T output steps (10), D width,
+// Legend: B batch rows, S padded source length, T output steps (the task's), D width,
 // A heads, K = D/A, F feed-forward width, V = 13 output tokens, N rows of a
 // flattened [B, S] or [B, T].
 #include "models/transformer.h"
@@ -19,12 +19,9 @@ namespace lb {
 
 namespace {
 
-constexpr int T = output_length;
-constexpr int V = output_vocab_size;
-
 bool same_config(const TransformerConfig& a, const TransformerConfig& b) {
-    return a.D == b.D && a.heads == b.heads && a.F == b.F && a.memory == b.memory &&
-           a.dropout == b.dropout;
+    return a.task == b.task && a.D == b.D && a.heads == b.heads && a.F == b.F &&
+           a.memory == b.memory && a.dropout == b.dropout;
 }
 
 // Greedy decoding needs an attention's keys/values and weights (and the
@@ -55,10 +52,11 @@ void reserve_residual(ResidualNormBuffers& r, size_t N, size_t D, bool backward)
 // buffers (transformer_reserve): the decoder over all T positions at once,
 // dropout masks, gradients.
 void reserve_training(TransformerCache& c, int B, int S) {
+    const int T = c.config.task->output_steps, V = c.config.task->output.size();
     if (B <= c.train_B_cap && S <= c.train_S_cap) return;
     // at least the longest generated string: training batches then size once
     c.train_B_cap = std::max(B, c.train_B_cap);
-    c.train_S_cap = std::max({S, c.train_S_cap, max_input_length});
+    c.train_S_cap = std::max({S, c.train_S_cap, c.config.task->max_input_tokens});
     const TransformerConfig& config = c.config;
     const size_t Bc = c.train_B_cap, Sc = c.train_S_cap, D = config.D, A = config.heads,
                  F = config.F;
@@ -167,28 +165,28 @@ void check_transformer_config(const TransformerConfig& c) {
 }
 
 TransformerParams make_transformer_params(const TransformerConfig& c) {
-    const size_t D = size_t(c.D);
+    const size_t D = size_t(c.D), V = size_t(c.task->output.size());
     TransformerParams p;
-    p.src_embedding = xt::zeros<float>({size_t(input_vocab_size), D});
+    p.src_embedding = xt::zeros<float>({size_t(c.task->input.size()), D});
     p.enc_self_attn = make_multihead_attention_params(c.D);
     p.enc_ffn = make_feed_forward_params(c.D, c.F);
     p.enc_norm1 = make_layer_norm_params(c.D);
     p.enc_norm2 = make_layer_norm_params(c.D);
-    p.tgt_embedding = xt::zeros<float>({size_t(V), D});
+    p.tgt_embedding = xt::zeros<float>({V, D});
     p.dec_self_attn = make_multihead_attention_params(c.D);
     p.dec_cross_attn = make_multihead_attention_params(c.D);
     p.dec_ffn = make_feed_forward_params(c.D, c.F);
     p.dec_norm1 = make_layer_norm_params(c.D);
     p.dec_norm2 = make_layer_norm_params(c.D);
     p.dec_norm3 = make_layer_norm_params(c.D);
-    p.out_weight = xt::zeros<float>({size_t(V), D});
-    p.out_bias = xt::zeros<float>({size_t(V)});
+    p.out_weight = xt::zeros<float>({V, D});
+    p.out_bias = xt::zeros<float>({V});
     return p;
 }
 
 long transformer_parameter_count(const TransformerConfig& c) {
-    const long D = c.D, F = c.F;
-    const long embeddings = long(input_vocab_size) * D + long(V) * D;
+    const long D = c.D, F = c.F, V = c.task->output.size();
+    const long embeddings = long(c.task->input.size()) * D + V * D;
     const long attention = (3 * D * D + 3 * D) + (D * D + D);
     const long ffn = (D * F + F) + (F * D + D);
     const long norm = 2 * D;
@@ -199,13 +197,14 @@ long transformer_parameter_count(const TransformerConfig& c) {
 }
 
 void transformer_reserve(TransformerCache& c, const TransformerConfig& config, int B, int S) {
+    const int T = config.task->output_steps, V = config.task->output.size();
     if (!same_config(c.config, config)) c = TransformerCache{};
     c.config = config;
     c.B = B;
     c.S = S;
     if (B <= c.B_cap && S <= c.S_cap) return;
     c.B_cap = std::max(B, c.B_cap);
-    c.S_cap = std::max({S, c.S_cap, max_input_length});  // batches of any length, then, size once
+    c.S_cap = std::max({S, c.S_cap, config.task->max_input_tokens});  // batches of any length, then, size once
     const size_t Bc = c.B_cap, Sc = c.S_cap, D = config.D, A = config.heads, F = config.F;
     const size_t NS = Bc * Sc, NT = Bc * T, L = std::max(Sc, size_t(T));
     if (c.pe.size() < L * D) {
@@ -229,6 +228,7 @@ void transformer_reserve(TransformerCache& c, const TransformerConfig& config, i
 
 float transformer_forward(TransformerCache& c, const Batch& batch, const TransformerParams& p,
                           const TransformerConfig& cfg, Rng* dropout_rng) {
+    const int T = cfg.task->output_steps, V = cfg.task->output.size();
     const int B = batch.B, S = batch.S, D = cfg.D, A = cfg.heads, F = cfg.F, N = B * T;
     transformer_reserve(c, cfg, B, S);
     reserve_training(c, B, S);
@@ -263,6 +263,7 @@ float transformer_forward(TransformerCache& c, const Batch& batch, const Transfo
 
 void transformer_backward(TransformerParams& g, TransformerCache& c, const Batch& batch,
                           const TransformerParams& p, const TransformerConfig& cfg) {
+    const int T = cfg.task->output_steps, V = cfg.task->output.size();
     const int B = c.B, S = c.S, D = cfg.D, A = cfg.heads, F = cfg.F;
     const int NT = B * T, NS = B * S;
     const bool drop = c.dropout_on;
@@ -317,6 +318,7 @@ void transformer_backward(TransformerParams& g, TransformerCache& c, const Batch
 void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32_t* src,
                                const int* src_len, int B, int S, const TransformerParams& p,
                                const TransformerConfig& cfg) {
+    const int T = cfg.task->output_steps, V = cfg.task->output.size();
     const int D = cfg.D, A = cfg.heads, K = D / A, F = cfg.F;
     const float scale = std::sqrt(float(D));
     transformer_reserve(c, cfg, B, S);
@@ -374,7 +376,7 @@ void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32
             std::memcpy(logits + size_t(b) * T * V, p.out_bias.data(), sizeof(float) * V);
         kernels::matmul_nt(B, V, D, c.step_z.data(), D, p.out_weight.data(), D, logits, T * V, true);
         for (int b = 0; b < B; ++b)
-            tokens[size_t(b) * T + t] = greedy_character(logits + size_t(b) * T * V);
+            tokens[size_t(b) * T + t] = cfg.task->greedy_token(logits + size_t(b) * T * V);
     }
 }
 

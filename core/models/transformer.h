@@ -4,14 +4,14 @@
 // or the first one only (memory `first`, the bottleneck) — one code path, the
 // key-padding mask of the cross-attention is all that changes.
 //
-//   encoder   x_j  = √D · Embedding_in[src_j] + PE(j)                [40, D]
+//   encoder   x_j  = √D · Embedding_in[src_j] + PE(j)                [V_in, D]
 //             x'   = LayerNorm_1(x + SelfAttention(x, x, keys j < len))
 //             m    = LayerNorm_2(x' + FFN(x'))                       memory [B, S, D]
-//   decoder   y_t  = √D · Embedding_out[dec_in_t] + PE(t)            [13, D], start at t = 0
+//   decoder   y_t  = √D · Embedding_out[dec_in_t] + PE(t)            [V_out, D], start at t = 0
 //             y'   = LayerNorm_1(y + SelfAttention(y, y, keys u ≤ t))    causal
 //             y''  = LayerNorm_2(y' + CrossAttention(y', m, keys j < M)) M = len (all) or 1 (first)
 //             z    = LayerNorm_3(y'' + FFN(y''))
-//   output    logits_t = W_out z_t + b_out                           [13, D], [13]
+//   output    logits_t = W_out z_t + b_out                           [V_out, D], [13]
 //   loss      mean over the B·T target tokens of −log softmax(logits_t)[target_t]
 // Attention, FFN and LayerNorm are transformer_layers.h's; every sub-layer's
 // output passes through dropout (rate p, off by default) before its residual
@@ -40,7 +40,7 @@
 // linear2.*, norm1.* … norm3.*), plus encoder.embedding.weight,
 // decoder.embedding.weight, decoder.out.{weight, bias}.
 //
-// Legend: B batch rows, S padded source length, T output steps (10), D width
+// Legend: B batch rows, S padded source length, T output steps (the task's), D width
 // (d_model), A heads, K = D/A head width, F feed-forward width, V vocabulary
 // (40 in, 13 out).
 #pragma once
@@ -66,6 +66,7 @@ constexpr float transformer_learning_rate = 1e-3f;
 constexpr int transformer_warmup_steps = 0;
 
 struct TransformerConfig {
+    const Task* task = &date_task();  // its vocabularies and output steps
     int D = 64;                  // d_model
     int heads = 4;               // A, divides D
     int F = 128;                 // feed-forward width
@@ -75,17 +76,17 @@ struct TransformerConfig {
 
 // All parameters; the same type holds gradients and Adam moments.
 struct TransformerParams {
-    xt::xtensor<float, 2> src_embedding;     // [40, D] encoder.embedding.weight
+    xt::xtensor<float, 2> src_embedding;     // [V_in, D] encoder.embedding.weight
     MultiheadAttentionParams enc_self_attn;  //         encoder.layers.0.self_attn.*
     FeedForwardParams enc_ffn;               //         encoder.layers.0.linear1.*, linear2.*
     LayerNormParams enc_norm1, enc_norm2;    // [D]     encoder.layers.0.norm1.*, norm2.*
-    xt::xtensor<float, 2> tgt_embedding;     // [13, D] decoder.embedding.weight
+    xt::xtensor<float, 2> tgt_embedding;     // [V_out, D] decoder.embedding.weight
     MultiheadAttentionParams dec_self_attn;  //         decoder.layers.0.self_attn.*
     MultiheadAttentionParams dec_cross_attn; //         decoder.layers.0.multihead_attn.*
     FeedForwardParams dec_ffn;               //         decoder.layers.0.linear1.*, linear2.*
     LayerNormParams dec_norm1, dec_norm2, dec_norm3;  // decoder.layers.0.norm1..3.*
-    xt::xtensor<float, 2> out_weight;        // [13, D] decoder.out.weight
-    xt::xtensor<float, 1> out_bias;          // [13]    decoder.out.bias
+    xt::xtensor<float, 2> out_weight;        // [V_out, D] decoder.out.weight
+    xt::xtensor<float, 1> out_bias;          // [V_out] decoder.out.bias
 };
 constexpr int transformer_tensor_count = 34;
 

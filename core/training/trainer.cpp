@@ -142,20 +142,19 @@ int SplitEvaluator::work(const Model& model, int max_rows) {
         const int B = std::min(decode_batch_rows, last - row_);
         indices_.resize(size_t(B));
         std::iota(indices_.begin(), indices_.end(), row_);
-        const Batch batch = make_batch(*examples_, indices_);
+        const Task& task = *model.config.task;
+        const Batch batch = make_batch(task, *examples_, indices_);
         greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
-        for (int b = 0; b < B; ++b) {
-            predictions_.push_back(
-                decode_output(acts_.tokens.data() + size_t(b) * output_length, output_length));
-        }
+        for (int b = 0; b < B; ++b)
+            predictions_.push_back(task.output.decode(acts_.tokens.data() + size_t(b) * acts_.T, acts_.T));
         row_ += B;
     }
     if (done() && !metrics_ && !examples_->empty())
-        metrics_ = evaluate_predictions(*examples_, predictions_);
+        metrics_ = evaluate_predictions(*model.config.task, *examples_, predictions_);
     return row_ - first;
 }
 
-Trainer::Trainer(const TrainerConfig& config, const DateSplits& data)
+Trainer::Trainer(const TrainerConfig& config, const Splits& data)
     : config_(config),
       data_(data),
       model_(make_model(config.model)),
@@ -234,7 +233,7 @@ void Trainer::train_rows(int rows) {
     const int B = batch_rows();
     const size_t first = size_t(batch_) * size_t(config_.batch_size) + size_t(row_);
     indices_.assign(order_.begin() + long(first), order_.begin() + long(first + size_t(rows)));
-    const Batch batch = make_batch(data_.train, indices_);
+    const Batch batch = make_batch(*config_.model.task, data_.train, indices_);
     const float loss = model_forward(acts_, batch, model_, &dropout_rng_);
     if (row_ == 0) zero_params(grads_);
     if (rows == B) {

@@ -90,7 +90,7 @@ private:
 class Trainer {
 public:
     // Initialises the model from config.seed. data must outlive the trainer.
-    Trainer(const TrainerConfig& config, const DateSplits& data);
+    Trainer(const TrainerConfig& config, const Splits& data);
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;
 
@@ -144,7 +144,7 @@ private:
     void stop(const char* what, double value);
 
     TrainerConfig config_;
-    const DateSplits& data_;
+    const Splits& data_;
     Model model_;
     Params grads_, chunk_grads_;  // the batch's gradient; one chunk's (partial batches only)
     Params last_sound_;           // the weights before the current update (the guard's copy)

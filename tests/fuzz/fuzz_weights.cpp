@@ -62,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         for (const lb::Example& e : dates) {
             std::string error;
-            const std::vector<int> tokens = lb::encode_user_input(e.input, error);
+            const std::vector<int> tokens = lb::encode_user_input(date_task(), e.input, error);
             check_decoded(lb::decode_tokens(tokens, model), tokens.size(), model.config);
         }
         const std::vector<lb::Decoded> batch = lb::decode_examples(dates, model);

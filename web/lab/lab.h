@@ -203,7 +203,7 @@ private:
     void schedule_sweep();
     std::array<double, 3> last_redraw_ = {0, 0, 0};   // of the moving figures, ms
     std::array<bool, 3> redraw_pending_ = {false, false, false};
-    std::optional<DateSplits> data_;
+    std::optional<Splits> data_;
 };
 
 }  // namespace lb::web

@@ -32,14 +32,14 @@ struct Run {
     long examples_at_busy = 0;
 };
 
-std::map<uint64_t, lb::DateSplits> datasets;  // by data seed
+std::map<uint64_t, lb::Splits> datasets;  // by data seed
 std::map<int, Run> runs;
 int next_run = 0;
 std::string message;                          // the last error, for lbt_message
 std::string text;                             // the last JSON returned
 std::vector<uint8_t> bytes;                   // the last weights returned
 
-const lb::DateSplits& dataset(uint64_t seed) {
+const lb::Splits& dataset(uint64_t seed) {
     auto found = datasets.find(seed);
     if (found == datasets.end()) found = datasets.emplace(seed, lb::make_date_splits(seed)).first;
     return found->second;
@@ -152,7 +152,7 @@ EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
     return guarded(-1, [&] {
         const json parsed = json::parse(config_text);
         const lb::TrainerConfig config = parse_config(parsed);
-        const lb::DateSplits& data = dataset(uint64_t(whole(parsed, "data_seed", 1, 0, 2147483647)));
+        const lb::Splits& data = dataset(uint64_t(whole(parsed, "data_seed", 1, 0, 2147483647)));
         const int id = next_run++;
         runs[id].trainer = std::make_unique<lb::Trainer>(config, data);
         return id;
