@@ -7,7 +7,9 @@
 //   seed, data_seed 0–2147483647 (2³¹ − 1): a seed every place can hold exactly — the page's int
 //     fields, a JavaScript number, a URL, JSON — so a run of the command line can be rerun in the
 //     page; the command line took up to 2⁶³ − 1, the page 10⁶.
-//   learning_rate above 0 and at most 10 (cli/commands.h says why), as a float.
+//   learning_rate above 0 and at most 10, as a float: Adam moves each weight by about the rate per
+//     step whatever the gradient's scale, and the weights start within ±1, so 1 already throws them
+//     far away; up to 10 shows divergence (the trainer stops it with a message), beyond is a typo.
 #include "io/run_settings.h"
 
 #include <algorithm>
@@ -22,15 +24,10 @@ namespace lb {
 
 namespace {
 
-constexpr unsigned every_kind = kind_bit(DecoderKind::plain) | kind_bit(DecoderKind::attention) |
-                                kind_bit(DecoderKind::transformer) | kind_bit(DecoderKind::bahdanau) |
-                                kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned scoring_kinds = kind_bit(DecoderKind::attention) | kind_bit(DecoderKind::bahdanau) |
-                                   kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned luong_kinds = kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned transformer_kind = kind_bit(DecoderKind::transformer);
-constexpr DecoderKind all_kinds[] = {DecoderKind::plain, DecoderKind::attention, DecoderKind::transformer,
-                                     DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
+bool every_kind(const ModelKind&) { return true; }
+bool scoring_kinds(const ModelKind& row) { return !row.scorers.empty(); }
+bool luong_kinds(const ModelKind& row) { return row.input_feeding; }
+bool transformer_kind(const ModelKind& row) { return row.transformer_options; }
 
 const std::vector<SettingField> fields = {
     {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind"},
@@ -131,12 +128,12 @@ const SettingField* find_setting_flag(std::string_view flag) {
     return nullptr;
 }
 
-bool applies_to(const SettingField& field, DecoderKind kind) { return (field.kinds & kind_bit(kind)) != 0; }
+bool applies_to(const SettingField& field, DecoderKind kind) { return field.applies(model_kind(kind)); }
 
-std::string kinds_text(unsigned kinds) {
+std::string kinds_text(const SettingField& field) {
     std::vector<std::string> names;
-    for (DecoderKind kind : all_kinds)
-        if (kinds & kind_bit(kind)) names.emplace_back(decoder_name(kind));
+    for (DecoderKind kind : model_kinds())
+        if (applies_to(field, kind)) names.emplace_back(decoder_name(kind));
     std::string text;
     for (size_t i = 0; i < names.size(); ++i)
         text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
@@ -158,6 +155,35 @@ std::string setting_expected(const SettingField& f, const RunSettings& s) {
             return "1 or 0";
     }
     return "";
+}
+
+std::string setting_usage(const SettingField& f) {
+    // What the field takes for each kind it applies to, and that kind's default.
+    struct Taken {
+        DecoderKind kind;
+        std::string expected, fallback;
+    };
+    std::vector<Taken> per_kind;
+    for (DecoderKind kind : model_kinds()) {
+        if (!applies_to(f, kind)) continue;
+        RunSettings defaults;
+        defaults.model.decoder = kind;
+        defaults.model.scorer = default_scorer(kind);
+        per_kind.push_back({kind, setting_expected(f, defaults), setting_text(f, defaults)});
+    }
+    std::string text = std::string(f.help) + ": ";
+    const bool same = std::all_of(per_kind.begin(), per_kind.end(), [&](const Taken& t) {
+        return t.expected == per_kind.front().expected && t.fallback == per_kind.front().fallback;
+    });
+    if (same || is(f, "model")) {  // the model's default is the one a run gets
+        text += per_kind.front().expected + " (" + setting_text(f, RunSettings{}) + ")";
+    } else {
+        for (size_t i = 0; i < per_kind.size(); ++i)
+            text += (i ? "; " : "") + std::string(decoder_name(per_kind[i].kind)) + " " + per_kind[i].expected +
+                    " (" + per_kind[i].fallback + ")";
+    }
+    if (f.applies != every_kind) text += "; " + kinds_text(f) + " only";
+    return text;
 }
 
 std::string setting_text(const SettingField& f, const RunSettings& s) {
@@ -197,6 +223,8 @@ bool try_set_setting(RunSettings& s, const SettingField& f, std::string_view tex
             if (!parse_number(text, asked) || !(asked >= f.lo && asked <= f.hi)) return false;
             const float v = float(asked);  // checked again as stored: 1e-50 is 0 as a float
             if (!(f.lo_included ? v >= float(f.lo) : v > float(f.lo)) || !(v <= float(f.hi))) return false;
+            if (asked != 0 && v == 0) return false;  // a dropout of 1e-50 is not asking for none
+
             store_number(s, f, double(v));
             return true;
         }
@@ -223,7 +251,7 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
     for (const auto& [field, text] : given) {
         if (field == &model) continue;
         if (!applies_to(*field, s.model.decoder))
-            throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(field->kinds) +
+            throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(*field) +
                                " only, not " + std::string(decoder_name(s.model.decoder)));
         set_setting(s, *field, text, name(*field));
     }
