@@ -51,6 +51,11 @@ struct SettingField {
     // registered later takes what its row says it takes.
     bool (*applies)(const ModelKind&);
     const char* help;  // what it sets, for usage text
+    // Where the value lives in RunSettings (use setting_text and try_set_setting, which check it):
+    std::string (*text)(const RunSettings&);              // the value as text
+    void (*store)(RunSettings&, double);                  // a number or flag (1 or 0), already checked
+    bool (*choose)(RunSettings&, std::string_view);       // a choice's word; false if it is not one
+    std::string (*choices)(const RunSettings&);           // a choice's words: "all or first"
 };
 
 // Every field, in the order usage text lists them.
