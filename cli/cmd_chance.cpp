@@ -41,17 +41,19 @@ int chance(const Args& args) {
     std::string out_dir = "assets";
     uint64_t data_seed = 1;
     try {
+        GivenSettings given;  // --data-seed, the settings schema's (io/run_settings.h)
         for (size_t i = 0; i < args.size();) {
             std::string v;
             if (take_option(args, i, "--out", v)) {
                 if (v.empty()) throw UsageError("--out needs a folder");
                 out_dir = v;
-            } else if (take_option(args, i, "--data-seed", v)) {
-                data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+            } else if (take_setting(args, i, {"data_seed"}, given)) {
+                continue;
             } else {
                 throw UsageError("unknown option " + shown(args[i]));
             }
         }
+        data_seed = read_setting_flags(given).data_seed;
     } catch (const UsageError& e) {
         return usage_error(e.what(), chance_usage);
     }

@@ -12,13 +12,21 @@ namespace lb::cli {
 
 namespace {
 
-const char* const sweep_usage =
-    "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
-    "               [--transformer | --published [--widths 64,16] [--seeds 3]]\n"
-    "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
-    "  DIR/transformer.md and DIR/transformer.json instead (width 64, seeds 1-3, the shipped\n"
-    "  Transformers' settings); --published trains attention, bahdanau, luong and luong-local at\n"
-    "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json";
+// The run settings a sweep takes (the settings schema's flags, io/run_settings.h).
+const std::vector<std::string> sweep_setting_keys = {"epochs", "seed", "data_seed", "learning_rate"};
+
+// Built when first shown: the schema is another file's static.
+const char* sweep_usage() {
+    static const std::string text =
+        "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
+        "               [--transformer | --published [--widths 64,16] [--seeds 3]]\n" +
+        settings_usage(sweep_setting_keys) +
+        "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
+        "  DIR/transformer.md and DIR/transformer.json instead (width 64, seeds 1-3, the shipped\n"
+        "  Transformers' settings); --published trains attention, bahdanau, luong and luong-local at\n"
+        "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json";
+    return text.c_str();
+}
 
 constexpr int width_count = sweep_width_count;
 const auto& widths = sweep_widths;   // published.h
@@ -248,19 +256,14 @@ std::optional<RunResult> sweep_run(RunOptions options, const std::string& label,
 SweepArgs parse_sweep_args(const Args& args) {
     SweepArgs o;
     bool widths_given = false;
+    GivenSettings given;
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--out", v)) {
             if (v.empty()) throw UsageError("--out needs a folder");
             o.out_dir = v;
-        } else if (take_option(args, i, "--epochs", v)) {
-            o.epochs = int(parse_integer("--epochs", v, 1, 10000));
-        } else if (take_option(args, i, "--seed", v)) {
-            o.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-        } else if (take_option(args, i, "--data-seed", v)) {
-            o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-        } else if (take_option(args, i, "--lr", v)) {
-            o.learning_rate = parse_learning_rate(v);
+        } else if (take_setting(args, i, sweep_setting_keys, given)) {
+            continue;
         } else if (args[i] == "--transformer") {
             o.transformer = true, ++i;
         } else if (args[i] == "--published") {
@@ -278,6 +281,11 @@ SweepArgs parse_sweep_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
+    const RunSettings settings = read_setting_flags(given);
+    o.epochs = settings.epochs;
+    o.seed = settings.seed;
+    o.data_seed = settings.data_seed;
+    o.learning_rate = settings.learning_rate;
     if (o.transformer && o.seed != SweepArgs{}.seed)
         throw UsageError("--transformer runs seeds 1-3: it takes no --seed");
     if (widths_given && !o.published) throw UsageError("--widths and --seeds apply to --published only");
@@ -290,7 +298,7 @@ int sweep(const Args& args) {
     try {
         parsed = parse_sweep_args(args);
     } catch (const UsageError& e) {
-        return usage_error(e.what(), sweep_usage);
+        return usage_error(e.what(), sweep_usage());
     }
     if (parsed.transformer) return transformer_sweep(parsed);
     if (parsed.published) return published_sweep(parsed);

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -171,23 +170,26 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 
 namespace {
 
-const char* const train_usage =
-    "lookback train [--task dates|reversal|translation]\n"
-    "                      [--model plain|attention|transformer|bahdanau|luong|luong-local]\n"
-    "                      [--scorer additive|dot|general|concat] [--input-feeding] [--width N]\n"
-    "                      [--memory all|first] [--heads 1|2|4|8] [--ffn N] [--dropout P] [--warmup STEPS]\n"
-    "                      [--epochs N] [--seed N] [--data-seed N] [--lr X] [--save FILE] [--json FILE]\n"
-    "  defaults: --task dates --model attention --scorer additive --width 64 --epochs 12 --seed 1 --data-seed 1\n"
-    "  --lr 0.001: Adam's learning rate, above 0 and at most 10; a run whose loss or gradient\n"
-    "    goes NaN or infinite stops with a message (exit 1)\n"
-    "  --scorer: attention additive|dot|general (additive), luong dot|general|concat (general),\n"
-    "    luong-local dot|general (general); --input-feeding to luong and luong-local only\n"
-    "  --memory (all), --heads (4), --ffn (2 x width)\n"
-    "    and --dropout (0) to --model transformer only; --warmup 0: the rate rises linearly over\n"
-    "    that many first steps; --json - writes the JSON to stdout\n"
-    "  --save and --json are checked before training; a run estimated (docs/design.md's FLOP model at\n"
-    "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
-    "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
+// Every flag of the settings schema (io/run_settings.h), in its order.
+std::vector<std::string> run_setting_keys() {
+    std::vector<std::string> keys;
+    for (const SettingField& field : run_setting_fields()) keys.emplace_back(field.key);
+    return keys;
+}
+
+// Built when first shown: the schema is another file's static.
+const char* train_usage() {
+    static const std::string text =
+        "lookback train [SETTINGS] [--save FILE] [--json FILE] [--yes-long]\n"
+        "  SETTINGS (what each takes, and its default):\n" +
+        settings_usage(run_setting_keys()) +
+        "  a run whose loss or gradient goes NaN or infinite stops with a message (exit 1);\n"
+        "  --json - writes the JSON to stdout\n"
+        "  --save and --json are checked before training; a run estimated (docs/design.md's FLOP model at\n"
+        "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
+        "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
+    return text.c_str();
+}
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
@@ -263,54 +265,12 @@ std::string write_problem(const std::string& path) {
 
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
-    RunOptions& run = o.run;
-    bool transformer_given = false;
-    std::optional<std::string> scorer;
+    const std::vector<std::string> keys = run_setting_keys();
+    GivenSettings given;
     for (size_t i = 0; i < args.size();) {
         std::string v;
-        if (take_option(args, i, "--task", v)) {
-            try {
-                run.model.task = &find_task(v);
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--task: ") + e.what());
-            }
-        } else if (take_option(args, i, "--model", v)) {
-            const auto decoder = parse_decoder(v);
-            if (!decoder)
-                throw UsageError("--model must be plain, attention, transformer, bahdanau, luong or "
-                                 "luong-local, not " + shown(v));
-            run.model.decoder = *decoder;
-        } else if (take_option(args, i, "--scorer", v)) {
-            scorer = v;  // read once the model is known
-        } else if (args[i] == "--input-feeding") {
-            run.model.input_feeding = true;
-            ++i;
-        } else if (take_option(args, i, "--memory", v)) {
-            if (v == "all") run.model.memory = Memory::all;
-            else if (v == "first") run.model.memory = Memory::first;
-            else throw UsageError("--memory must be all or first, not " + shown(v));
-            transformer_given = true;
-        } else if (take_option(args, i, "--heads", v)) {
-            run.model.heads = int(parse_integer("--heads", v, 1, 8));
-            transformer_given = true;
-        } else if (take_option(args, i, "--ffn", v)) {
-            run.model.ffn = int(parse_integer("--ffn", v, 1, 4096));
-            transformer_given = true;
-        } else if (take_option(args, i, "--dropout", v)) {
-            run.model.dropout = v == "0" ? 0.0f : parse_float("--dropout", v, 0, 0.9f);
-            transformer_given = true;
-        } else if (take_option(args, i, "--warmup", v)) {
-            run.warmup_steps = int(parse_integer("--warmup", v, 0, 1000000));
-        } else if (take_option(args, i, "--width", v)) {
-            run.model.H = int(parse_integer("--width", v, 1, 1024));
-        } else if (take_option(args, i, "--epochs", v)) {
-            run.epochs = int(parse_integer("--epochs", v, 1, 10000));
-        } else if (take_option(args, i, "--seed", v)) {
-            run.seed = uint64_t(parse_integer("--seed", v, 0, INT64_MAX));
-        } else if (take_option(args, i, "--data-seed", v)) {
-            run.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
-        } else if (take_option(args, i, "--lr", v)) {
-            run.learning_rate = parse_learning_rate(v);
+        if (take_setting(args, i, keys, given)) {
+            continue;
         } else if (args[i] == "--yes-long") {
             o.yes_long = true;
             ++i;
@@ -324,28 +284,7 @@ TrainArgs parse_train_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
-    const DecoderKind kind = run.model.decoder;
-    run.model.scorer = default_scorer(kind);
-    if (scorer && (kind == DecoderKind::plain || kind == DecoderKind::transformer))
-        throw UsageError("--scorer applies to --model attention, bahdanau, luong and luong-local only");
-    if (scorer) {
-        const auto parsed = parse_model_scorer(kind, *scorer);
-        if (!parsed)
-            throw UsageError("--scorer of --model " + std::string(decoder_name(kind)) + " must be " +
-                             std::string(model_scorer_choices(kind)) + ", not " + shown(*scorer));
-        run.model.scorer = *parsed;
-    }
-    if (run.model.input_feeding && !is_luong(kind))
-        throw UsageError("--input-feeding applies to --model luong and luong-local only");
-    if (transformer_given && run.model.decoder != DecoderKind::transformer)
-        throw UsageError("--memory, --heads, --ffn and --dropout apply to --model transformer only");
-    if (run.model.decoder == DecoderKind::transformer) {
-        try {
-            check_transformer_config(transformer_config(run.model));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-    }
+    static_cast<RunSettings&>(o.run) = read_setting_flags(given);
     return o;
 }
 
@@ -354,7 +293,7 @@ int train(const Args& args) {
     try {
         parsed = parse_train_args(args);
     } catch (const UsageError& e) {
-        return usage_error(e.what(), train_usage);
+        return usage_error(e.what(), train_usage());
     }
     RunOptions& options = parsed.run;
     const std::string& save_path = parsed.save_path;

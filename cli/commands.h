@@ -12,6 +12,7 @@
 
 #include "data/dataset.h"
 #include "data/metrics.h"
+#include "io/run_settings.h"
 #include "models/model.h"
 #include "training/trainer.h"
 
@@ -45,13 +46,16 @@ bool take_option(const Args& args, size_t& i, const char* name, std::string& val
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
 // A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
 double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
-// The same for an option stored as a float, checked after the conversion (1e-50 becomes 0).
-float parse_float(const char* flag, const std::string& text, float lo, float hi);
-// --lr: Adam's learning rate, in (0, 10]. Adam moves each weight by about
-// the rate per step whatever the gradient's scale, and the weights start
-// within ±1, so 1 already throws them far away: up to 10 shows divergence
-// (the trainer stops it with a message); beyond is a typo (1e30).
-float parse_learning_rate(const std::string& text);
+// A run's settings (--model, --width, --lr, ...) are the settings schema's flags
+// (io/run_settings.h): its bounds, its refusals and its usage lines.
+// If args[i] is the flag of one of `keys` (`--width VALUE`, `--width=VALUE`, or a
+// flag setting such as `--input-feeding` alone), records it with its text in
+// `given`, advances i past it and returns true.
+bool take_setting(const Args& args, size_t& i, const std::vector<std::string>& keys, GivenSettings& given);
+// The settings given, read through the schema; UsageError with its refusal.
+RunSettings read_setting_flags(const GivenSettings& given);
+// The usage lines of `keys`' flags, each "    --width N  what it sets: what it takes (default)".
+std::string settings_usage(const std::vector<std::string>& keys);
 // An argument quoted for a message: escaped, cut, always valid UTF-8 (text.h).
 std::string shown(const std::string& text);
 
@@ -96,13 +100,8 @@ SweepArgs parse_sweep_args(const Args& args);
 int transformer_sweep(const SweepArgs& args);
 
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
-struct RunOptions {
-    ModelConfig model;
-    int epochs = 12;
-    uint64_t seed = 1;       // initialisation and shuffling
-    uint64_t data_seed = 1;  // the dataset's strings
-    float learning_rate = 1e-3f;  // Adam's; checked by parse_learning_rate
-    int warmup_steps = 0;    // the rate's linear warmup (trainer.h's AdamConfig)
+// The run's settings (model, epochs, seeds, learning rate, warmup), and how the command runs it.
+struct RunOptions : RunSettings {
     bool evaluate_each_epoch = false;  // held-out exact and per-char in each EpochRecord
     bool progress = false;   // draw a progress bar on stdout (a terminal)
     std::string label;       // shown before the bar

@@ -1,5 +1,6 @@
 // cli/options.cpp — what every `lookback` command shares: usage errors and
 // option parsing (commands.h).
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -66,18 +67,47 @@ double parse_decimal(const char* flag, const std::string& text, double lo, doubl
     return v;
 }
 
-float parse_float(const char* flag, const std::string& text, float lo, float hi) {
-    // Checked again as the float it is stored as: 1e-50 is above 0 as a double but 0 as a float.
-    const float v = float(parse_decimal(flag, text, lo, hi));
-    if (!(v > lo && v <= hi)) {
-        char range[96], stored[48];
-        std::snprintf(range, sizeof range, " must be a number above %g and at most %g, not ", double(lo), double(hi));
-        std::snprintf(stored, sizeof stored, ", which a float holds as %g", double(v));
-        throw UsageError(std::string(flag) + range + shown(text) + stored);
+namespace {
+std::string flag_name(const SettingField& field) { return field.flag; }
+}  // namespace
+
+bool take_setting(const Args& args, size_t& i, const std::vector<std::string>& keys, GivenSettings& given) {
+    const std::string& a = args[i];
+    const SettingField* field = find_setting_flag(std::string_view(a).substr(0, a.find('=')));
+    if (!field || std::find(keys.begin(), keys.end(), field->key) == keys.end()) return false;
+    if (field->type == SettingType::flag) {  // the flag alone: --input-feeding
+        if (a != field->flag) return false;
+        given.emplace_back(field, "1");
+        ++i;
+        return true;
     }
-    return v;
+    std::string value;
+    if (!take_option(args, i, field->flag, value)) return false;
+    given.emplace_back(field, value);
+    return true;
 }
 
-float parse_learning_rate(const std::string& text) { return parse_float("--lr", text, 0, 10); }
+RunSettings read_setting_flags(const GivenSettings& given) {
+    try {
+        return read_run_settings(given, flag_name);
+    } catch (const SettingError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+std::string settings_usage(const std::vector<std::string>& keys) {
+    std::string text;
+    for (const std::string& key : keys) {
+        const SettingField& field = *find_setting(key);
+        const char* value = field.type == SettingType::flag      ? ""
+                            : field.type == SettingType::choice  ? " WORD"
+                            : field.type == SettingType::integer ? " N"
+                                                                 : " X";
+        char line[40];
+        std::snprintf(line, sizeof line, "    %-20s", (std::string(field.flag) + value).c_str());
+        text += line + setting_usage(field) + "\n";
+    }
+    return text;
+}
 
 }  // namespace lb::cli

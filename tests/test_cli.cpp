@@ -176,7 +176,7 @@ TEST_CASE("train and sweep take the published models, with each model's own scor
     CHECK(concat.scorer == Scorer::additive);  // concat is the additive function (model.h)
     CHECK(concat.input_feeding);
     const ModelConfig local = parse_train_args({"--model", "luong-local"}).run.model;
-    CHECK(local.decoder == DecoderKind::luong_local);
+    CHECK(local.decoder == lb::DecoderKind::luong_local);
     CHECK(local.scorer == Scorer::general);  // the default for the Luong models
     CHECK(!local.input_feeding);
     CHECK_THROWS_WITH_AS(parse_train_args({"--model", "luong-local", "--scorer", "concat"}),
@@ -193,4 +193,23 @@ TEST_CASE("train and sweep take the published models, with each model's own scor
     CHECK(sweep_args.seeds == 2);
     CHECK_THROWS_AS(parse_sweep_args({"--widths", "16"}), UsageError);  // --published only
     CHECK_THROWS_AS(parse_sweep_args({"--published", "--widths", "16,0"}), UsageError);
+}
+
+TEST_CASE("a run's flags are the settings schema's: its bounds, its refusals, in any order") {
+    CHECK(parse_train_args({"--seed", "2147483647"}).run.seed == 2147483647u);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--seed", "2147483648"}),
+                         "--seed must be an integer from 0 to 2147483647, not '2147483648'", UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--model", "attention", "--input-feeding"}),
+                         "--input-feeding applies to --model luong and luong-local only, not attention", UsageError);
+    const TrainArgs local = parse_train_args({"--input-feeding", "--scorer", "dot", "--model=luong-local", "--width=32"});
+    CHECK(local.run.model.decoder == lb::DecoderKind::luong_local);
+    CHECK(local.run.model.scorer == lb::Scorer::dot);
+    CHECK(local.run.model.input_feeding);
+    CHECK(local.run.model.H == 32);
+    CHECK_THROWS_AS(parse_train_args({"--input-feeding=1", "--model", "luong"}), UsageError);  // the flag alone
+    const SweepArgs sweep_args = parse_sweep_args({"--epochs", "3", "--data-seed", "9"});
+    CHECK(sweep_args.epochs == 3);
+    CHECK(sweep_args.data_seed == 9u);
+    CHECK_THROWS_AS(parse_sweep_args({"--width", "8"}), UsageError);  // not a sweep's setting
+    CHECK(chance({"--data-seed", "2147483648"}) == 2);
 }

@@ -67,6 +67,9 @@ TEST_CASE("settings schema: bounds, checked as the stored type, with one wording
     CHECK(try_set_setting(s, dropout, "0"));
     CHECK(try_set_setting(s, dropout, "0.9"));
     CHECK_FALSE(try_set_setting(s, dropout, "0.95"));
+    CHECK_FALSE(try_set_setting(s, dropout, "1e-50"));  // not 0 as asked, 0 as stored
+    CHECK_THROWS_WITH_AS(set_setting(s, dropout, "1e-50", "--dropout"),
+                         "--dropout must be a number from 0 to 0.9, not '1e-50', which a float holds as 0", SettingError);
 
     // A seed every place can hold: 2³¹ − 1 is the last.
     const SettingField& seed = *find_setting("seed");
@@ -89,9 +92,10 @@ TEST_CASE("settings schema: the kind is read first, and fields that do not apply
                          "--scorer applies to --model attention, bahdanau, luong and luong-local only, not plain",
                          SettingError);
     CHECK_THROWS_AS(from_text({{"model", "transformer"}, {"width", "12"}, {"heads", "8"}}), SettingError);
-    CHECK_THROWS_WITH_AS(from_text({{"model", "lstm"}}),
-                         "--model must be plain, attention, transformer, bahdanau, luong or luong-local, not 'lstm'",
-                         SettingError);
+    // Every registered kind (this test build registers a toy one too, test_registry.cpp).
+    const std::string refusal = "--model must be " + decoder_choices() + ", not 'lstm'";
+    CHECK_THROWS_WITH_AS(from_text({{"model", "lstm"}}), refusal.c_str(), SettingError);
+    CHECK(decoder_choices().rfind("plain, attention, transformer, bahdanau, luong, luong-local", 0) == 0);
 }
 
 TEST_CASE("worker codec: a config survives the round trip for every kind") {
@@ -165,4 +169,52 @@ TEST_CASE("worker codec: a report survives the round trip, NaN as null") {
     CHECK(back.train_seconds == 1.5);
     CHECK_FALSE(back.done);
     CHECK_THROWS(worker_report_from_json(nlohmann::json{{"first_step", 0}}));  // not a report
+}
+
+TEST_CASE("settings schema: usage lines say what each flag takes and its default") {
+    CHECK(setting_usage(*find_setting("width")) == "H, the GRU's or d_model: an integer from 1 to 1024 (64)");
+    const std::string scorer = setting_usage(*find_setting("scorer"));
+    CHECK(scorer.find("luong dot, general or concat (general)") != std::string::npos);
+    CHECK(scorer.find("attention additive, dot or general (additive)") != std::string::npos);
+    CHECK(scorer.find("plain") == std::string::npos);  // a kind it does not apply to
+    CHECK(setting_usage(*find_setting("memory")) == "what the cross-attention reads: all or first (all); transformer only");
+    CHECK(setting_usage(*find_setting("model")).find("(attention)") != std::string::npos);  // a run's default kind
+}
+
+TEST_CASE("worker codec: a record's settings, the rest of the row ignored") {
+    using nlohmann::json;
+    // A sweep row as `lookback train --json` writes it: "scorer": "none" and input_feeding false where they do not apply.
+    const RunSettings plain = run_settings_from_record(
+        json{{"model", "plain"}, {"scorer", "none"}, {"input_feeding", false}, {"width", 8}, {"exact", 0.25}, {"seeds", 3}});
+    CHECK(plain.model.decoder == DecoderKind::plain);
+    CHECK(plain.model.H == 8);
+    const RunSettings luong =
+        run_settings_from_record(json{{"model", "luong"}, {"scorer", "concat"}, {"input_feeding", true}, {"width", 16}});
+    CHECK(luong.model.scorer == Scorer::additive);  // luong's concat is the additive form
+    CHECK(luong.model.input_feeding);
+    // What does not apply is taken only as its kind records it.
+    CHECK_THROWS_WITH_AS(run_settings_from_record(json{{"model", "attention"}, {"input_feeding", true}}),
+                         "input_feeding applies to model luong and luong-local only, not attention", SettingError);
+    CHECK_THROWS_AS(run_settings_from_record(json{{"model", "plain"}, {"scorer", "dot"}}), SettingError);
+    CHECK_THROWS_AS(run_settings_from_record(json{{"model", "attention"}, {"width", 0}}), SettingError);
+    CHECK_THROWS_AS(run_settings_from_record(json{{"width", 8}}), SettingError);  // no model
+}
+
+TEST_CASE("worker codec: a report's numbers must fit the types they are stored in") {
+    using nlohmann::json;
+    const json good = json::parse(R"({"first_step":0,"losses":[2.5,null],"epochs":[{"epoch":1,"train_loss":null,
+        "exact":null,"per_char":0.5}],"steps":2,"epoch":1,"examples":128,"evaluating":false,"fraction":0.5,
+        "train_seconds":0.25,"done":false})");
+    const WorkerReport r = worker_report_from_json(good);
+    CHECK(std::isnan(r.losses[1]));  // a loss gone non-finite travels as null
+    CHECK(std::isnan(r.epochs[0].train_loss));
+    CHECK(worker_report_to_json(r) == good);
+    for (const auto& [key, bad] : std::vector<std::pair<const char*, json>>{
+             {"first_step", -1}, {"first_step", 1.5}, {"steps", "2"}, {"examples", -128}, {"fraction", nullptr},
+             {"losses", json::array({1e39})}, {"epoch", 3e9}}) {
+        CAPTURE(key);
+        json report = good;
+        report[key] = bad;
+        CHECK_THROWS_AS(worker_report_from_json(report), std::invalid_argument);
+    }
 }

@@ -382,3 +382,41 @@ TEST_CASE("safetensors: a model file with a non-finite weight is refused") {
             for (size_t i = 0; i < p.size; ++i) REQUIRE(p.data[i] == 0.0f);
     }
 }
+
+TEST_CASE("safetensors: a model's settings in the metadata, as the shipped files have always held them") {
+    using Meta = std::map<std::string, std::string>;
+    ModelConfig plain;
+    plain.decoder = DecoderKind::plain;
+    plain.H = 4;
+    CHECK(model_to_safetensors(make_model(plain)).metadata ==
+          Meta{{"format", "lookback-1"}, {"model", "plain"}, {"scorer", "none"}, {"width", "4"}});
+    ModelConfig luong;
+    luong.decoder = DecoderKind::luong;
+    luong.scorer = Scorer::additive;  // luong's "concat"
+    luong.input_feeding = true;
+    luong.H = 4;
+    CHECK(model_to_safetensors(make_model(luong), {{"seed", "3"}}).metadata ==
+          Meta{{"format", "lookback-1"}, {"model", "luong"}, {"scorer", "concat"}, {"input_feeding", "1"},
+               {"width", "4"}, {"seed", "3"}});
+    ModelConfig transformer;
+    transformer.decoder = DecoderKind::transformer;
+    transformer.memory = Memory::first;
+    transformer.heads = 2;
+    transformer.H = 8;
+    const SafetensorsContent content = model_to_safetensors(make_model(transformer));
+    CHECK(content.metadata == Meta{{"format", "lookback-1"}, {"model", "transformer"}, {"scorer", "none"},
+                                   {"width", "8"}, {"memory", "first"}, {"heads", "2"}, {"ffn", "16"}});
+    CHECK(model_from_safetensors(content).config == transformer);  // ffn 16 = 2 × width: the default, 0
+
+    // Read through the settings schema: its bounds and its words.
+    SafetensorsContent wrong = content;
+    wrong.metadata["heads"] = "16";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), "metadata \"heads\" must be an integer from 1 to 8, not '16'",
+                         SafetensorsError);
+    wrong.metadata["heads"] = "3";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), doctest::Contains("heads"), SafetensorsError);
+    wrong = content;
+    wrong.metadata.erase("memory");
+    CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), "the metadata has no \"memory\": not a lookback weights file",
+                         SafetensorsError);
+}

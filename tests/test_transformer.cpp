@@ -576,7 +576,7 @@ TEST_CASE("transformer: weights round-trip through safetensors with their config
     CHECK_THROWS_AS(load_weights_into(other, content), SafetensorsError);
     SafetensorsContent garbled = content;
     garbled.metadata["memory"] = "last";
-    CHECK_THROWS_WITH_AS(model_from_safetensors(garbled), doctest::Contains("not all or first"),
+    CHECK_THROWS_WITH_AS(model_from_safetensors(garbled), doctest::Contains("must be all or first, not 'last'"),
                          SafetensorsError);
     garbled = content;
     garbled.metadata["heads"] = "3";

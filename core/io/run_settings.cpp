@@ -7,7 +7,9 @@
 //   seed, data_seed 0–2147483647 (2³¹ − 1): a seed every place can hold exactly — the page's int
 //     fields, a JavaScript number, a URL, JSON — so a run of the command line can be rerun in the
 //     page; the command line took up to 2⁶³ − 1, the page 10⁶.
-//   learning_rate above 0 and at most 10 (cli/commands.h says why), as a float.
+//   learning_rate above 0 and at most 10, as a float: Adam moves each weight by about the rate per
+//     step whatever the gradient's scale, and the weights start within ±1, so 1 already throws them
+//     far away; up to 10 shows divergence (the trainer stops it with a message), beyond is a typo.
 #include "io/run_settings.h"
 
 #include <algorithm>
@@ -22,33 +24,10 @@ namespace lb {
 
 namespace {
 
-constexpr unsigned every_kind = kind_bit(DecoderKind::plain) | kind_bit(DecoderKind::attention) |
-                                kind_bit(DecoderKind::transformer) | kind_bit(DecoderKind::bahdanau) |
-                                kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned scoring_kinds = kind_bit(DecoderKind::attention) | kind_bit(DecoderKind::bahdanau) |
-                                   kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned luong_kinds = kind_bit(DecoderKind::luong) | kind_bit(DecoderKind::luong_local);
-constexpr unsigned transformer_kind = kind_bit(DecoderKind::transformer);
-constexpr DecoderKind all_kinds[] = {DecoderKind::plain, DecoderKind::attention, DecoderKind::transformer,
-                                     DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
-
-const std::vector<SettingField> fields = {
-    {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind"},
-    {"scorer", "--scorer", SettingType::choice, 0, 0, false, true, scoring_kinds, "how attention scores"},
-    {"input_feeding", "--input-feeding", SettingType::flag, 0, 1, true, true, luong_kinds,
-     "the attentional state fed to the next step"},
-    {"width", "--width", SettingType::integer, 1, 1024, true, true, every_kind, "H, the GRU's or d_model"},
-    {"memory", "--memory", SettingType::choice, 0, 0, false, true, transformer_kind, "what the cross-attention reads"},
-    {"heads", "--heads", SettingType::integer, 1, 8, true, true, transformer_kind, "attention heads, dividing the width"},
-    {"ffn", "--ffn", SettingType::integer, 1, 4096, true, true, transformer_kind, "the feed-forward width (2 x width)"},
-    {"dropout", "--dropout", SettingType::decimal, 0, 0.9, true, false, transformer_kind, "dropout while training"},
-    {"epochs", "--epochs", SettingType::integer, 1, 10000, true, false, every_kind, "passes over the training split"},
-    {"seed", "--seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "initialisation and shuffling"},
-    {"data_seed", "--data-seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "the dataset's strings"},
-    {"learning_rate", "--lr", SettingType::decimal, 0, 10, false, false, every_kind, "Adam's learning rate"},
-    {"warmup_steps", "--warmup", SettingType::integer, 0, 1000000, true, false, every_kind,
-     "steps over which the rate rises linearly"},
-};
+bool every_kind(const ModelKind&) { return true; }
+bool scoring_kinds(const ModelKind& row) { return !row.scorers.empty(); }
+bool luong_kinds(const ModelKind& row) { return row.input_feeding; }
+bool transformer_kind(const ModelKind& row) { return row.transformer_options; }
 
 bool is(const SettingField& f, const char* key) { return std::string_view(f.key) == key; }
 
@@ -84,36 +63,74 @@ bool parse_number(std::string_view text, double& v) {
     return stop == copy.c_str() + copy.size() && std::isfinite(v);
 }
 
-bool set_choice(RunSettings& s, const SettingField& f, std::string_view text) {
-    if (is(f, "model")) {
-        const auto kind = parse_decoder(text);
-        if (!kind) return false;
-        s.model.decoder = *kind;
-        s.model.scorer = default_scorer(*kind);
-        return true;
-    }
-    if (is(f, "scorer")) {
-        const auto scorer = parse_model_scorer(s.model.decoder, text);
-        return scorer && (s.model.scorer = *scorer, true);
-    }
-    if (text == "all" || text == "first") {  // memory
-        s.model.memory = text == "all" ? Memory::all : Memory::first;
-        return true;
-    }
-    return false;
-}
-
-void store_number(RunSettings& s, const SettingField& f, double v) {
-    if (is(f, "width")) s.model.H = int(v);
-    else if (is(f, "heads")) s.model.heads = int(v);
-    else if (is(f, "ffn")) s.model.ffn = int(v);
-    else if (is(f, "dropout")) s.model.dropout = float(v);
-    else if (is(f, "epochs")) s.epochs = int(v);
-    else if (is(f, "seed")) s.seed = uint64_t(v);
-    else if (is(f, "data_seed")) s.data_seed = uint64_t(v);
-    else if (is(f, "learning_rate")) s.learning_rate = float(v);
-    else if (is(f, "warmup_steps")) s.warmup_steps = int(v);
-}
+// Each row says where its value lives in RunSettings: `text` reads it, `store` writes a number
+// already checked against the bounds (a flag: 1 or 0), `choose` a word (false if it is none of
+// `choices`). A new field, a choice among the tasks say, is one more row.
+using S = RunSettings;
+const std::vector<SettingField> fields = {
+    {"task", "--task", SettingType::choice, 0, 0, false, true, every_kind, "what the model learns",
+     [](const S& s) { return s.model.task->name; }, nullptr,
+     [](S& s, std::string_view w) {
+         for (const Task* task : tasks())
+             if (task->name == w) s.model.task = task;
+         return s.model.task->name == w;
+     },
+     [](const S&) { return task_names_text(); }},
+    {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind",
+     [](const S& s) { return std::string(decoder_name(s.model.decoder)); }, nullptr,
+     [](S& s, std::string_view w) {
+         const auto kind = parse_decoder(w);
+         if (kind) s.model.decoder = *kind, s.model.scorer = default_scorer(*kind);
+         return kind.has_value();
+     },
+     [](const S&) { return decoder_choices(); }},  // every registered kind
+    {"scorer", "--scorer", SettingType::choice, 0, 0, false, true, scoring_kinds, "how attention scores",
+     [](const S& s) { return std::string(model_scorer_name(s.model.decoder, s.model.scorer)); }, nullptr,
+     [](S& s, std::string_view w) {
+         const auto scorer = parse_model_scorer(s.model.decoder, w);  // a scorer of the kind already set
+         if (scorer) s.model.scorer = *scorer;
+         return scorer.has_value();
+     },
+     [](const S& s) { return std::string(model_scorer_choices(s.model.decoder)); }},
+    {"input_feeding", "--input-feeding", SettingType::flag, 0, 1, true, true, luong_kinds,
+     "the attentional state fed to the next step",
+     [](const S& s) { return std::string(s.model.input_feeding ? "1" : "0"); },
+     [](S& s, double v) { s.model.input_feeding = v != 0; }, nullptr, nullptr},
+    {"width", "--width", SettingType::integer, 1, 1024, true, true, every_kind, "H, the GRU's or d_model",
+     [](const S& s) { return std::to_string(s.model.H); }, [](S& s, double v) { s.model.H = int(v); }, nullptr, nullptr},
+    {"memory", "--memory", SettingType::choice, 0, 0, false, true, transformer_kind, "what the cross-attention reads",
+     [](const S& s) { return std::string(memory_name(s.model.memory)); }, nullptr,
+     [](S& s, std::string_view w) {
+         if (w != "all" && w != "first") return false;
+         s.model.memory = w == "all" ? Memory::all : Memory::first;
+         return true;
+     },
+     [](const S&) { return std::string("all or first"); }},
+    {"heads", "--heads", SettingType::integer, 1, 8, true, true, transformer_kind, "attention heads, dividing the width",
+     [](const S& s) { return std::to_string(s.model.heads); }, [](S& s, double v) { s.model.heads = int(v); }, nullptr,
+     nullptr},
+    {"ffn", "--ffn", SettingType::integer, 1, 4096, true, true, transformer_kind, "the feed-forward width (2 x width)",
+     [](const S& s) {  // what the model uses: 0 is 2 x width
+         return std::to_string(s.model.decoder == DecoderKind::transformer ? transformer_config(s.model).F : s.model.ffn);
+     },
+     [](S& s, double v) { s.model.ffn = int(v); }, nullptr, nullptr},
+    {"dropout", "--dropout", SettingType::decimal, 0, 0.9, true, false, transformer_kind, "dropout while training",
+     [](const S& s) { return number_text(s.model.dropout); }, [](S& s, double v) { s.model.dropout = float(v); },
+     nullptr, nullptr},
+    {"epochs", "--epochs", SettingType::integer, 1, 10000, true, false, every_kind, "passes over the training split",
+     [](const S& s) { return std::to_string(s.epochs); }, [](S& s, double v) { s.epochs = int(v); }, nullptr, nullptr},
+    {"seed", "--seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "initialisation and shuffling",
+     [](const S& s) { return std::to_string(s.seed); }, [](S& s, double v) { s.seed = uint64_t(v); }, nullptr, nullptr},
+    {"data_seed", "--data-seed", SettingType::integer, 0, 2147483647, true, false, every_kind, "the dataset's strings",
+     [](const S& s) { return std::to_string(s.data_seed); }, [](S& s, double v) { s.data_seed = uint64_t(v); }, nullptr,
+     nullptr},
+    {"learning_rate", "--lr", SettingType::decimal, 0, 10, false, false, every_kind, "Adam's learning rate",
+     [](const S& s) { return number_text(s.learning_rate); }, [](S& s, double v) { s.learning_rate = float(v); },
+     nullptr, nullptr},
+    {"warmup_steps", "--warmup", SettingType::integer, 0, 1000000, true, false, every_kind,
+     "steps over which the rate rises linearly", [](const S& s) { return std::to_string(s.warmup_steps); },
+     [](S& s, double v) { s.warmup_steps = int(v); }, nullptr, nullptr},
+};
 
 }  // namespace
 
@@ -131,12 +148,12 @@ const SettingField* find_setting_flag(std::string_view flag) {
     return nullptr;
 }
 
-bool applies_to(const SettingField& field, DecoderKind kind) { return (field.kinds & kind_bit(kind)) != 0; }
+bool applies_to(const SettingField& field, DecoderKind kind) { return field.applies(model_kind(kind)); }
 
-std::string kinds_text(unsigned kinds) {
+std::string kinds_text(const SettingField& field) {
     std::vector<std::string> names;
-    for (DecoderKind kind : all_kinds)
-        if (kinds & kind_bit(kind)) names.emplace_back(decoder_name(kind));
+    for (DecoderKind kind : model_kinds())
+        if (applies_to(field, kind)) names.emplace_back(decoder_name(kind));
     std::string text;
     for (size_t i = 0; i < names.size(); ++i)
         text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
@@ -146,9 +163,7 @@ std::string kinds_text(unsigned kinds) {
 std::string setting_expected(const SettingField& f, const RunSettings& s) {
     switch (f.type) {
         case SettingType::choice:
-            if (is(f, "model")) return "plain, attention, transformer, bahdanau, luong or luong-local";
-            if (is(f, "scorer")) return std::string(model_scorer_choices(s.model.decoder));
-            return "all or first";
+            return f.choices(s);
         case SettingType::integer:
             return "an integer from " + std::to_string(static_cast<long long>(f.lo)) + " to " + std::to_string(static_cast<long long>(f.hi));
         case SettingType::decimal:
@@ -160,36 +175,49 @@ std::string setting_expected(const SettingField& f, const RunSettings& s) {
     return "";
 }
 
-std::string setting_text(const SettingField& f, const RunSettings& s) {
-    const ModelConfig& m = s.model;
-    if (is(f, "model")) return std::string(decoder_name(m.decoder));
-    if (is(f, "scorer")) return std::string(model_scorer_name(m.decoder, m.scorer));
-    if (is(f, "input_feeding")) return m.input_feeding ? "1" : "0";
-    if (is(f, "width")) return std::to_string(m.H);
-    if (is(f, "memory")) return memory_name(m.memory);
-    if (is(f, "heads")) return std::to_string(m.heads);
-    if (is(f, "ffn")) return std::to_string(m.decoder == DecoderKind::transformer ? transformer_config(m).F : m.ffn);
-    if (is(f, "dropout")) return number_text(m.dropout);
-    if (is(f, "epochs")) return std::to_string(s.epochs);
-    if (is(f, "seed")) return std::to_string(s.seed);
-    if (is(f, "data_seed")) return std::to_string(s.data_seed);
-    if (is(f, "learning_rate")) return number_text(s.learning_rate);
-    if (is(f, "warmup_steps")) return std::to_string(s.warmup_steps);
-    return "";
+std::string setting_usage(const SettingField& f) {
+    // What the field takes for each kind it applies to, and that kind's default.
+    struct Taken {
+        DecoderKind kind;
+        std::string expected, fallback;
+    };
+    std::vector<Taken> per_kind;
+    for (DecoderKind kind : model_kinds()) {
+        if (!applies_to(f, kind)) continue;
+        RunSettings defaults;
+        defaults.model.decoder = kind;
+        defaults.model.scorer = default_scorer(kind);
+        per_kind.push_back({kind, setting_expected(f, defaults), setting_text(f, defaults)});
+    }
+    std::string text = std::string(f.help) + ": ";
+    const bool same = std::all_of(per_kind.begin(), per_kind.end(), [&](const Taken& t) {
+        return t.expected == per_kind.front().expected && t.fallback == per_kind.front().fallback;
+    });
+    if (same || is(f, "model")) {  // the model's default is the one a run gets
+        text += per_kind.front().expected + " (" + setting_text(f, RunSettings{}) + ")";
+    } else {
+        for (size_t i = 0; i < per_kind.size(); ++i)
+            text += (i ? "; " : "") + std::string(decoder_name(per_kind[i].kind)) + " " + per_kind[i].expected +
+                    " (" + per_kind[i].fallback + ")";
+    }
+    if (f.applies != every_kind) text += "; " + kinds_text(f) + " only";
+    return text;
 }
+
+std::string setting_text(const SettingField& f, const RunSettings& s) { return f.text(s); }
 
 bool try_set_setting(RunSettings& s, const SettingField& f, std::string_view text) {
     switch (f.type) {
         case SettingType::choice:
-            return set_choice(s, f, text);
+            return f.choose(s, text);
         case SettingType::flag:
             if (text != "0" && text != "1") return false;
-            s.model.input_feeding = text == "1";
+            f.store(s, text == "1");
             return true;
         case SettingType::integer: {
             long long v = 0;
             if (!parse_whole(text, v) || v < f.lo || v > f.hi) return false;
-            store_number(s, f, double(v));
+            f.store(s, double(v));
             return true;
         }
         case SettingType::decimal: {
@@ -197,7 +225,9 @@ bool try_set_setting(RunSettings& s, const SettingField& f, std::string_view tex
             if (!parse_number(text, asked) || !(asked >= f.lo && asked <= f.hi)) return false;
             const float v = float(asked);  // checked again as stored: 1e-50 is 0 as a float
             if (!(f.lo_included ? v >= float(f.lo) : v > float(f.lo)) || !(v <= float(f.hi))) return false;
-            store_number(s, f, double(v));
+            if (asked != 0 && v == 0) return false;  // a dropout of 1e-50 is not asking for none
+
+            f.store(s, double(v));
             return true;
         }
     }
@@ -223,7 +253,7 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
     for (const auto& [field, text] : given) {
         if (field == &model) continue;
         if (!applies_to(*field, s.model.decoder))
-            throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(field->kinds) +
+            throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(*field) +
                                " only, not " + std::string(decoder_name(s.model.decoder)));
         set_setting(s, *field, text, name(*field));
     }

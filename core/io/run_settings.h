@@ -1,9 +1,9 @@
 // core/io/run_settings.h — one schema for a run's settings. A single list of fields (key, flag,
 // type, bounds, default, the model kinds it applies to) for every place a run is described, and
-// the one writer of every refusal, so that bounds and words agree. The worker's codec
-// (io/worker_codec.h) reads and writes configs through it; the command line's flags (cli/), the
-// weights' metadata (io/safetensors.h), the page's URL entries and the shipped assets' rows still
-// parse on their own and are to read through it instead.
+// the one writer of every refusal, so that bounds and words agree. Every place a run is described
+// reads it through here: the command line's flags (cli/options.cpp), the weights' metadata
+// (io/safetensors.cpp), the worker's configs (io/worker_codec.h), the page's URL entries
+// (web/lab/lab.h's url_setting) and the shipped assets' rows (web/lab/assets.cpp).
 //
 // A value is checked as the type it is stored in: a learning rate of 1e-50 is above 0 as a
 // double but 0 as a float, and is refused.
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/model.h"
+#include "models/registry.h"
 
 namespace lb {
 
@@ -46,11 +47,16 @@ struct SettingField {
     double lo, hi;
     bool lo_included;
     bool in_weights;   // recorded in a weights file's metadata: what builds the model
-    unsigned kinds;    // the kinds it applies to: bit k for DecoderKind k (kind_bit)
+    // The kinds it applies to, asked of their registry rows (models/registry.h), so a kind
+    // registered later takes what its row says it takes.
+    bool (*applies)(const ModelKind&);
     const char* help;  // what it sets, for usage text
+    // Where the value lives in RunSettings (use setting_text and try_set_setting, which check it):
+    std::string (*text)(const RunSettings&);              // the value as text
+    void (*store)(RunSettings&, double);                  // a number or flag (1 or 0), already checked
+    bool (*choose)(RunSettings&, std::string_view);       // a choice's word; false if it is not one
+    std::string (*choices)(const RunSettings&);           // a choice's words: "all or first"
 };
-
-constexpr unsigned kind_bit(DecoderKind kind) { return 1u << unsigned(kind); }
 
 // Every field, in the order usage text lists them.
 const std::vector<SettingField>& run_setting_fields();
@@ -80,6 +86,10 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
                               RunSettings defaults = {});
 
 // The kinds a field applies to, for a message: "transformer", "luong and luong-local".
-std::string kinds_text(unsigned kinds);
+std::string kinds_text(const SettingField& field);
+
+// What a field takes and its default, for usage text: "H, the GRU's or d_model: an integer from 1
+// to 1024 (64)"; per kind where that differs (a scorer), and the kinds when not every kind.
+std::string setting_usage(const SettingField& field);
 
 }  // namespace lb

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "io/run_settings.h"
 #include "models/model.h"
 #include "text/text.h"
 
@@ -289,7 +290,6 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
 namespace {
 
 const char* const file_format = "lookback-1";
-constexpr int max_width = 1024;  // bounds what a file can make us allocate
 
 std::vector<ExpectedTensor> expected_tensors(const Params& params) {
     std::vector<ExpectedTensor> expected;
@@ -298,74 +298,34 @@ std::vector<ExpectedTensor> expected_tensors(const Params& params) {
     return expected;
 }
 
+std::string metadata_name(const SettingField& field) { return "metadata \"" + std::string(field.key) + "\""; }
+
+// The model's settings, read through the settings schema (io/run_settings.h): the kind, then
+// every field recorded in weights that applies to it.
 ModelConfig config_from_metadata(const std::map<std::string, std::string>& metadata) {
-    auto get = [&](const char* key) {
-        const auto it = metadata.find(key);
+    auto given = [&](const SettingField& field) {
+        const auto it = metadata.find(field.key);
         if (it == metadata.end())
-            throw SafetensorsError(std::string("the metadata has no \"") + key +
+            throw SafetensorsError(std::string("the metadata has no \"") + field.key +
                                    "\": not a lookback weights file");
-        return it->second;
+        return std::make_pair(&field, it->second);
     };
-    ModelConfig config;
-    // Written only for a task other than the first (the date task): older files have no entry.
-    if (const auto task = metadata.find("task"); task != metadata.end()) {
-        try {
-            config.task = &find_task(task->second);
-        } catch (const std::invalid_argument& e) {
-            throw SafetensorsError(std::string("metadata \"task\": ") + e.what());
-        }
-    }
-    const std::string kind = get("model");
-    const auto decoder = parse_decoder(kind);
-    if (!decoder)
-        throw SafetensorsError("metadata \"model\" is " + shown_text(kind) + ", not " + decoder_choices());
-    config.decoder = *decoder;
-    const ModelKind& row = model_kind(config.decoder);
-    if (!row.scorers.empty()) {
-        const std::string name = get("scorer");
-        const auto scorer = parse_model_scorer(config.decoder, name);
-        if (!scorer)
-            throw SafetensorsError("metadata \"scorer\" is " + shown_text(name) + ", not " +
-                                   std::string(model_scorer_choices(config.decoder)));
-        config.scorer = *scorer;
-    }
-    if (row.input_feeding) {
-        const std::string feeding = get("input_feeding");
-        if (feeding != "0" && feeding != "1")
-            throw SafetensorsError("metadata \"input_feeding\" is " + shown_text(feeding) + ", not 0 or 1");
-        config.input_feeding = feeding == "1";
-    }
-    const std::string width = get("width");
-    int H = 0;
-    if (width.empty() || width.size() > 4 ||
-        !std::all_of(width.begin(), width.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        (H = std::stoi(width)) < 1 || H > max_width)
-        throw SafetensorsError("metadata \"width\" is " + shown_text(width) + ", not an integer from 1 to " +
-                               std::to_string(max_width));
-    config.H = H;
-    if (row.transformer_options) {
-        const std::string memory = get("memory"), heads = get("heads"), ffn = get("ffn");
-        if (memory == "all") config.memory = Memory::all;
-        else if (memory == "first") config.memory = Memory::first;
-        else throw SafetensorsError("metadata \"memory\" is " + shown_text(memory) + ", not all or first");
-        auto small_integer = [](const std::string& text) {
-            const bool digits = !text.empty() && text.size() <= 4 &&
-                                std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-            return digits ? std::stoi(text) : -1;
-        };
-        config.heads = small_integer(heads);
-        config.ffn = small_integer(ffn);
-        if (config.ffn < 1 || config.ffn > 4 * max_width)
-            throw SafetensorsError("metadata \"ffn\" is " + shown_text(ffn) + ", not an integer from 1 to " +
-                                   std::to_string(4 * max_width));
+    // The task is recorded only when it is not the date task (files from before tasks have none).
+    auto recorded = [&](const SettingField& field) {
+        return !(std::string_view(field.key) == "task" && !metadata.count("task"));
+    };
+    try {
+        const GivenSettings kind = {given(*find_setting("model"))};
+        const DecoderKind decoder = read_run_settings(kind, metadata_name).model.decoder;
+        GivenSettings fields;
+        for (const SettingField& field : run_setting_fields())
+            if (field.in_weights && applies_to(field, decoder) && recorded(field)) fields.push_back(given(field));
+        ModelConfig config = read_run_settings(fields, metadata_name).model;
         if (config.ffn == 2 * config.H) config.ffn = 0;  // the default, as a fresh config says it
-        try {
-            check_transformer_config(transformer_config(config));
-        } catch (const std::invalid_argument& e) {
-            throw SafetensorsError("metadata \"heads\" is " + shown_text(heads) + ": " + e.what());
-        }
+        return config;
+    } catch (const SettingError& e) {
+        throw SafetensorsError(e.what());
     }
-    return config;
 }
 
 // Refuses a NaN or an infinity anywhere: such a model decodes garbage with
@@ -393,19 +353,16 @@ SafetensorsContent model_to_safetensors(const Model& model,
                                         const std::map<std::string, std::string>& extra) {
     SafetensorsContent content;
     content.metadata = extra;
-    const ModelKind& row = model_kind(model.config.decoder);
     content.metadata["format"] = file_format;
-    content.metadata["model"] = std::string(decoder_name(model.config.decoder));
-    content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
-    if (row.input_feeding)
-        content.metadata["input_feeding"] = model.config.input_feeding ? "1" : "0";
-    content.metadata["width"] = std::to_string(model.config.H);
-    if (model.config.task != tasks().front()) content.metadata["task"] = model.config.task->name;
-    if (row.transformer_options) {
-        content.metadata["memory"] = memory_name(model.config.memory);
-        content.metadata["heads"] = std::to_string(model.config.heads);
-        content.metadata["ffn"] = std::to_string(transformer_config(model.config).F);
-    }
+    RunSettings settings;
+    settings.model = model.config;
+    for (const SettingField& field : run_setting_fields())
+        if (field.in_weights && applies_to(field, model.config.decoder))
+            content.metadata[field.key] = setting_text(field, settings);
+    if (model.config.task == tasks().front()) content.metadata.erase("task");  // as before tasks
+    // A kind that does not score has always recorded its scorer as model_scorer_name's "none".
+    if (!applies_to(*find_setting("scorer"), model.config.decoder))
+        content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
     for (const ConstNamedTensor& t : named_tensors(model.params))
         content.tensors.push_back({t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
                                    std::vector<float>(t.data, t.data + t.size)});

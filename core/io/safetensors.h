@@ -73,11 +73,11 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
 
 // --- a model's weights file --------------------------------------------------
 // Tensors are model.h's named_tensors, under their PyTorch-style names. The
-// metadata records the configuration: "model" (plain|attention|transformer|
-// bahdanau|luong|luong-local), "scorer" (model.h's model_scorer_name: "none"
-// for plain and transformer), "width" (H), "format" ("lookback-1"); luong and
-// luong-local also "input_feeding" (0|1); a transformer also "memory"
-// (all|first), "heads" and "ffn"; plus any extra
+// metadata records "format" ("lookback-1") and the settings schema's fields that
+// build the model (io/run_settings.h's in_weights: "model", "width"; "scorer" for
+// the kinds that score, "none" for the others; "input_feeding" 0|1 for luong and
+// luong-local; "memory", "heads" and "ffn" for a transformer), written and read
+// through the schema, so a file's bounds are the command line's; plus any extra
 // entries given (seed, epochs, ...).
 SafetensorsContent model_to_safetensors(const Model& model,
                                         const std::map<std::string, std::string>& extra = {});

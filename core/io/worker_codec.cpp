@@ -1,6 +1,8 @@
 // core/io/worker_codec.cpp — the training worker's messages (worker_codec.h).
 #include "io/worker_codec.h"
 
+#include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -14,24 +16,45 @@ namespace {
 
 std::string json_name(const SettingField& field) { return field.key; }
 
-// NaN (not evaluated) travels as null.
+// NaN (not evaluated, or a loss gone non-finite) travels as null; an infinity too, as JSON has none.
 nlohmann::json number_or_null(float v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
-float number_or_nan(const nlohmann::json& v) { return v.is_null() ? NAN : v.get<float>(); }
+
+// A report's numbers are read as the type they are stored in, or refused: converting a float
+// past 3.4e38, or a fraction to a count, is undefined, and would not be written back the same.
+double finite_number(const nlohmann::json& v, const char* what, double limit = DBL_MAX) {
+    if (!v.is_number() || !(std::fabs(v.get<double>()) <= limit))
+        throw std::invalid_argument(std::string("a report's ") + what + " must be a finite number");
+    return v.get<double>();
+}
+float float_number(const nlohmann::json& v, const char* what, bool null_is_nan = false) {
+    return null_is_nan && v.is_null() ? NAN : float(finite_number(v, what, FLT_MAX));
+}
+long long whole(const nlohmann::json& v, const char* what, long long hi = LLONG_MAX) {
+    const bool fits = v.is_number_unsigned() ? v.get<unsigned long long>() <= (unsigned long long)hi
+                                             : v.is_number_integer() && v.get<long long>() >= 0 &&
+                                                   v.get<long long>() <= hi;
+    if (!fits) throw std::invalid_argument(std::string("a report's ") + what + " must be a whole number, at least 0");
+    return v.get<long long>();
+}
 
 }  // namespace
 
+// A field's value as its JSON type: a word, true or false, a whole number, a number.
+nlohmann::json json_value(const SettingField& field, const RunSettings& settings) {
+    const std::string text = setting_text(field, settings);
+    switch (field.type) {
+        case SettingType::choice: return text;
+        case SettingType::flag: return text == "1";
+        case SettingType::integer: return std::stoll(text);
+        case SettingType::decimal: return std::strtod(text.c_str(), nullptr);
+    }
+    return nullptr;
+}
+
 nlohmann::json run_settings_to_json(const RunSettings& settings) {
     nlohmann::json config = nlohmann::json::object();
-    for (const SettingField& field : run_setting_fields()) {
-        if (!applies_to(field, settings.model.decoder)) continue;
-        const std::string text = setting_text(field, settings);
-        switch (field.type) {
-            case SettingType::choice: config[field.key] = text; break;
-            case SettingType::flag: config[field.key] = text == "1"; break;
-            case SettingType::integer: config[field.key] = std::stoll(text); break;
-            case SettingType::decimal: config[field.key] = std::strtod(text.c_str(), nullptr); break;
-        }
-    }
+    for (const SettingField& field : run_setting_fields())
+        if (applies_to(field, settings.model.decoder)) config[field.key] = json_value(field, settings);
     return config;
 }
 
@@ -59,13 +82,30 @@ RunSettings run_settings_from_json(const nlohmann::json& config) {
     return read_run_settings(given, json_name);
 }
 
+RunSettings run_settings_from_record(const nlohmann::json& row) {
+    if (!row.is_object() || !row.contains("model")) throw SettingError("a run's record must be a JSON object with a model");
+    RunSettings kind = run_settings_from_json({{"model", row.at("model")}});
+    nlohmann::json config = nlohmann::json::object();
+    for (auto it = row.begin(); it != row.end(); ++it) {
+        const SettingField* field = find_setting(it.key());
+        if (!field) continue;
+        if (applies_to(*field, kind.model.decoder)) config[it.key()] = it.value();
+        else if (it.value() != json_value(*field, kind))  // only what a kind without it records: "none", false
+            throw SettingError(std::string(field->key) + " applies to model " + kinds_text(*field) + " only, not " +
+                               std::string(decoder_name(kind.model.decoder)));
+    }
+    return run_settings_from_json(config);
+}
+
 nlohmann::json worker_report_to_json(const WorkerReport& r) {
     nlohmann::json epochs = nlohmann::json::array();
     for (const EpochRecord& e : r.epochs)
-        epochs.push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"exact", number_or_null(e.exact)},
+        epochs.push_back({{"epoch", e.epoch}, {"train_loss", number_or_null(e.train_loss)}, {"exact", number_or_null(e.exact)},
                           {"per_char", number_or_null(e.per_char)}});
+    nlohmann::json losses = nlohmann::json::array();
+    for (float loss : r.losses) losses.push_back(number_or_null(loss));
     nlohmann::json json = {
-        {"first_step", r.first_step}, {"losses", r.losses},       {"epochs", epochs},
+        {"first_step", r.first_step}, {"losses", losses},       {"epochs", epochs},
         {"steps", r.steps},           {"epoch", r.epoch},         {"examples", r.examples},
         {"evaluating", r.evaluating}, {"fraction", r.fraction},   {"train_seconds", r.train_seconds},
         {"done", r.done},
@@ -77,18 +117,22 @@ nlohmann::json worker_report_to_json(const WorkerReport& r) {
 WorkerReport worker_report_from_json(const nlohmann::json& json) {
     if (!json.is_object()) throw std::invalid_argument("a report must be a JSON object");
     WorkerReport r;
-    r.first_step = json.at("first_step").get<size_t>();
-    r.losses = json.at("losses").get<std::vector<float>>();
+    r.first_step = size_t(whole(json.at("first_step"), "first_step"));
+    for (const nlohmann::json& loss : json.at("losses")) r.losses.push_back(float_number(loss, "loss", true));
     for (const nlohmann::json& e : json.at("epochs"))
-        r.epochs.push_back({e.at("epoch").get<int>(), e.at("train_loss").get<float>(), number_or_nan(e.at("exact")),
-                            number_or_nan(e.at("per_char"))});
-    if (json.contains("metrics")) r.metrics = metrics_from_json(json.at("metrics"));
-    r.steps = json.at("steps").get<size_t>();
-    r.epoch = json.at("epoch").get<int>();
-    r.examples = json.at("examples").get<long>();
+        r.epochs.push_back({int(whole(e.at("epoch"), "epoch", INT_MAX)), float_number(e.at("train_loss"), "train_loss", true),
+                            float_number(e.at("exact"), "exact", true), float_number(e.at("per_char"), "per_char", true)});
+    if (json.contains("metrics")) {
+        r.metrics = metrics_from_json(json.at("metrics"));
+        if (!std::isfinite(r.metrics->exact) || !std::isfinite(r.metrics->per_char))
+            throw std::invalid_argument("a report's metrics must be finite");
+    }
+    r.steps = size_t(whole(json.at("steps"), "steps"));
+    r.epoch = int(whole(json.at("epoch"), "epoch", INT_MAX));
+    r.examples = long(whole(json.at("examples"), "examples"));
     r.evaluating = json.at("evaluating").get<bool>();
-    r.fraction = json.at("fraction").get<double>();
-    r.train_seconds = json.at("train_seconds").get<double>();
+    r.fraction = finite_number(json.at("fraction"), "fraction");
+    r.train_seconds = finite_number(json.at("train_seconds"), "train_seconds");
     r.done = json.at("done").get<bool>();
     return r;
 }

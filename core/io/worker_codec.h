@@ -1,8 +1,8 @@
 // core/io/worker_codec.h — the training worker's protocol as one codec for both ends: the page
 // (web/lab/runs.cpp) writes a run's config and reads reports, the worker
-// (web/worker/training_module.cpp) reads the config and writes reports — both still by hand, and
-// to call this instead. Tested natively with a round trip; a config is read through the settings
-// schema (run_settings.h). Its JSON has the keys both ends exchange today.
+// (web/worker/training_module.cpp) reads the config and writes reports. Tested natively with a
+// round trip and fuzzed (tests/fuzz/fuzz_worker.cpp); a config is read through the settings
+// schema (run_settings.h).
 #pragma once
 #include <cstddef>
 #include <optional>
@@ -20,6 +20,10 @@ nlohmann::json run_settings_to_json(const RunSettings& settings);
 // Throws SettingError naming the key for an unknown key, a value of the wrong JSON type or one
 // the field does not take, or a field given for a kind it does not apply to.
 RunSettings run_settings_from_json(const nlohmann::json& config);
+// A run recorded among other things (a row of assets/sweep.json or published.json, `lookback train
+// --json`): its schema keys that apply to its kind, read as a config; every other key is ignored
+// (such rows also record "scorer": "none" for a kind that does not score). Throws SettingError.
+RunSettings run_settings_from_record(const nlohmann::json& row);
 
 // What a run did since its last report.
 struct WorkerReport {
@@ -36,7 +40,8 @@ struct WorkerReport {
     bool done = false;
 };
 nlohmann::json worker_report_to_json(const WorkerReport& report);
-// Throws std::invalid_argument (or nlohmann's errors) for a report that is not one.
+// Throws std::invalid_argument (or nlohmann's errors) for a report that is not one, or whose
+// numbers do not fit the types they are stored in.
 WorkerReport worker_report_from_json(const nlohmann::json& json);
 
 }  // namespace lb

@@ -98,7 +98,7 @@ test('a broken assets/published.json is refused with the reason, and every other
   await until('the refusal', async () => (await state(page, 'results')).published_note !== '', 30000);
   await until('the sweep rows', async () => (await state(page, 'results')).rows.some((r) => r.run === 'lookback sweep'), 30000);
   const s = await state(page, 'results');
-  assert.match(s.published_note, /assets\/published\.json could not be read: a run with a scorer its model does not take/);
+  assert.match(s.published_note, /assets\/published\.json could not be read: scorer of the luong model must be dot, general or concat, not 'additive'/);
   assert.equal(s.rows.filter((r) => r.run.startsWith('published')).length, 0, 'no half-read file');
   assert.equal(s.rows.filter((r) => r.run === 'lookback sweep').length, 8);
   assert.deepEqual(problems, []);

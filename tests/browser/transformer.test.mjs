@@ -54,13 +54,14 @@ test('the training module takes a Transformer config, trains it, and refuses bad
   const refused = [
     [{ model: 'transformer', heads: 3 }, /heads must be 1, 2, 4 or 8/],
     [{ model: 'transformer', heads: 8, width: 12 }, /8 heads do not divide the width 12/],
-    [{ model: 'transformer', heads: 'four' }, /heads must be a whole number/],
-    [{ model: 'transformer', memory: 'second' }, /memory must be all or first/],
+    [{ model: 'transformer', heads: 'four' }, /heads must be a number, not '"four"'/],
+    [{ model: 'transformer', memory: 'second' }, /memory must be all or first, not 'second'/],
     [{ model: 'transformer', memory: 1 }, /memory must be a string/],
-    [{ model: 'transformer', scorer: 'dot' }, /scorer and input_feeding apply to the GRU models only/],
-    [{ model: 'transformer', input_feeding: true }, /scorer and input_feeding apply to the GRU models only/],
-    [{ model: 'attention', memory: 'first' }, /memory and heads apply to model transformer only/],
-    [{ model: 'gpt' }, /model must be plain, attention, bahdanau, luong, luong-local or transformer/],
+    [{ model: 'transformer', scorer: 'dot' }, /scorer applies to model attention, bahdanau, luong and luong-local only, not transformer/],
+    [{ model: 'transformer', input_feeding: true }, /input_feeding applies to model luong and luong-local only, not transformer/],
+    [{ model: 'attention', memory: 'first' }, /memory applies to model transformer only, not attention/],
+    [{ model: 'gpt' }, /model must be plain, attention, transformer, bahdanau, luong or luong-local, not 'gpt'/],
+    [{ model: 'transformer', width: 2048 }, /width must be an integer from 1 to 1024, not '2048'/],
   ];
   for (const [config, why] of refused) {
     assert.equal(create(config), -1, JSON.stringify(config));

@@ -22,6 +22,7 @@
 
 #include "lesson2.h"
 #include "pair_view.h"
+#include "url_setting.h"
 #include "lesson/published.h"
 
 namespace lb::web {
@@ -36,9 +37,8 @@ namespace {
 const DecoderKind designs[] = {DecoderKind::attention, DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
 const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
 constexpr int max_epochs = 30;
-// The learning rate's range: from too slow to learn in 12 epochs to far past where Adam diverges,
+// The learning rates offered: from too slow to learn in 12 epochs to far past where Adam diverges,
 // so a reader can watch a run go non-finite and stop (the trainer keeps its last sound weights).
-constexpr double min_learning_rate = 1e-5, max_learning_rate = 10;
 const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 
 }  // namespace
@@ -67,9 +67,11 @@ TrainingState::TrainingState(Lab& lab) {
                    if (text != "0" && !(text == "1" && is_luong(lab.design))) return false;
                    return lab.input_feeding = text == "1", true;
                })
-        .integer("seed", lab.seed, 0, 1000000)
-        .integer("epochs", lab.epochs, 1, max_epochs)
-        .number("lr", lab.learning_rate, min_learning_rate, max_learning_rate);
+;
+    // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
+    url_setting(url, "seed", lab.seed, "seed");
+    url_setting(url, "epochs", lab.epochs, "epochs", max_epochs);
+    url_setting(url, "lr", lab.learning_rate, "learning_rate");
 }
 
 namespace {

@@ -25,6 +25,7 @@
 #include "lesson2.h"
 #include "map_view.h"
 #include "pair_view.h"
+#include "url_setting.h"
 #include "text/text.h"
 
 namespace lb::web {
@@ -48,8 +49,10 @@ PairLook transformer_look() { return {{"first state", "all states"}, {plain_colo
 TransformerTrainingState::TransformerTrainingState(Lab& lab) {
     url.integer_in("width", lab.transformer_width, {std::begin(transformer_widths), std::end(transformer_widths)})
         .integer_in("heads", lab.transformer_heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)})
-        .integer("seed", lab.transformer_seed, 0, 1000000)
-        .integer("epochs", lab.transformer_epochs, 1, max_transformer_epochs);
+;
+    // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
+    url_setting(url, "seed", lab.transformer_seed, "seed");
+    url_setting(url, "epochs", lab.transformer_epochs, "epochs", max_transformer_epochs);
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "figure.h"
 #include "lab.h"
 #include "io/metrics_json.h"
+#include "io/worker_codec.h"
 #include "io/safetensors.h"
 
 namespace lb::web {
@@ -51,22 +52,20 @@ EM_JS(void, js_evaluate, (int k, const uint8_t* bytes, int size), {
 
 const char* model_word(int k) { return k ? "attention" : "plain"; }
 
-// A run's model as a sweep file records it (model, width, and scorer and input_feeding where given).
+// A run's model as a sweep file records it, read through the settings schema (io/worker_codec.h).
 ModelConfig config_of(const nlohmann::json& run) {
-    ModelConfig c;
-    const auto kind = parse_decoder(run.at("model").get<std::string>());
-    if (!kind || *kind == DecoderKind::transformer) throw std::invalid_argument("a run of an unknown model");
-    c.decoder = *kind;
-    c.H = run.at("width").get<int>();
-    c.scorer = default_scorer(*kind);
-    if (run.contains("scorer") && *kind != DecoderKind::plain) {
-        const auto scorer = parse_model_scorer(*kind, run.at("scorer").get<std::string>());
-        if (!scorer) throw std::invalid_argument("a run with a scorer its model does not take");
-        c.scorer = *scorer;
-    }
-    c.input_feeding = run.value("input_feeding", false);
-    check_model_config(c);  // input feeding where there is none, a width < 1 ...
+    const ModelConfig c = run_settings_from_record(run).model;
+    if (c.decoder == DecoderKind::transformer) throw std::invalid_argument("a run of an unknown model");
     return c;
+}
+
+// A setting a weights file records (its model's, and the seed and epochs its trainer wrote), read
+// through the settings schema; "?" where it is missing or refused.
+std::string recorded(const SafetensorsContent& content, const char* key) {
+    const SettingField& field = *find_setting(key);
+    const auto found = content.metadata.find(key);
+    RunSettings s;
+    return found != content.metadata.end() && try_set_setting(s, field, found->second) ? setting_text(field, s) : "?";
 }
 
 }  // namespace
@@ -97,14 +96,13 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
                 Model model = model_from_safetensors(content);
                 const DecoderKind want = k ? DecoderKind::attention : DecoderKind::plain;
                 if (model.config.decoder != want) throw SafetensorsError("the file holds the other model");
-                auto meta = [&](const char* key) {
-                    const auto found = content.metadata.find(key);
-                    return found == content.metadata.end() ? std::string("?") : found->second;
-                };
+                const auto found = content.metadata.find("exact");  // not a setting: what the run measured
+                const std::string exact = found == content.metadata.end() ? "?" : found->second;
                 shipped[size_t(k)] = std::move(model);
-                shipped_native_exact[size_t(k)] = std::strtod(meta("exact").c_str(), nullptr);
-                shipped_info[size_t(k)] = "width " + meta("width") + ", " + meta("epochs") + " epochs, seed " +
-                                          meta("seed") + "; natively: exact " + meta("exact").substr(0, 6);
+                shipped_native_exact[size_t(k)] = std::strtod(exact.c_str(), nullptr);
+                shipped_info[size_t(k)] = "width " + recorded(content, "width") + ", " + recorded(content, "epochs") +
+                                          " epochs, seed " + recorded(content, "seed") + "; natively: exact " +
+                                          exact.substr(0, 6);
                 js_evaluate(k, bytes, int(size));
             } catch (const std::exception& e) {
                 shipped_error += std::string(model_word(k)) + " model: " + e.what() + ". ";
@@ -119,13 +117,12 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
             Model model = model_from_safetensors(content);
             if (model.config.decoder != DecoderKind::transformer || (model.config.memory == Memory::all) != bool(k))
                 throw SafetensorsError("the file holds another model");
-            const auto meta = [&](const char* key) {
-                const auto found = content.metadata.find(key);
-                return found == content.metadata.end() ? std::string("?") : found->second;
-            };
+            const auto found = content.metadata.find("exact");  // not a setting: what the run measured
+            const std::string exact = found == content.metadata.end() ? "?" : found->second;
             shipped_transformers[size_t(k)] = std::move(model);
-            shipped_transformer_info[size_t(k)] = "width " + meta("width") + ", " + meta("heads") + " heads, " + meta("epochs") +
-                                                  " epochs, seed " + meta("seed") + "; natively: exact " + meta("exact").substr(0, 6);
+            shipped_transformer_info[size_t(k)] = "width " + recorded(content, "width") + ", " + recorded(content, "heads") +
+                                                  " heads, " + recorded(content, "epochs") + " epochs, seed " +
+                                                  recorded(content, "seed") + "; natively: exact " + exact.substr(0, 6);
         } catch (const std::exception& e) {
             shipped_transformer_error += "The shipped " + name + " could not be loaded: " + e.what() + ". ";
         }

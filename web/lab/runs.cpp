@@ -15,9 +15,9 @@
 
 #include "figure.h"
 #include "lab.h"
-#include "io/metrics_json.h"
 #include "lesson/published.h"
 #include "io/safetensors.h"
+#include "io/worker_codec.h"
 
 namespace lb::web {
 
@@ -39,20 +39,15 @@ EM_JS(void, js_run_weights, (int run), { Module.lookbackRuns.weights(run); });
 EM_JS(void, js_run_dispose, (int run), { Module.lookbackRuns.dispose(run); });
 EM_JS(int, js_worker_count, (), { return Module.lookbackRuns.workers; });
 
+// The worker's config, written by the codec the worker reads it with (io/worker_codec.h).
 std::string config_json(const TrainerConfig& c) {
-    nlohmann::json json{{"model", std::string(decoder_name(c.model.decoder))},
-                        {"width", c.model.H},
-                        {"epochs", c.epochs},
-                        {"seed", c.seed},
-                        {"learning_rate", c.adam.learning_rate}};
-    if (c.model.decoder == DecoderKind::transformer) {
-        json["memory"] = memory_name(c.model.memory);
-        json["heads"] = c.model.heads;
-    } else if (c.model.decoder != DecoderKind::plain) {
-        json["scorer"] = std::string(model_scorer_name(c.model.decoder, c.model.scorer));
-        if (is_luong(c.model.decoder)) json["input_feeding"] = c.model.input_feeding;
-    }
-    return json.dump();
+    RunSettings settings;
+    settings.model = c.model;
+    settings.epochs = c.epochs;
+    settings.seed = c.seed;
+    settings.learning_rate = c.adam.learning_rate;
+    settings.warmup_steps = c.adam.warmup_steps;
+    return run_settings_to_json(settings).dump();
 }
 
 double now_ms() { return emscripten_get_now(); }
@@ -94,19 +89,16 @@ double Run::examples_per_second() const {
 }
 
 bool Run::take_report(const std::string& text) {
-    const nlohmann::json r = nlohmann::json::parse(text);
-    if (r.at("first_step").get<size_t>() != losses_.size()) throw std::runtime_error("a report arrived out of order");
-    for (const auto& loss : r.at("losses")) losses_.push_back(loss.get<float>());
-    for (const auto& e : r.at("epochs")) {
-        auto number = [&](const char* key) { return e.at(key).is_null() ? NAN : e.at(key).get<float>(); };
-        epochs_.push_back({e.at("epoch").get<int>(), e.at("train_loss").get<float>(), number("exact"), number("per_char")});
-    }
-    if (r.contains("metrics")) metrics_ = metrics_from_json(r.at("metrics"));
-    examples_ = r.at("examples").get<long>();
-    evaluating_ = r.at("evaluating").get<bool>();
-    fraction_ = r.at("fraction").get<double>();
-    train_seconds_ = r.at("train_seconds").get<double>();
-    const bool new_epoch = !r.at("epochs").empty();
+    const WorkerReport r = worker_report_from_json(nlohmann::json::parse(text));
+    if (r.first_step != losses_.size()) throw std::runtime_error("a report arrived out of order");
+    losses_.insert(losses_.end(), r.losses.begin(), r.losses.end());
+    epochs_.insert(epochs_.end(), r.epochs.begin(), r.epochs.end());
+    if (r.metrics) metrics_ = r.metrics;
+    examples_ = r.examples;
+    evaluating_ = r.evaluating;
+    fraction_ = r.fraction;
+    train_seconds_ = r.train_seconds;
+    const bool new_epoch = !r.epochs.empty();
     if (new_epoch) js_run_weights(id_);  // the figures that read a model want this epoch's
     return new_epoch;
 }
