@@ -17,6 +17,7 @@
 // Legend: T output length (10), S input length, H width.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 

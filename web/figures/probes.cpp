@@ -111,7 +111,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
     ImGui::TextDisabled("changes when that input is blanked");
     const HeatmapHit hit = Heatmap("occlusion-map", attention(st).changed, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
     record_rect("occlusion-map");
-    if (hit.clicked) st.masked = hit.col;
+    if (hit.clicked) st.masked = hit.col, keep_awake();  // the lines above show it next frame
     if (hit.row >= 0)
         ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
                           attention(st).changed[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");

@@ -199,8 +199,8 @@ struct Lab {
     std::string native_note;       // "12 epochs, seed 1", or why there is none
     std::string published_note;    // why assets/published.json's rows are missing, or ""
 
-    // The held-out split (data seed 1), built when a figure first asks: the alignment figure's
-    // examples. Training builds its own copy in the worker.
+    // The held-out split (data seed 1), built when a figure first asks: the strings a map can
+    // show. Training builds its own copy in the worker.
     const std::vector<Example>& held_out();
 
     // What the other figures read: DecoderKind::plain is the pair's plain run, ::attention its
