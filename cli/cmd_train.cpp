@@ -117,7 +117,14 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     std::vector<std::string> predictions;
     predictions.reserve(decoded.size());
     for (const Decoded& d : decoded) predictions.push_back(d.output);
-    result.metrics = evaluate_predictions(*options.model.task, data.held_out, predictions);
+    const Task& task = *options.model.task;
+    result.metrics = evaluate_predictions(task, data.held_out, predictions);
+    if (task.output.words) {
+        std::vector<std::string> references;
+        for (const Example& ex : data.held_out) references.push_back(ex.target);
+        result.bleu = corpus_bleu(task.output, predictions, references);
+    }
+    result.alignment = check_alignment(trainer.model(), data.held_out);
     result.eval_seconds = seconds_since(eval_start);
     return result;
 }
@@ -156,6 +163,20 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"format_names", formats},
         {"epoch_train_loss", losses},
     };
+    if (!std::isnan(r.bleu)) json["bleu"] = r.bleu;
+    if (r.alignment) {
+        auto scores = [](const AlignmentScores& a) {
+            return nlohmann::json{{"aer", a.aer()}, {"peak_hit_rate", a.peak_hit_rate()},
+                                  {"peak_near_rate", a.peak_near_rate()},
+                                  {"linked_mass", a.mean_linked_mass()}, {"steps", a.totals.steps}};
+        };
+        json["aer"] = r.alignment->map.aer();
+        json["alignment"] = scores(r.alignment->map);
+        if (!r.alignment->heads.empty()) {
+            json["alignment_per_head"] = nlohmann::json::array();
+            for (const AlignmentScores& head : r.alignment->heads) json["alignment_per_head"].push_back(scores(head));
+        }
+    }
     if (transformer) {
         json["memory"] = memory_name(options.model.memory);
         json["heads"] = options.model.heads;
@@ -207,7 +228,14 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
                 o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
-    std::printf("  exact match     %.4f\n  per token       %.4f\n\n", m.exact, m.per_char);
+    std::printf("  exact match     %.4f\n  per token       %.4f\n", m.exact, m.per_char);
+    if (!std::isnan(r.bleu)) std::printf("  BLEU            %.4f\n", r.bleu);
+    if (r.alignment)
+        std::printf("  alignment       AER %.4f, peak on a true position %.4f (within one %.4f), "
+                    "mass on true positions %.4f\n",
+                    r.alignment->map.aer(), r.alignment->map.peak_hit_rate(),
+                    r.alignment->map.peak_near_rate(), r.alignment->map.mean_linked_mass());
+    std::printf("\n");
     std::printf("  output position ");
     for (size_t t = 0; t < m.per_position.size(); ++t) std::printf("%7zu", t + 1);
     std::printf("\n  accuracy        ");

@@ -346,3 +346,41 @@ TEST_CASE("dataset: a padded batch") {
     CHECK_THROWS_AS(make_batch(date_task(), {{"19.3.1994", "1994-03-19", 0}}, {0}), std::invalid_argument);
     CHECK_THROWS_AS(make_batch(date_task(), {{"19/3/1994", "1994-3-19", 0}}, {0}), std::invalid_argument);
 }
+
+TEST_CASE("dataset: each string's known alignment, by hand") {
+    using L = AlignmentLink;
+    SUBCASE("monday 19 september 1977: the year and day one to one, the month's name possible") {
+        const Example ex = format_date(1977, 9, 19, 1);
+        REQUIRE(ex.input == "monday 19 september 1977");
+        // m o n d a y _ 1 9 _ s e p t e m b e r _ 1 9 7 7
+        // 0 1 2 3 4 5 6 7 8 9 10.......... 18 19 20 21 22 23
+        std::vector<L> expected = {{0, 20, true}, {1, 21, true}, {2, 22, true}, {3, 23, true}};
+        for (int t : {5, 6})
+            for (int j = 10; j <= 18; ++j) expected.push_back({t, j, false});
+        expected.push_back({8, 7, true});
+        expected.push_back({9, 8, true});
+        CHECK(ex.alignment == expected);
+    }
+    SUBCASE("19/3/1994: a one-digit month carries its digit (sure) and its leading zero (possible)") {
+        const Example ex = format_date(1994, 3, 19, 0);
+        REQUIRE(ex.input == "19/3/1994");
+        const std::vector<L> expected = {{0, 5, true}, {1, 6, true}, {2, 7, true}, {3, 8, true},
+                                         {5, 3, false}, {6, 3, true}, {8, 0, true}, {9, 1, true}};
+        CHECK(ex.alignment == expected);
+    }
+    SUBCASE("every string of a split: links inside the input, on the right characters") {
+        const Splits splits = make_date_splits(3, 600, 120);
+        for (const Example& ex : splits.train) {
+            for (const AlignmentLink& link : ex.alignment) {
+                REQUIRE(link.input >= 0);
+                REQUIRE(link.input < int(ex.input.size()));
+                const char out = ex.target[size_t(link.output)], in = ex.input[size_t(link.input)];
+                CHECK(link.output != 4);  // the dashes copy nothing
+                CHECK(link.output != 7);
+                // A sure link copies its character; a possible one reads a letter or a digit.
+                if (link.sure) CHECK(in == out);
+                else CHECK(((in >= 'a' && in <= 'z') || (in >= '1' && in <= '9')));
+            }
+        }
+    }
+}

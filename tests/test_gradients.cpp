@@ -87,6 +87,25 @@ TEST_CASE("gradient check: dense + softmax cross-entropy") {
     check_gradient("dense bias", bias.data(), dbias.data(), bias.size(), loss);
 }
 
+TEST_CASE("softmax cross-entropy leaves a padded step's target unscored") {
+    // Two rows; the first's target is the pad token, so the loss is the second row's alone:
+    // log(e^1 + e^2 + e^0) − 2, by hand; the gradient of the first row is 0, the second's p − onehot.
+    const std::vector<float> logits = {5.0f, -1.0f, 0.5f, 1.0f, 2.0f, 0.0f};
+    const std::vector<int32_t> targets = {0, 1};
+    std::vector<float> probs(6), dlogits(6, 0.0f);
+    const float loss = softmax_cross_entropy_forward(probs.data(), logits.data(), targets.data(), 2, 3);
+    const double sum = std::exp(1.0) + std::exp(2.0) + 1.0;
+    CHECK(loss == doctest::Approx(std::log(sum) - 2.0));
+    softmax_cross_entropy_backward(dlogits.data(), probs.data(), targets.data(), 2, 3);
+    for (int v = 0; v < 3; ++v) CHECK(dlogits[size_t(v)] == 0.0f);
+    CHECK(dlogits[3] == doctest::Approx(std::exp(1.0) / sum));
+    CHECK(dlogits[4] == doctest::Approx(std::exp(2.0) / sum - 1.0));
+    CHECK(dlogits[5] == doctest::Approx(1.0 / sum));
+    // Every target unscored: no loss and no gradient.
+    const std::vector<int32_t> none = {0, 0};
+    CHECK(softmax_cross_entropy_forward(probs.data(), logits.data(), none.data(), 2, 3) == 0.0f);
+}
+
 TEST_CASE("gradient check: GRU over ragged padded sequences") {
     Rng rng(13);
     const int B = 3, T = 5, E = 4, H = 3;

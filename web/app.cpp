@@ -12,7 +12,7 @@ struct App {
     lb::web::WorkedExample worked_example;     // lesson part 1 (figures/lesson1.h)
     lb::web::Bottleneck bottleneck;
     lb::web::Lab lab;                          // lesson part 2, the experiment (lab/lab.h)
-    lb::web::Lesson2 lesson2{lab};             // its figures' own state (figures/lesson2.h)
+    lb::web::Lesson2 lesson2;                  // its figures' own state (figures/lesson2.h)
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // web/figures/lesson2.h — the figures of the lesson's second part, the experiment on the date
 // task (docs/dataset.md): their own state (owned by the app, web/app.cpp) and the functions that
-// make them FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each.
+// make them FigureSpecs. What they show comes from the Lab (web/lab/lab.h), handed to each: the
+// runs, the shipped models and each string's analysis (web/lab/analysis.h). A figure's settings
+// are its own, beside its URL table; it hands the Lab a run's config.
 //
 //   training    figures/training.cpp   plain and an attention design trained side by side, in workers
 //   sweep       figures/sweep.cpp      widths 8–64 × two models; per-position and length views
@@ -15,9 +17,11 @@
 // Legend: T output length (10), S input length, H width.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "analysis.h"
 #include "figure.h"
 #include "lab.h"
 #include "map_view.h"
@@ -25,14 +29,23 @@
 namespace lb::web {
 
 // --- the figures -------------------------------------------------------------------------------
-// The training and sweep figures' settings are the Lab's; their URL tables bind them.
+// The GRU pair's settings: plain against the attention design picked.
 struct TrainingState {
-    explicit TrainingState(Lab& lab);
+    TrainingState();
+    int width = 64;
+    DecoderKind design = DecoderKind::attention;
+    Scorer scorer = Scorer::additive;
+    bool input_feeding = false;    // luong and luong-local only
+    int seed = 1;
+    int epochs = 12;
+    double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
+    std::array<TrainerConfig, 2> configs() const;  // [0] plain, [1] the design
     UrlTable url{"tr."};
 };
 FigureSpec training_figure(Lab& lab, TrainingState& state);
 struct SweepState {
-    explicit SweepState(Lab& lab);
+    SweepState();
+    int epochs = 12;               // of each cell not yet made
     UrlTable url{"sw."};
 };
 FigureSpec sweep_figure(Lab& lab, SweepState& state);
@@ -42,24 +55,16 @@ struct AlignmentState {
     AlignmentState();
     int example = -1;               // held-out index shown, or -1 for a typed string
     TypedDate typed;                // the string shown when example < 0 (the URL's al.date)
-    std::string shown_input;        // the string whose map is shown
+    ModelInput shown;               // the string whose map is shown
     std::string shown_target;       // its right answer ("" when unknown: a typed string)
     bool use_live = false;          // the models trained in the page instead of the shipped
     int selected_output = 0;        // the output row whose bars are shown
     int masked = -1;                // probes: the input position masked (occlusion), or -1
-    // Computed for shown_input (refresh_alignment).
+    // Read for `shown` (refresh_alignment): [0] the plain model's, [1] the attention model's.
+    std::array<std::shared_ptr<const Analysis>, 2> analysis;
     std::string model_label;        // which attention model made the map
     bool two_way = false;           // its encoder reads both ways (Bahdanau's annotations)
-    std::string output;             // the attention model's output
-    std::vector<float> weights;     // [T, S] its attention weights
-    std::string masked_output;      // its output with position `masked` blanked
-    std::vector<float> importance;  // [T, S] 1 where blanking input j changes output t
-    std::string gradient_target;    // the target the gradient path's loss is taken against
-    std::array<std::vector<float>, 2> grad_norms;  // [S] ‖∂loss/∂h_j‖: plain, attention
-    std::array<std::vector<float>, 2> direct_norms; // [S] the part that reaches h_j directly
-    std::string gradient_note;      // why there is no gradient path ("" = there is one)
-    std::string computed_for;       // what the above were computed for
-    int computed_mask = -2;
+    bool gradient_measured = false; // the attention model has a gradient path (else neither is shown)
     bool url_applied = false;       // the URL's example or date was shown once
     UrlTable url{"al."};
 };
@@ -79,9 +84,15 @@ struct ResultsState {
 };
 FigureSpec results_figure(Lab& lab, ResultsState& state);
 
-// The Transformer section: the training pair's settings are the Lab's (tf.*); the maps' own (tm.*).
+// The Transformer section: the training pair's settings (tf.*), trained with the trainer's
+// settings for every model (Adam at 1e-3); the maps' own (tm.*).
 struct TransformerTrainingState {
-    explicit TransformerTrainingState(Lab& lab);
+    TransformerTrainingState();
+    int width = 64;
+    int heads = 4;
+    int seed = 1;
+    int epochs = 12;
+    std::array<TrainerConfig, 2> configs() const;  // [0] memory first, [1] memory all
     UrlTable url{"tf."};
 };
 FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state);
@@ -94,22 +105,15 @@ struct TransformerMapsState {
     int head = 0;                   // 0: the mean over heads; h: head h (1-based)
     int selected_output = 0;        // the cross-attention row whose bars are shown
     int selected_input = 0;         // the self-attention row whose bars are shown
-    // Computed for `date` (refresh in figures/transformer.cpp).
+    // Read for typed.input (refresh in figures/transformer.cpp).
+    std::shared_ptr<const Analysis> analysis;
     std::string model_label;        // which model made the maps
-    std::string output;             // its output
-    int heads = 0;                  // A
-    std::vector<float> cross_mean;  // [T, S] the cross-attention, mean over heads (core's)
-    std::vector<float> cross_heads; // [A, T, S] each head's
-    std::vector<float> self_mean;   // [S, S] the encoder's self-attention, mean over heads
-    std::vector<float> self_heads;  // [A, S, S] each head's
-    std::string computed_for;       // what the above were computed for
     UrlTable url{"tm."};
 };
 FigureSpec transformer_maps_figure(Lab& lab, TransformerMapsState& state);
 
 // The part-2 figures' own state, owned by the app (web/app.cpp) beside the Lab.
 struct Lesson2 {
-    explicit Lesson2(Lab& lab) : training(lab), sweep(lab), transformer_training(lab) {}
     TrainingState training;
     SweepState sweep;
     AlignmentState alignment;

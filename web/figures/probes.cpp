@@ -26,6 +26,24 @@
 namespace lb::web {
 namespace {
 
+// What the figure reads of the string's analyses (refresh_alignment): the attention model's
+// output, map and occlusion; both models' gradient paths, where the attention model has one.
+const Analysis& attention(const AlignmentState& st) { return *st.analysis[1]; }
+const std::string& masked_output(const AlignmentState& st) {
+    static const std::string none;
+    return st.masked >= 0 && st.masked < int(attention(st).occluded.size()) ? attention(st).occluded[size_t(st.masked)] : none;
+}
+const std::vector<float>& gradient(const AlignmentState& st, int k, bool direct = false) {
+    static const std::vector<float> none;
+    const auto& a = st.analysis[size_t(k)];
+    if (!st.gradient_measured || !a) return none;
+    return direct ? a->gradient_direct : a->gradient_total;
+}
+std::string gradient_note(const AlignmentState& st) {
+    return st.gradient_measured ? "" : "The gradient path is drawn for the lesson's own attention model; pick it in "
+                                       "Figure 3 (model: attention) to see it for a model trained here.";
+}
+
 // Output text with the characters that differ from `reference` in the error colour.
 void DiffText(const std::string& text, const std::string& reference) {
     const LessonColors& col = lesson_colors();
@@ -41,7 +59,7 @@ void DiffText(const std::string& text, const std::string& reference) {
 
 void ShowOcclusion(AlignmentState& st, float width) {
     const LessonColors& col = lesson_colors();
-    const int S = int(st.shown_input.size()), T = output_length;
+    const int S = int(st.shown.text.size()), T = output_length;
     const float cell = std::clamp((width - 4) / S, 9.0f, 24.0f);
     WrappedText("Click an input character to blank it:");
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 4});
@@ -50,7 +68,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
         ImGui::PushID(j);
         const bool on = st.masked == j;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(col.decoder));
-        if (ImGui::Button(shown_char(st.shown_input[size_t(j)]).c_str(), {cell - 1, 0})) st.masked = on ? -1 : j;
+        if (ImGui::Button(shown_char(st.shown.text[size_t(j)]).c_str(), {cell - 1, 0})) st.masked = on ? -1 : j;
         if (on) ImGui::PopStyleColor();
         record_rect("in-" + std::to_string(j));
         ImGui::PopID();
@@ -60,19 +78,19 @@ void ShowOcclusion(AlignmentState& st, float width) {
 
     ImGui::Text("As read:");
     ImGui::SameLine();
-    DiffText(st.output, st.output);
-    if (st.masked >= 0 && !st.masked_output.empty()) {
-        const char c = st.shown_input[size_t(st.masked)];
+    DiffText(attention(st).output, attention(st).output);
+    if (st.masked >= 0 && !masked_output(st).empty()) {
+        const char c = st.shown.text[size_t(st.masked)];
         ImGui::Text("Input %d (%s) blanked:", st.masked, c == ' ' ? "a space" : ("'" + std::string(1, c) + "'").c_str());
         ImGui::SameLine();
-        DiffText(st.masked_output, st.output);
+        DiffText(masked_output(st), attention(st).output);
         std::string peaked, changed;
         for (int t = 0; t < T; ++t) {
             int peak = 0;
             for (int j = 1; j < S; ++j)
-                if (st.weights[size_t(t * S + j)] > st.weights[size_t(t * S + peak)]) peak = j;
+                if (attention(st).attention[size_t(t * S + j)] > attention(st).attention[size_t(t * S + peak)]) peak = j;
             if (peak == st.masked) peaked += (peaked.empty() ? "" : ", ") + std::to_string(t);
-            if (st.masked_output[size_t(t)] != st.output[size_t(t)]) changed += (changed.empty() ? "" : ", ") + std::to_string(t);
+            if (masked_output(st)[size_t(t)] != attention(st).output[size_t(t)]) changed += (changed.empty() ? "" : ", ") + std::to_string(t);
         }
         WrappedText("Outputs whose attention peaked here: %s. Outputs that changed: %s.", peaked.empty() ? "none" : peaked.c_str(),
                            changed.empty() ? "none" : changed.c_str());
@@ -85,28 +103,28 @@ void ShowOcclusion(AlignmentState& st, float width) {
     const float map_w = narrow ? width : (width - 24) / 2, cw = std::min(20.0f, map_w / S), ch = 14;
     ImGui::BeginGroup();
     ImGui::TextDisabled("attention weight");
-    Heatmap("attention-map", st.weights, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    Heatmap("attention-map", attention(st).attention, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
     record_rect("attention-map");
     ImGui::EndGroup();
     if (!narrow) ImGui::SameLine(0, 24);
     ImGui::BeginGroup();
     ImGui::TextDisabled("changes when that input is blanked");
-    const HeatmapHit hit = Heatmap("occlusion-map", st.importance, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    const HeatmapHit hit = Heatmap("occlusion-map", attention(st).changed, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
     record_rect("occlusion-map");
-    if (hit.clicked) st.masked = hit.col;
+    if (hit.clicked) st.masked = hit.col, keep_awake();  // the lines above show it next frame
     if (hit.row >= 0)
         ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
-                          st.importance[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");
+                          attention(st).changed[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");
     ImGui::EndGroup();
 }
 
 // ‖∂loss/∂h_j‖ as bars on a log axis, plain and attention side by side per position.
 void ShowGradientPath(AlignmentState& st, float width) {
     const LessonColors& col = lesson_colors();
-    const int S = int(st.shown_input.size());
-    const auto& plain = st.grad_norms[0];
-    const auto& attention = st.grad_norms[1];
-    if (!st.gradient_note.empty()) DimTextWrapped(st.gradient_note.c_str());
+    const int S = int(st.shown.text.size());
+    const auto& plain = gradient(st, 0);
+    const auto& attention = gradient(st, 1);
+    if (!st.gradient_measured) DimTextWrapped(gradient_note(st).c_str());
     if (int(plain.size()) != S || int(attention.size()) != S) return;
     float hi = 1e-30f, lo = 1e30f;
     for (const auto* v : {&plain, &attention})
@@ -114,7 +132,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
             if (x > 0) hi = std::max(hi, x), lo = std::min(lo, x);
     const float top = std::ceil(std::log10(hi)), bottom = std::max(std::floor(std::log10(lo)), top - 8);
     WrappedText("Gradient path: the size of \u2202loss/\u2202h at each encoder position (log scale), for the loss of "
-                       "writing %s.", st.gradient_target.c_str());
+                       "writing %s.", lb::web::attention(st).gradient_target.c_str());
     const float line = ImGui::GetTextLineHeight(), height = 120;
     ImGui::InvisibleButton("gradient", {width, height + line * 2 + 6});
     record_rect("gradient");
@@ -138,7 +156,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
         const float x = min.x + axis_w + j * group, bw = std::max(1.0f, (group - 2) / 2);
         draw.AddRectFilled({x + 1, y_of(plain[size_t(j)])}, {x + 1 + bw, base}, plain_color());
         draw.AddRectFilled({x + 1 + bw, y_of(attention[size_t(j)])}, {x + 1 + 2 * bw, base}, attention_color());
-        const std::string c = shown_char(st.shown_input[size_t(j)]);
+        const std::string c = shown_char(st.shown.text[size_t(j)]);
         draw.AddText({x + (group - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, col.text_dim, c.c_str());
     }
     const char* legend[] = {"plain", "attention"};
@@ -151,7 +169,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
         lx -= 10;
     }
     if (hovered >= 0 && hovered < S)
-        ImGui::SetTooltip("input %d, %s\nplain: %.3g\nattention: %.3g", hovered, shown_char(st.shown_input[size_t(hovered)]).c_str(),
+        ImGui::SetTooltip("input %d, %s\nplain: %.3g\nattention: %.3g", hovered, shown_char(st.shown.text[size_t(hovered)]).c_str(),
                           plain[size_t(hovered)], attention[size_t(hovered)]);
     // The last position against the first, the ratio the prose states: how much more gradient
     // the state read last gets than the state read first.
@@ -165,11 +183,11 @@ void ShowGradientPath(AlignmentState& st, float width) {
 void ShowProbes(Lab& lab, AlignmentState& st) {
 
     refresh_alignment(lab, st);
-    if (st.weights.empty()) {
+    if (!st.analysis[1]) {
         ImGui::TextDisabled("Loading the shipped models\u2026");
         return;
     }
-    WrappedText("The string of the figure above: \u201c%s\u201d.", st.shown_input.c_str());
+    WrappedText("The string of the figure above: \u201c%s\u201d.", st.shown.text.c_str());
     const float width = ImGui::GetContentRegionAvail().x;
     ShowOcclusion(st, width);
     ImGui::Spacing();
@@ -178,33 +196,38 @@ void ShowProbes(Lab& lab, AlignmentState& st) {
 
 nlohmann::json state_json(Lab& lab, AlignmentState& st) {
     refresh_alignment(lab, st);
-    const int S = int(st.shown_input.size());
+    const int S = int(st.shown.text.size());
     nlohmann::json importance = nlohmann::json::array();
-    if (!st.importance.empty())
-        for (int t = 0; t < output_length; ++t)
-            importance.push_back(std::vector<float>(st.importance.begin() + t * S, st.importance.begin() + (t + 1) * S));
-    return {{"input", st.shown_input}, {"masked", st.masked}, {"output", st.output}, {"masked_output", st.masked_output},
-            {"importance", importance}, {"gradient_target", st.gradient_target},
-            {"grad_norms", {{"plain", st.grad_norms[0]}, {"attention", st.grad_norms[1]}}},
-            {"direct_norms", {{"plain", st.direct_norms[0]}, {"attention", st.direct_norms[1]}}},
-            {"gradient_note", st.gradient_note}};
+    if (!st.analysis[1])  // before the shipped models load
+        return {{"input", st.shown.text}, {"masked", st.masked}, {"output", ""}, {"masked_output", ""},
+                {"importance", importance}, {"gradient_target", ""},
+                {"grad_norms", {{"plain", importance}, {"attention", importance}}},
+                {"direct_norms", {{"plain", importance}, {"attention", importance}}}, {"gradient_note", ""}};
+    const std::vector<float>& changed = attention(st).changed;
+    for (int t = 0; t < output_length; ++t)
+        importance.push_back(std::vector<float>(changed.begin() + t * S, changed.begin() + (t + 1) * S));
+    return {{"input", st.shown.text}, {"masked", st.masked}, {"output", attention(st).output}, {"masked_output", masked_output(st)},
+            {"importance", importance}, {"gradient_target", attention(st).gradient_target},
+            {"grad_norms", {{"plain", gradient(st, 0)}, {"attention", gradient(st, 1)}}},
+            {"direct_norms", {{"plain", gradient(st, 0, true)}, {"attention", gradient(st, 1, true)}}},
+            {"gradient_note", gradient_note(st)}};
 }
 
 std::string text_alternative(const AlignmentState& st) {
-    const int S = int(st.shown_input.size());
-    if (!st.gradient_note.empty()) return "<p>" + html_escape(st.gradient_note) + "</p>";
-    if (st.grad_norms[0].size() != size_t(S) || st.grad_norms[1].size() != size_t(S)) return "<p>The shipped models are loading.</p>";
-    std::string html = "<p>Norm of the loss gradient at each encoder state of \u201c" + html_escape(st.shown_input) +
+    const int S = int(st.shown.text.size());
+    if (!st.analysis[1] || !st.analysis[0]) return "<p>The shipped models are loading.</p>";
+    if (!st.gradient_measured) return "<p>" + html_escape(gradient_note(st)) + "</p>";
+    std::string html = "<p>Norm of the loss gradient at each encoder state of \u201c" + html_escape(st.shown.text) +
                        "\u201d:</p><table><thead><tr><th scope=\"col\">position</th><th scope=\"col\">input</th>"
                        "<th scope=\"col\">plain</th><th scope=\"col\">attention</th><th scope=\"col\">outputs that change when blanked</th></tr></thead><tbody>";
     for (int j = 0; j < S; ++j) {
         char p[32], a[32];
-        std::snprintf(p, sizeof p, "%.3g", st.grad_norms[0][size_t(j)]);
-        std::snprintf(a, sizeof a, "%.3g", st.grad_norms[1][size_t(j)]);
+        std::snprintf(p, sizeof p, "%.3g", gradient(st, 0)[size_t(j)]);
+        std::snprintf(a, sizeof a, "%.3g", gradient(st, 1)[size_t(j)]);
         std::string changed;
         for (int t = 0; t < output_length; ++t)
-            if (st.importance[size_t(t * S + j)] > 0) changed += (changed.empty() ? "" : " ") + std::to_string(t);
-        html += "<tr><th scope=\"row\">" + std::to_string(j) + "</th><td>" + html_escape(shown_char(st.shown_input[size_t(j)])) + "</td><td>" +
+            if (attention(st).changed[size_t(t * S + j)] > 0) changed += (changed.empty() ? "" : " ") + std::to_string(t);
+        html += "<tr><th scope=\"row\">" + std::to_string(j) + "</th><td>" + html_escape(shown_char(st.shown.text[size_t(j)])) + "</td><td>" +
                 p + "</td><td>" + a + "</td><td>" + (changed.empty() ? "none" : changed) + "</td></tr>";
     }
     return html + "</tbody></table>";
@@ -213,6 +236,7 @@ std::string text_alternative(const AlignmentState& st) {
 }  // namespace
 
 FigureSpec probes_figure(Lab& lab, AlignmentState& st) {
+    lab.changes.subscribe([] { request_redraw("probes"); });
     return {
         .name = "probes",
         .show = [&lab, &st] { ShowProbes(lab, st); },

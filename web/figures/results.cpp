@@ -250,6 +250,7 @@ ResultsState::ResultsState() {
 }
 
 FigureSpec results_figure(Lab& lab, ResultsState& st) {
+    lab.changes.subscribe([] { request_redraw("results"); });
     return {
         .name = "results",
         .show = [&lab, &st] { ShowResults(lab, st); },

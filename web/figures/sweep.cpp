@@ -35,11 +35,11 @@ const ResultRow* find_row(const std::vector<ResultRow>& rows, Origin origin, Dec
     return nullptr;
 }
 
-void ShowControls(Lab& lab) {
+void ShowControls(Lab& lab, SweepState& st) {
     ImGui::BeginDisabled(lab.sweep_running);
     bool any = false;
     for (const auto& run : lab.sweep) any |= bool(run);
-    if (ImGui::Button(any ? "Resume the eight runs" : "Run all eight")) lab.run_sweep();
+    if (ImGui::Button(any ? "Resume the eight runs" : "Run all eight")) lab.run_sweep(st.epochs);
     record_rect("run-all");
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -53,7 +53,7 @@ void ShowControls(Lab& lab) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
     ImGui::BeginDisabled(any);
-    ImGui::SliderInt("epochs each", &lab.sweep_epochs, 1, sweep_epochs);
+    ImGui::SliderInt("epochs each", &st.epochs, 1, sweep_epochs);
     ImGui::EndDisabled();
     record_rect("epochs");
 
@@ -93,7 +93,7 @@ void ShowControls(Lab& lab) {
         DimTextWrapped("One cell trains at a time, in a Web Worker: this machine has a core for the page and one more.");
 }
 
-void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
+void ShowTable(Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
     const LessonColors& col = lesson_colors();
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
     const bool narrow = ImGui::GetContentRegionAvail().x < 560;
@@ -136,7 +136,7 @@ void ShowTable(Lab& lab, const std::vector<ResultRow>& rows) {
     ImGui::EndTable();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
     WrappedText("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
-                              ". This page: additive attention, seed 1, " + std::to_string(lab.sweep_epochs) + " epochs each.").c_str());
+                              ". This page: additive attention, seed 1, " + std::to_string(st.epochs) + " epochs each.").c_str());
     ImGui::PopStyleColor();
 }
 
@@ -194,14 +194,14 @@ void ShowViews(Lab& lab) {
                 against.c_str(), fixed((p[0] + p[1] + p[2] + p[3]) / 4, 2).c_str(), fixed(hi - lo, 3).c_str());
 }
 
-void ShowSweep(Lab& lab) {
+void ShowSweep(Lab& lab, SweepState& st) {
     const std::vector<ResultRow> rows = lab.results();
-    ShowControls(lab);
-    ShowTable(lab, rows);
+    ShowControls(lab, st);
+    ShowTable(lab, st, rows);
     ShowViews(lab);
 }
 
-nlohmann::json state_json(Lab& lab) {
+nlohmann::json state_json(Lab& lab, const SweepState& st) {
     nlohmann::json cells = nlohmann::json::array();
     for (const ResultRow& r : lab.results())
         if (sweep_row(r))
@@ -224,7 +224,7 @@ nlohmann::json state_json(Lab& lab) {
     for (const auto& run : lab.sweep)
         if (run && run->playing()) training.push_back({{"model", decoder_name(run->config().model.decoder)}, {"width", run->config().model.H}});
     return {{"running", lab.sweep_running}, {"training", training}, {"workers", lab.worker_count},
-            {"wall_seconds", lab.sweep_clock.ms() / 1000}, {"epochs", lab.sweep_epochs},
+            {"wall_seconds", lab.sweep_clock.ms() / 1000}, {"epochs", st.epochs},
             {"cells", cells}, {"views", views}, {"native_note", lab.native_note}, {"shipped", shipped}};
 }
 
@@ -247,13 +247,16 @@ std::string text_alternative(Lab& lab) {
 
 }  // namespace
 
-SweepState::SweepState(Lab& lab) { url.integer("epochs", lab.sweep_epochs, 1, sweep_epochs); }
+SweepState::SweepState() { url.integer("epochs", epochs, 1, sweep_epochs); }
 
 FigureSpec sweep_figure(Lab& lab, SweepState& state) {
+    const auto redraw = [] { request_redraw("sweep"); };
+    lab.changes.subscribe(redraw);
+    lab.sweep_progress.subscribe(redraw);
     return {
         .name = "sweep",
-        .show = [&lab] { ShowSweep(lab); },
-        .state = [&lab] { return state_json(lab); },
+        .show = [&lab, &state] { ShowSweep(lab, state); },
+        .state = [&lab, &state] { return state_json(lab, state); },
         .text_alternative = [&lab] { return text_alternative(lab); },
         .fit_height = true,
         .url = &state.url,

@@ -43,35 +43,42 @@ const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 
 }  // namespace
 
-TrainingState::TrainingState(Lab& lab) {
+TrainingState::TrainingState() {
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
-    url.integer_in("width", lab.width, widths)
+    url.integer_in("width", width, widths)
         .entry("model", "one of attention, bahdanau, luong or luong-local",
-               [&lab] { return std::string(decoder_name(lab.design)); },
-               [&lab](const std::string& text) {  // a design starts with its own default scorer
+               [this] { return std::string(decoder_name(design)); },
+               [this](const std::string& text) {  // a design starts with its own default scorer
                    const auto kind = parse_decoder(text);
                    if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
-                   lab.design = *kind, lab.scorer = default_scorer(*kind);
+                   design = *kind, scorer = default_scorer(*kind);
                    return true;
                })
         .entry("scorer", "a scorer the model takes (attention: additive, dot or general; bahdanau: additive; "
                          "luong: dot, general or concat; luong-local: dot or general)",
-               [&lab] { return std::string(model_scorer_name(lab.design, lab.scorer)); },
-               [&lab](const std::string& text) {
-                   const auto scorer = parse_model_scorer(lab.design, text);
-                   return scorer && (lab.scorer = *scorer, true);
+               [this] { return std::string(model_scorer_name(design, scorer)); },
+               [this](const std::string& text) {
+                   const auto parsed = parse_model_scorer(design, text);
+                   return parsed && (scorer = *parsed, true);
                })
         .entry("feeding", "1 or 0, and 1 for luong and luong-local only",
-               [&lab] { return std::string(lab.input_feeding ? "1" : "0"); },
-               [&lab](const std::string& text) {
-                   if (text != "0" && !(text == "1" && is_luong(lab.design))) return false;
-                   return lab.input_feeding = text == "1", true;
+               [this] { return std::string(input_feeding ? "1" : "0"); },
+               [this](const std::string& text) {
+                   if (text != "0" && !(text == "1" && is_luong(design))) return false;
+                   return input_feeding = text == "1", true;
                })
 ;
     // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
-    url_setting(url, "seed", lab.seed, "seed");
-    url_setting(url, "epochs", lab.epochs, "epochs", max_epochs);
-    url_setting(url, "lr", lab.learning_rate, "learning_rate");
+    url_setting(url, "seed", seed, "seed");
+    url_setting(url, "epochs", epochs, "epochs", max_epochs);
+    url_setting(url, "lr", learning_rate, "learning_rate");
+}
+
+std::array<TrainerConfig, 2> TrainingState::configs() const {
+    std::array<TrainerConfig, 2> c = {trainer_config(DecoderKind::plain, scorer, width, epochs, seed, learning_rate),
+                                      trainer_config(design, scorer, width, epochs, seed, learning_rate)};
+    c[1].model.input_feeding = input_feeding;
+    return c;
 }
 
 namespace {
@@ -80,67 +87,68 @@ namespace {
 // [SECTION] Drawing
 //-----------------------------------------------------------------------------------------------
 
-void ShowSettings(Lab& lab) {
+// The settings' widgets: true when one changed (new settings start new runs).
+bool ShowSettings(TrainingState& st) {
     bool changed = false;
     ImGui::SetNextItemWidth(70);
-    if (ImGui::BeginCombo("width", std::to_string(lab.width).c_str())) {
+    if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
         for (int w : sweep_widths)
-            if (ImGui::Selectable(std::to_string(w).c_str(), w == lab.width)) changed |= w != lab.width, lab.width = w;
+            if (ImGui::Selectable(std::to_string(w).c_str(), w == st.width)) changed |= w != st.width, st.width = w;
         ImGui::EndCombo();
     }
     record_rect("width");
     SameLineIfRoom(labelled(110, "model"));
     ImGui::SetNextItemWidth(110);
-    if (ImGui::BeginCombo("model", std::string(decoder_name(lab.design)).c_str())) {
+    if (ImGui::BeginCombo("model", std::string(decoder_name(st.design)).c_str())) {
         for (DecoderKind kind : designs)
-            if (ImGui::Selectable(std::string(decoder_name(kind)).c_str(), kind == lab.design) && kind != lab.design) {
-                lab.design = kind, changed = true;
-                if (!takes_scorer(kind, lab.scorer)) lab.scorer = default_scorer(kind);
-                lab.input_feeding &= is_luong(kind);
+            if (ImGui::Selectable(std::string(decoder_name(kind)).c_str(), kind == st.design) && kind != st.design) {
+                st.design = kind, changed = true;
+                if (!takes_scorer(kind, st.scorer)) st.scorer = default_scorer(kind);
+                st.input_feeding &= is_luong(kind);
             }
         ImGui::EndCombo();
     }
     record_rect("model");
     SameLineIfRoom(labelled(90, "scorer"));
     ImGui::SetNextItemWidth(90);
-    ImGui::BeginDisabled(lab.design == DecoderKind::bahdanau);  // the paper's additive score only
-    if (ImGui::BeginCombo("scorer", std::string(model_scorer_name(lab.design, lab.scorer)).c_str())) {
+    ImGui::BeginDisabled(st.design == DecoderKind::bahdanau);  // the paper's additive score only
+    if (ImGui::BeginCombo("scorer", std::string(model_scorer_name(st.design, st.scorer)).c_str())) {
         for (Scorer s : scorers)
-            if (takes_scorer(lab.design, s) &&
-                ImGui::Selectable(std::string(model_scorer_name(lab.design, s)).c_str(), s == lab.scorer))
-                changed |= s != lab.scorer, lab.scorer = s;
+            if (takes_scorer(st.design, s) &&
+                ImGui::Selectable(std::string(model_scorer_name(st.design, s)).c_str(), s == st.scorer))
+                changed |= s != st.scorer, st.scorer = s;
         ImGui::EndCombo();
     }
     ImGui::EndDisabled();
     record_rect("scorer");
     SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "input feeding"));
-    ImGui::BeginDisabled(!is_luong(lab.design));
-    changed |= ImGui::Checkbox("input feeding", &lab.input_feeding);
+    ImGui::BeginDisabled(!is_luong(st.design));
+    changed |= ImGui::Checkbox("input feeding", &st.input_feeding);
     ImGui::EndDisabled();
     record_rect("input-feeding");
     SameLineIfRoom(labelled(110, "seed"));
     ImGui::SetNextItemWidth(110);
-    int seed = lab.seed;
-    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != lab.seed) lab.seed = seed, changed = true;
+    int seed = st.seed;
+    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != st.seed) st.seed = seed, changed = true;
     record_rect("seed");
     SameLineIfRoom(labelled(120, "epochs"));
     ImGui::SetNextItemWidth(120);
-    int epochs = lab.epochs;
-    if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != lab.epochs) lab.epochs = epochs, changed = true;
+    int epochs = st.epochs;
+    if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != st.epochs) st.epochs = epochs, changed = true;
     record_rect("epochs");
     SameLineIfRoom(labelled(80, "learning rate"));
     ImGui::SetNextItemWidth(80);
     char shown[32];
-    std::snprintf(shown, sizeof shown, "%g", lab.learning_rate);
+    std::snprintf(shown, sizeof shown, "%g", st.learning_rate);
     if (ImGui::BeginCombo("learning rate", shown)) {
         for (double rate : learning_rates) {
             std::snprintf(shown, sizeof shown, "%g", rate);
-            if (ImGui::Selectable(shown, rate == lab.learning_rate)) changed |= rate != lab.learning_rate, lab.learning_rate = rate;
+            if (ImGui::Selectable(shown, rate == st.learning_rate)) changed |= rate != st.learning_rate, st.learning_rate = rate;
         }
         ImGui::EndCombo();
     }
     record_rect("learning-rate");
-    if (changed) lab.build_live();  // new settings start new runs
+    return changed;
 }
 
 // Made each time: the colours follow the page's theme; the second run is named by its model
@@ -150,10 +158,12 @@ PairLook look(const RunPair& pair, std::string& second) {
     return {{"plain", second.c_str()}, {plain_color(), attention_color()}};
 }
 
-void ShowTraining(Lab& lab) {
-    if (!lab.live.built()) lab.build_live();
-    ShowSettings(lab);
-    if (ShowPairButtons(lab.live)) lab.build_live();
+// The pair is made here, when the figure first draws (its URL read), and again on new settings
+// or Reset.
+void ShowTraining(Lab& lab, TrainingState& st) {
+    if (!lab.live.built()) lab.build(lab.live, st.configs());
+    if (ShowSettings(st)) lab.build(lab.live, st.configs());
+    if (ShowPairButtons(lab.live)) lab.build(lab.live, st.configs());
     ShowPairProgress(lab.live);
     std::string second;
     ShowPairCharts(lab.live, look(lab.live, second));
@@ -170,19 +180,21 @@ void ShowTraining(Lab& lab) {
 // [SECTION] State JSON and text alternative
 //-----------------------------------------------------------------------------------------------
 
-nlohmann::json state_json(Lab& lab) {
-    if (!lab.live.built()) lab.build_live();
-    const long examples = lab.live[0]->examples_seen() + lab.live[1]->examples_seen();
+nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
+    const bool built = lab.live.built();  // before the figure first draws: its settings, no runs
+    const long examples = built ? lab.live[0]->examples_seen() + lab.live[1]->examples_seen() : 0;
     return {
         {"running", lab.live.running()},
-        {"width", lab.width},
-        {"model", std::string(decoder_name(lab.design))},
-        {"scorer", std::string(model_scorer_name(lab.design, lab.scorer))},
-        {"input_feeding", lab.input_feeding},
-        {"seed", lab.seed},
-        {"epochs", lab.epochs},
-        {"learning_rate", lab.learning_rate},
-        {"runs", {pair_run_json(*lab.live[0], "plain"), pair_run_json(*lab.live[1], model_label(lab.live[1]->config().model).c_str())}},
+        {"width", st.width},
+        {"model", std::string(decoder_name(st.design))},
+        {"scorer", std::string(model_scorer_name(st.design, st.scorer))},
+        {"input_feeding", st.input_feeding},
+        {"seed", st.seed},
+        {"epochs", st.epochs},
+        {"learning_rate", st.learning_rate},
+        {"runs", built ? nlohmann::json{pair_run_json(*lab.live[0], "plain"),
+                                        pair_run_json(*lab.live[1], model_label(lab.live[1]->config().model).c_str())}
+                       : nlohmann::json::array()},
         {"wall_seconds", lab.live.clock.ms() / 1000},
         {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
         {"workers", lab.worker_count},
@@ -191,14 +203,14 @@ nlohmann::json state_json(Lab& lab) {
     };
 }
 
-std::string text_alternative(Lab& lab) {
+std::string text_alternative(const Lab& lab, const TrainingState& st) {
     if (!lab.live.built()) return "";
     char rate[32];
-    std::snprintf(rate, sizeof rate, "%g", lab.learning_rate);
+    std::snprintf(rate, sizeof rate, "%g", st.learning_rate);
     std::string second;
     const PairLook shown = look(lab.live, second);
-    std::string html = "<p>Plain against " + second + ", width " + std::to_string(lab.width) + ", seed " +
-                       std::to_string(lab.seed) + ", " + std::to_string(lab.epochs) + " epochs, learning rate " + rate + ". " +
+    std::string html = "<p>Plain against " + second + ", width " + std::to_string(st.width) + ", seed " +
+                       std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs, learning rate " + rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     return html + pair_epochs_table(lab.live, shown);
 }
@@ -206,11 +218,14 @@ std::string text_alternative(Lab& lab) {
 }  // namespace
 
 FigureSpec training_figure(Lab& lab, TrainingState& state) {
+    const auto redraw = [] { request_redraw("training"); };
+    lab.changes.subscribe(redraw);
+    lab.live.progress.subscribe(redraw);
     return {
         .name = "training",
-        .show = [&lab] { ShowTraining(lab); },
-        .state = [&lab] { return state_json(lab); },
-        .text_alternative = [&lab] { return text_alternative(lab); },
+        .show = [&lab, &state] { ShowTraining(lab, state); },
+        .state = [&lab, &state] { return state_json(lab, state); },
+        .text_alternative = [&lab, &state] { return text_alternative(lab, state); },
         .fit_height = true,
         .url = &state.url,
     };

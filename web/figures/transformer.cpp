@@ -46,78 +46,92 @@ PairLook transformer_look() { return {{"first state", "all states"}, {plain_colo
 
 }  // namespace
 
-TransformerTrainingState::TransformerTrainingState(Lab& lab) {
-    url.integer_in("width", lab.transformer_width, {std::begin(transformer_widths), std::end(transformer_widths)})
-        .integer_in("heads", lab.transformer_heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)})
-;
+TransformerTrainingState::TransformerTrainingState() {
+    url.integer_in("width", width, {std::begin(transformer_widths), std::end(transformer_widths)})
+        .integer_in("heads", heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)});
     // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
-    url_setting(url, "seed", lab.transformer_seed, "seed");
-    url_setting(url, "epochs", lab.transformer_epochs, "epochs", max_transformer_epochs);
+    url_setting(url, "seed", seed, "seed");
+    url_setting(url, "epochs", epochs, "epochs", max_transformer_epochs);
+}
+
+std::array<TrainerConfig, 2> TransformerTrainingState::configs() const {
+    std::array<TrainerConfig, 2> c;
+    for (size_t k = 0; k < 2; ++k) {
+        c[k] = trainer_config(DecoderKind::transformer, Scorer::additive, width, epochs, seed, transformer_learning_rate);
+        c[k].model.heads = heads;
+        c[k].model.memory = k ? Memory::all : Memory::first;
+    }
+    return c;
 }
 
 namespace {
 
-void ShowTransformerSettings(Lab& lab) {
+// The settings' widgets: true when one changed (new settings start new runs).
+bool ShowTransformerSettings(TransformerTrainingState& st) {
     bool changed = false;
     ImGui::SetNextItemWidth(70);
-    if (ImGui::BeginCombo("width", std::to_string(lab.transformer_width).c_str())) {
+    if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
         for (int w : transformer_widths)
-            if (ImGui::Selectable(std::to_string(w).c_str(), w == lab.transformer_width))
-                changed |= w != lab.transformer_width, lab.transformer_width = w;
+            if (ImGui::Selectable(std::to_string(w).c_str(), w == st.width))
+                changed |= w != st.width, st.width = w;
         ImGui::EndCombo();
     }
     record_rect("width");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(60);
-    if (ImGui::BeginCombo("heads", std::to_string(lab.transformer_heads).c_str())) {
+    if (ImGui::BeginCombo("heads", std::to_string(st.heads).c_str())) {
         for (int h : transformer_head_counts)
-            if (ImGui::Selectable(std::to_string(h).c_str(), h == lab.transformer_heads))
-                changed |= h != lab.transformer_heads, lab.transformer_heads = h;
+            if (ImGui::Selectable(std::to_string(h).c_str(), h == st.heads))
+                changed |= h != st.heads, st.heads = h;
         ImGui::EndCombo();
     }
     record_rect("heads");
     if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
-    int seed = lab.transformer_seed;
-    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != lab.transformer_seed)
-        lab.transformer_seed = seed, changed = true;
+    int seed = st.seed;
+    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != st.seed)
+        st.seed = seed, changed = true;
     record_rect("seed");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    int epochs = lab.transformer_epochs;
-    if (ImGui::SliderInt("epochs", &epochs, 1, max_transformer_epochs) && epochs != lab.transformer_epochs)
-        lab.transformer_epochs = epochs, changed = true;
+    int epochs = st.epochs;
+    if (ImGui::SliderInt("epochs", &epochs, 1, max_transformer_epochs) && epochs != st.epochs)
+        st.epochs = epochs, changed = true;
     record_rect("epochs");
-    if (changed) lab.build_transformers();  // new settings start new runs
+    return changed;
 }
 
-void ShowTransformerTraining(Lab& lab) {
-    if (!lab.transformers.built()) lab.build_transformers();
-    ShowTransformerSettings(lab);
-    if (ShowPairButtons(lab.transformers)) lab.build_transformers();
+// The pair is made here, when the figure first draws (its URL read), and again on new settings
+// or Reset.
+void ShowTransformerTraining(Lab& lab, TransformerTrainingState& st) {
+    if (!lab.transformers.built()) lab.build(lab.transformers, st.configs());
+    if (ShowTransformerSettings(st)) lab.build(lab.transformers, st.configs());
+    if (ShowPairButtons(lab.transformers)) lab.build(lab.transformers, st.configs());
     ShowPairProgress(lab.transformers);
     ShowPairCharts(lab.transformers, transformer_look());
     if (!lab.training_note.empty()) WrappedText("%s", lab.training_note.c_str());
     else DimTextWrapped("Both Transformers train in Web Workers with Adam at a learning rate of 0.001, as the GRU models do.");
 }
 
-nlohmann::json training_state_json(Lab& lab) {
-    if (!lab.transformers.built()) lab.build_transformers();
+nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingState& st) {
+    const bool built = lab.transformers.built();  // before the figure first draws: its settings, no runs
     return {
         {"running", lab.transformers.running()},
-        {"width", lab.transformer_width},
-        {"heads", lab.transformer_heads},
-        {"seed", lab.transformer_seed},
-        {"epochs", lab.transformer_epochs},
-        {"runs", {pair_run_json(*lab.transformers[0], "transformer-first"), pair_run_json(*lab.transformers[1], "transformer-all")}},
+        {"width", st.width},
+        {"heads", st.heads},
+        {"seed", st.seed},
+        {"epochs", st.epochs},
+        {"runs", built ? nlohmann::json{pair_run_json(*lab.transformers[0], "transformer-first"),
+                                        pair_run_json(*lab.transformers[1], "transformer-all")}
+                       : nlohmann::json::array()},
         {"wall_seconds", lab.transformers.clock.ms() / 1000},
     };
 }
 
-std::string training_text(Lab& lab) {
+std::string training_text(const Lab& lab, const TransformerTrainingState& st) {
     if (!lab.transformers.built()) return "";
-    return "<p>Width " + std::to_string(lab.transformer_width) + ", " + std::to_string(lab.transformer_heads) + " heads, seed " +
-           std::to_string(lab.transformer_seed) + ", " + std::to_string(lab.transformer_epochs) + " epochs. " +
+    return "<p>Width " + std::to_string(st.width) + ", " + std::to_string(st.heads) + " heads, seed " +
+           std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs. " +
            (lab.transformers.running() ? "Training." : lab.transformers[0]->steps() ? "Paused." : "Not started.") + "</p>" +
            pair_epochs_table(lab.transformers, transformer_look());
 }
@@ -125,11 +139,14 @@ std::string training_text(Lab& lab) {
 }  // namespace
 
 FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state) {
+    const auto redraw = [] { request_redraw("transformer-training"); };
+    lab.changes.subscribe(redraw);
+    lab.transformers.progress.subscribe(redraw);
     return {
         .name = "transformer-training",
-        .show = [&lab] { ShowTransformerTraining(lab); },
-        .state = [&lab] { return training_state_json(lab); },
-        .text_alternative = [&lab] { return training_text(lab); },
+        .show = [&lab, &state] { ShowTransformerTraining(lab, state); },
+        .state = [&lab, &state] { return training_state_json(lab, state); },
+        .text_alternative = [&lab, &state] { return training_text(lab, state); },
         .fit_height = true,
         .url = &state.url,
     };
@@ -143,43 +160,26 @@ namespace {
 
 std::string lesson_date() { return format_date(1977, 9, 19, 1).input; }  // the lesson's example
 
-// The trained-here Transformer once it has finished an epoch, if asked for; else the shipped.
-const Run* live_run(const Lab& lab, bool memory_all) {
-    const Run* run = lab.transformers.built() ? lab.transformers[memory_all ? 1 : 0].get() : nullptr;
-    return run && run->epoch() > 0 && run->model() ? run : nullptr;
+// The Transformer the maps read (read_model's rule): [0] memory first, [1] memory all.
+ModelRead maps_model(const Lab& lab, const TransformerMapsState& st) {
+    const size_t k = st.memory_all;
+    return read_model(lab.transformers[k], lab.shipped_transformers[k], st.use_live);
 }
-const Model* maps_model(const Lab& lab, const TransformerMapsState& st) {
-    if (st.use_live) return live_run(lab, st.memory_all)->model();
-    const auto& shipped = lab.shipped_transformers[st.memory_all ? 1 : 0];
-    return shipped ? &*shipped : nullptr;
-}
+bool live_available(const Lab& lab, const TransformerMapsState& st) { return trained(lab.transformers[st.memory_all]); }
 
 void refresh_maps(Lab& lab, TransformerMapsState& st) {
-    if (normalise_user_input(st.typed.date) != st.typed.date) st.typed.take(st.typed.date, "");  // a link's date
-    if (st.use_live && !live_run(lab, st.memory_all)) st.use_live = false;
-    const Model* model = maps_model(lab, st);
-    if (!model) return;
-    const Run* live = st.use_live ? live_run(lab, st.memory_all) : nullptr;
-    const std::string key = st.typed.date + "|" + std::to_string(reinterpret_cast<uintptr_t>(model)) + "|" +
-                            (live ? std::to_string(live->epoch()) : "shipped");
-    if (key == st.computed_for) return;
-    st.computed_for = key;
-    const Decoded d = decode_tokens(encode_input(st.typed.date), *model);
-    const int A = int(d.heads.shape()[0]), T = output_length, S = int(st.typed.date.size());
-    st.output = d.output;
-    st.heads = A;
-    st.cross_mean.assign(d.attention.begin(), d.attention.end());
-    st.cross_heads.assign(d.heads.begin(), d.heads.end());
-    st.self_heads.assign(d.encoder_self_attention.begin(), d.encoder_self_attention.end());
-    st.self_mean.assign(size_t(S * S), 0.0f);
-    for (int h = 0; h < A; ++h)
-        for (int i = 0; i < S * S; ++i) st.self_mean[size_t(i)] += st.self_heads[size_t(h * S * S + i)] / float(A);
+    if (st.use_live && !live_available(lab, st)) st.use_live = false;
+    const ModelRead model = maps_model(lab, st);
+    if (!model.model) return;
+    const auto analysis = analyse(model, st.typed.input);
+    if (analysis == st.analysis) return;
+    st.analysis = analysis;
     const std::string memory = st.memory_all ? "all states" : "the first state only";
-    st.model_label = live ? "the Transformer reading " + memory + " trained in this page (epoch " + std::to_string(live->epoch()) + ")"
-                          : "the shipped Transformer reading " + memory + " (" + lab.shipped_transformer_info[st.memory_all ? 1 : 0] + ")";
-    st.head = std::clamp(st.head, 0, A);
-    st.selected_output = std::clamp(st.selected_output, 0, T - 1);
-    st.selected_input = std::clamp(st.selected_input, 0, S - 1);
+    st.model_label = model.run ? "the Transformer reading " + memory + " trained in this page (epoch " + std::to_string(model.run->epoch()) + ")"
+                               : "the shipped Transformer reading " + memory + " (" + lab.shipped_transformer_info[st.memory_all ? 1 : 0] + ")";
+    st.head = std::clamp(st.head, 0, analysis->heads);
+    st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
+    st.selected_input = std::clamp(st.selected_input, 0, int(st.typed.input.text.size()) - 1);
 }
 
 // The matrix shown for the chosen head: [rows, S] of the mean or of head st.head.
@@ -219,7 +219,7 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     record_rect("memory-first");
     st.memory_all = memory == 1;
     if (avail >= 560) ImGui::SameLine(0, 24);
-    ImGui::BeginDisabled(!live_run(lab, st.memory_all));
+    ImGui::BeginDisabled(!live_available(lab, st));
     int source = st.use_live ? 1 : 0;
     ImGui::RadioButton("shipped model", &source, 0);
     record_rect("model-shipped");
@@ -234,7 +234,7 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
 void ShowHeadPicker(TransformerMapsState& st) {
     ImGui::TextUnformatted("heads:");
     ImGui::SameLine();
-    for (int h = 0; h <= st.heads; ++h) {
+    for (int h = 0; h <= st.analysis->heads; ++h) {
         if (h > 0) ImGui::SameLine();
         const std::string label = h == 0 ? "mean" : std::to_string(h);
         ImGui::RadioButton(label.c_str(), &st.head, h);
@@ -245,40 +245,42 @@ void ShowHeadPicker(TransformerMapsState& st) {
 void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowMapsPicker(lab, st);
     refresh_maps(lab, st);
-    if (st.output.empty()) {
+    if (!st.analysis) {
         ImGui::TextDisabled("%s", lab.shipped_transformer_error.empty() ? "Loading the shipped Transformers\u2026"
                                                                         : lab.shipped_transformer_error.c_str());
         return;
     }
-    const int S = int(st.typed.date.size());
+    const Analysis& a = *st.analysis;
+    const std::string& input = st.typed.input.text;
+    const int S = int(input.size());
     const float width = ImGui::GetContentRegionAvail().x;
     const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
-    const auto cross = shown(st, st.cross_mean, st.cross_heads);
-    const auto self = shown(st, st.self_mean, st.self_heads);
-    WrappedText("%s writes %s.", st.model_label.c_str(), st.output.c_str());
+    const auto cross = shown(st, a.attention, a.head_attention);
+    const auto self = shown(st, a.self_mean, a.self_attention);
+    WrappedText("%s writes %s.", st.model_label.c_str(), a.output.c_str());
     ShowHeadPicker(st);
 
     WrappedText("Cross-attention: each output character (down) over the input (across)");
-    ShowWeightMap({"map", "out-", "output"}, st.output, st.typed.date, cross, st.selected_output, map_w);
+    ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w);
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
     float sum = 0;
     for (float w : bars) sum += w;
     WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f.",
-                       st.selected_output, st.output[size_t(st.selected_output)],
-                       st.selected_output == 0 ? "the start token" : ("'" + std::string(1, st.output[size_t(st.selected_output - 1)]) + "'").c_str(),
-                       sum, peak.position, quoted(st.typed.date[size_t(peak.position)]).c_str(), peak.weight);
-    ShowWeightBars("bars", st.typed.date, bars, map_w);
+                       st.selected_output, a.output[size_t(st.selected_output)],
+                       st.selected_output == 0 ? "the start token" : ("'" + std::string(1, a.output[size_t(st.selected_output - 1)]) + "'").c_str(),
+                       sum, peak.position, quoted(input[size_t(peak.position)]).c_str(), peak.weight);
+    ShowWeightBars("bars", input, bars, map_w);
 
     ImGui::Spacing();
     WrappedText("The encoder's self-attention: each input character (down) over the input (across)");
-    ShowWeightMap({"self-map", "in-", "input"}, st.typed.date, st.typed.date, self, st.selected_input, map_w);
+    ShowWeightMap({"self-map", "in-", "input"}, input, input, self, st.selected_input, map_w);
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
     WrappedText("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
-                       quoted(st.typed.date[size_t(st.selected_input)]).c_str(), self_peak.position,
-                       quoted(st.typed.date[size_t(self_peak.position)]).c_str(), self_peak.weight);
-    ShowWeightBars("self-bars", st.typed.date, self_bars, map_w);
+                       quoted(input[size_t(st.selected_input)]).c_str(), self_peak.position,
+                       quoted(input[size_t(self_peak.position)]).c_str(), self_peak.weight);
+    ShowWeightBars("self-bars", input, self_bars, map_w);
 }
 
 nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {
@@ -292,40 +294,45 @@ nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {
 
 nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
     refresh_maps(lab, st);
-    const int S = int(st.typed.date.size()), T = output_length;
+    static const Analysis none;  // before the shipped Transformers load: no map is made up
+    const Analysis& a = st.analysis ? *st.analysis : none;
+    const std::string& input = st.typed.input.text;
+    const int S = int(input.size()), T = output_length;
     nlohmann::json cross_heads = nlohmann::json::array(), self_heads = nlohmann::json::array();
-    for (int h = 0; h < st.heads && !st.output.empty(); ++h) {
-        cross_heads.push_back(rows_json(std::span<const float>(st.cross_heads).subspan(size_t(h * T * S), size_t(T * S)), T, S));
-        self_heads.push_back(rows_json(std::span<const float>(st.self_heads).subspan(size_t(h * S * S), size_t(S * S)), S, S));
+    for (int h = 0; h < a.heads; ++h) {
+        cross_heads.push_back(rows_json(std::span<const float>(a.head_attention).subspan(size_t(h * T * S), size_t(T * S)), T, S));
+        self_heads.push_back(rows_json(std::span<const float>(a.self_attention).subspan(size_t(h * S * S), size_t(S * S)), S, S));
     }
-    const bool ready = !st.output.empty();
+    const bool ready = st.analysis != nullptr;
     return {
-        {"input", st.typed.date}, {"output", st.output}, {"message", st.typed.message}, {"memory", st.memory_all ? "all" : "first"},
-        {"model", st.use_live ? "page" : "shipped"}, {"label", st.model_label}, {"heads", st.heads}, {"head", st.head},
+        {"input", input}, {"output", a.output}, {"message", st.typed.message}, {"memory", st.memory_all ? "all" : "first"},
+        {"model", st.use_live ? "page" : "shipped"}, {"label", st.model_label}, {"heads", a.heads}, {"head", st.head},
         {"selected_output", st.selected_output}, {"selected_input", st.selected_input},
-        {"cross_mean", rows_json(st.cross_mean, ready ? T : 0, S)}, {"cross_heads", cross_heads},
-        {"self_mean", rows_json(st.self_mean, ready ? S : 0, S)}, {"self_heads", self_heads},
-        {"bars", ready ? rows_json(row_of(shown(st, st.cross_mean, st.cross_heads), st.selected_output, S), 1, S)[0] : nlohmann::json(nullptr)},
-        {"self_bars", ready ? rows_json(row_of(shown(st, st.self_mean, st.self_heads), st.selected_input, S), 1, S)[0] : nlohmann::json(nullptr)},
+        {"cross_mean", rows_json(a.attention, ready ? T : 0, S)}, {"cross_heads", cross_heads},
+        {"self_mean", rows_json(a.self_mean, ready ? S : 0, S)}, {"self_heads", self_heads},
+        {"bars", ready ? rows_json(row_of(shown(st, a.attention, a.head_attention), st.selected_output, S), 1, S)[0] : nlohmann::json(nullptr)},
+        {"self_bars", ready ? rows_json(row_of(shown(st, a.self_mean, a.self_attention), st.selected_input, S), 1, S)[0] : nlohmann::json(nullptr)},
         {"shipped_error", lab.shipped_transformer_error},
     };
 }
 
 std::string maps_text(Lab& lab, TransformerMapsState& st) {
     refresh_maps(lab, st);
-    if (st.output.empty()) return "<p>" + html_escape(lab.shipped_transformer_error.empty() ? "The shipped Transformers are loading."
+    if (!st.analysis) return "<p>" + html_escape(lab.shipped_transformer_error.empty() ? "The shipped Transformers are loading."
                                                                                           : lab.shipped_transformer_error) + "</p>";
-    const int S = int(st.typed.date.size());
-    const auto cross = shown(st, st.cross_mean, st.cross_heads);
-    std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.typed.date) + "\u201d and writes " + st.output +
+    const Analysis& a = *st.analysis;
+    const std::string& input = st.typed.input.text;
+    const int S = int(input.size());
+    const auto cross = shown(st, a.attention, a.head_attention);
+    std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(input) + "\u201d and writes " + a.output +
                        ". Where each output character's cross-attention (" +
                        (st.head == 0 ? std::string("mean over heads") : "head " + std::to_string(st.head)) +
                        ") peaks:</p><table><thead><tr><th scope=\"col\">output</th><th scope=\"col\">peak position</th>"
                        "<th scope=\"col\">input there</th><th scope=\"col\">weight</th></tr></thead><tbody>";
     for (int t = 0; t < output_length; ++t) {
         const Peak p = row_peak(row_of(cross, t, S));
-        html += "<tr><th scope=\"row\">" + std::to_string(t) + " \u2018" + st.output[size_t(t)] + "\u2019</th><td>" +
-                std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.typed.date[size_t(p.position)])) + "</td><td>" +
+        html += "<tr><th scope=\"row\">" + std::to_string(t) + " \u2018" + a.output[size_t(t)] + "\u2019</th><td>" +
+                std::to_string(p.position) + "</td><td>" + html_escape(quoted(input[size_t(p.position)])) + "</td><td>" +
                 fixed(p.weight, 3) + "</td></tr>";
     }
     return html + "</tbody></table>" + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
@@ -334,6 +341,7 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
 }  // namespace
 
 FigureSpec transformer_maps_figure(Lab& lab, TransformerMapsState& st) {
+    lab.changes.subscribe([] { request_redraw("transformer-maps"); });
     return {
         .name = "transformer-maps",
         .show = [&lab, &st] { ShowMaps(lab, st); },

@@ -3,9 +3,13 @@
 // One Lab, owned by the app (web/app.cpp) and handed to the figures that read it.
 //
 //   runs.cpp      Run and the worker client (web/worker/client.js through Module.lookbackRuns):
-//                 the training figure's pair, the sweep's cells, what the workers report
+//                 the GRU pair, the Transformer pair, the sweep's cells, what the workers report
 //   assets.cpp    the shipped weights (labels from their metadata) and assets/sweep.json
 //   results.cpp   the source's, the native and the page's results as rows, and as CSV
+//   analysis.h    everything the map and probe figures show of one string, for one model
+//
+// The Lab names no figure: a figure's settings live in its own state (web/figures/lesson2.h),
+// the Lab takes a run's config, and the figures subscribe their redraws (Redraws).
 //
 // The page's module never trains: a run here is a view of a run in a worker, filled in by its
 // reports (losses, epochs, metrics, progress) and by the weights it sends after every epoch.
@@ -14,6 +18,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +38,23 @@ struct Stopwatch {
     void stop();
     double ms() const;
 };
+
+// --- who redraws when something changes --------------------------------------------------------
+// Each figure that shows what the Lab holds subscribes its own redraw.
+class Redraws {
+public:
+    void subscribe(std::function<void()> redraw) { redraws_.push_back(std::move(redraw)); }
+    void now();    // every subscriber, at once
+    void soon();   // progress only: at most four a second (runs.cpp says why)
+private:
+    static void later(void* self);
+    std::vector<std::function<void()>> redraws_;
+    double last_ms_ = 0;
+    bool pending_ = false;
+};
+
+// The settings of a run: its model, width, epochs, seed and Adam's learning rate.
+TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3);
 
 // --- a training run in a worker, as the page knows it ------------------------------------------
 class Run {
@@ -57,6 +79,7 @@ public:
     const std::vector<EpochRecord>& epochs() const { return epochs_; }  // finished epochs
     const std::optional<Metrics>& metrics() const { return metrics_; }  // of the last evaluation
     const Model* model() const { return model_ ? &*model_ : nullptr; }  // the weights last sent
+    long weights_taken() const { return weights_taken_; }               // how many times they came
     long steps() const { return long(losses_.size()); }
     long examples_seen() const { return examples_; }
     int epoch() const { return int(epochs_.size()); }
@@ -79,15 +102,30 @@ private:
     std::vector<EpochRecord> epochs_;
     std::optional<Metrics> metrics_;
     std::optional<Model> model_;
+    long weights_taken_ = 0;
     long examples_ = 0;
     bool evaluating_ = false;
     double fraction_ = 0, train_seconds_ = 0;
 };
 
+// --- which model a figure reads -----------------------------------------------------------------
+// A run once it has finished an epoch and sent its weights, else null.
+const Run* trained(const std::unique_ptr<Run>& run);
+// The one rule: the run trained in the page once it has an epoch (when `want_run`), else the
+// shipped model; `model` is null while the shipped one loads. `version` tells one set of weights
+// from the next: the run's weights arrive into the same Model after every epoch.
+struct ModelRead {
+    const Model* model = nullptr;
+    const Run* run = nullptr;      // the run read, or null: the shipped model
+    long version = 0;
+};
+ModelRead read_model(const std::unique_ptr<Run>& run, const std::optional<Model>& shipped, bool want_run = true);
+
 // --- two runs trained side by side, as one figure shows them ----------------------------------
 struct RunPair {
     std::array<std::unique_ptr<Run>, 2> runs;
     Stopwatch clock;               // wall time while the pair trains
+    Redraws progress;              // who redraws on a report that finished no epoch
     std::unique_ptr<Run>& operator[](size_t k) { return runs[k]; }
     const std::unique_ptr<Run>& operator[](size_t k) const { return runs[k]; }
     bool built() const { return runs[0] && runs[1]; }
@@ -124,33 +162,21 @@ struct Lab {
     Lab();
     ~Lab();
 
-    // The training figure: its settings (and the URL's tr.*) and its pair, [0] plain, [1] the
-    // attention design picked: the lesson's model, Bahdanau's or Luong's (core/models/model.h's rules).
-    int width = 64;
-    DecoderKind design = DecoderKind::attention;
-    Scorer scorer = Scorer::additive;
-    bool input_feeding = false;    // luong and luong-local only
-    int seed = 1;
-    int epochs = 12;
-    double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
+    // The GRU pair trained in the page, [0] plain, [1] an attention design: the lesson's model,
+    // Bahdanau's or Luong's (core/models/model.h's rules).
     RunPair live;
-    void build_live();             // (re)creates the pair from the settings, not running
-
-    // The Transformer figure: its settings (the URL's tf.*) and its pair, [0] memory first,
-    // [1] memory all, trained with the trainer's settings for every model (Adam at 1e-3).
-    int transformer_width = 64;
-    int transformer_heads = 4;
-    int transformer_seed = 1;
-    int transformer_epochs = 12;
+    // The Transformer pair, [0] memory first, [1] memory all.
     RunPair transformers;
-    void build_transformers();     // (re)creates the pair from the settings, not running
+    // (Re)creates a pair from its runs' configs, not running.
+    void build(RunPair& pair, const std::array<TrainerConfig, 2>& configs);
 
     // The width sweep run in the page: index w * 2 + (attention ? 1 : 0), widths sweep_widths.
-    int sweep_epochs = 12;
     std::array<std::unique_ptr<Run>, 8> sweep;
     bool sweep_running = false;
     Stopwatch sweep_clock;
-    void run_sweep();              // starts (or resumes) the cells, largest first, a worker each
+    Redraws sweep_progress;        // who redraws on a report of a cell that finished no epoch
+    void run_sweep(int epochs);    // starts (or resumes) the cells, largest first, a worker each;
+                                   // cells not yet made train `epochs` epochs
     void pause_sweep();
     void clear_sweep();
 
@@ -173,12 +199,12 @@ struct Lab {
     std::string native_note;       // "12 epochs, seed 1", or why there is none
     std::string published_note;    // why assets/published.json's rows are missing, or ""
 
-    // The held-out split (data seed 1), built when a figure first asks: the alignment figure's
-    // examples. Training builds its own copy in the worker.
+    // The held-out split (data seed 1), built when a figure first asks: the strings a map can
+    // show. Training builds its own copy in the worker.
     const std::vector<Example>& held_out();
 
     // What the other figures read: DecoderKind::plain is the pair's plain run, ::attention its
-    // attention run of whichever design (the page's once it has an epoch, else the shipped one).
+    // attention run of whichever design (read_model's rule).
     const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have
@@ -192,17 +218,13 @@ struct Lab {
     void run_weights(int id, const uint8_t* bytes, size_t size);
     void shipped_evaluated(int k, const std::string& json);
     void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
-    void changed();                // results changed: every figure that reads the Lab redraws
-    void moved(int figure);        // progress only: 0 training, 1 sweep, 2 transformer-training
-                                   // redraws, at most 4 a second
-
-    void redraw_moved(int figure);  // now (moved's timer)
+    Redraws changes;               // who redraws when results change (an epoch, weights, a state)
+    void changed() { changes.now(); }
 
 private:
     void start_loading();          // fetches the shipped weights, sweep.json and published.json
     void schedule_sweep();
-    std::array<double, 3> last_redraw_ = {0, 0, 0};   // of the moving figures, ms
-    std::array<bool, 3> redraw_pending_ = {false, false, false};
+    int sweep_epochs_ = 12;        // of the cells run_sweep makes
     std::optional<Splits> data_;
 };
 

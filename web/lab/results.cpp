@@ -20,16 +20,10 @@ const OriginNames& origin_names(Origin origin) {
 }
 
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
-    const int k = kind == DecoderKind::attention;
-    if (live[size_t(k)] && live[size_t(k)]->model() && live[size_t(k)]->epoch() > 0) {
-        if (label) *label = "trained in this page";
-        return live[size_t(k)]->model();
-    }
-    if (shipped[size_t(k)]) {
-        if (label) *label = "shipped";
-        return &*shipped[size_t(k)];
-    }
-    return nullptr;
+    const size_t k = kind == DecoderKind::attention;
+    const ModelRead read = read_model(live[k], shipped[k]);
+    if (label && read.model) *label = read.run ? "trained in this page" : "shipped";
+    return read.model;
 }
 
 const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const {

@@ -1,10 +1,10 @@
 // web/lab/runs.cpp — training runs in Web Workers, seen from the page (lab.h): a Run asks the
 // worker client (web/worker/client.js, as Module.lookbackRuns) for a run, plays and pauses it,
-// and takes what the worker reports; the Lab's pair and sweep are Runs.
+// and takes what the worker reports; the Lab's pairs and sweep are Runs.
 //
 // [SECTION] Calls into the worker client, and the exports it calls back
 // [SECTION] Run
-// [SECTION] The training figure's pair and the sweep
+// [SECTION] Redraws, the rule of which model is read, the pairs and the sweep
 #include <emscripten/emscripten.h>
 #include <emscripten/eventloop.h>
 
@@ -109,18 +109,56 @@ void Run::take_state(const std::string& state, const std::string& message) {
     else if (state == "failed") status_ = Status::failed, message_ = message;
 }
 
-void Run::take_weights(const uint8_t* bytes, size_t size) { model_ = load_model(bytes, size); }
+void Run::take_weights(const uint8_t* bytes, size_t size) {
+    model_ = load_model(bytes, size);
+    ++weights_taken_;
+}
 
 //-----------------------------------------------------------------------------------------------
-// [SECTION] The training figure's pair and the sweep
+// [SECTION] Redraws, the rule of which model is read, the pairs and the sweep
 //-----------------------------------------------------------------------------------------------
 
 namespace {
+// Progress redraws come four times a second at most (a finished epoch redraws at once):
+// workers report twenty times a second each, and under software WebGL a redraw costs the page's
+// frame rate and the workers' cores more than the report is worth. Measured on the 2-core
+// machine of BENCHMARKS.md while a worker trained: 31.6 frames/s at ten redraws a second, 42.3 at
+// four, 58.1 with none; the worker's examples/s 1,793, 1,818 and 2,822.
+constexpr double progress_redraw_ms = 250;
+}  // namespace
 
-const char* const dependent_figures[] = {"training", "sweep", "alignment", "probes", "results", "transformer-training",
-                                         "transformer-maps"};
+void Redraws::now() {
+    for (const auto& redraw : redraws_) redraw();
+}
 
-TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3) {
+void Redraws::soon() {
+    if (pending_) return;
+    const double wait = last_ms_ + progress_redraw_ms - now_ms();
+    if (wait <= 0) {
+        later(this);
+    } else {
+        pending_ = true;
+        emscripten_set_timeout(later, wait, this);
+    }
+}
+
+void Redraws::later(void* self) {  // the Lab's Redraws live as long as the page
+    auto& r = *static_cast<Redraws*>(self);
+    r.pending_ = false;
+    r.last_ms_ = now_ms();
+    r.now();
+}
+
+const Run* trained(const std::unique_ptr<Run>& run) {
+    return run && run->epoch() > 0 && run->model() ? run.get() : nullptr;
+}
+
+ModelRead read_model(const std::unique_ptr<Run>& run, const std::optional<Model>& shipped, bool want_run) {
+    if (const Run* r = want_run ? trained(run) : nullptr) return {r->model(), r, r->weights_taken()};
+    return {shipped ? &*shipped : nullptr, nullptr, 0};
+}
+
+TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate) {
     TrainerConfig c;
     c.adam.learning_rate = float(learning_rate);
     c.model.decoder = kind;
@@ -130,6 +168,8 @@ TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epo
     c.seed = uint64_t(seed);
     return c;
 }
+
+namespace {
 
 // The sweep's cells, largest first: they take longest, so they start first.
 std::array<int, 8> largest_first() {
@@ -152,10 +192,6 @@ Lab::Lab() {
     when_page_idle([this] { start_loading(); });  // not before the first figure has drawn
 }
 Lab::~Lab() { connected = nullptr; }
-
-void Lab::changed() {
-    for (const char* name : dependent_figures) request_redraw(name);
-}
 
 Run* Lab::find_run(int id) {
     for (RunPair* pair : {&live, &transformers})
@@ -184,29 +220,14 @@ bool RunPair::finished() const {
     return over(runs[0]) && over(runs[1]);
 }
 
-void Lab::build_live() {
-    live.clock = {};
-    for (int k = 0; k < 2; ++k) {
-        TrainerConfig c = trainer_config(k ? design : DecoderKind::plain, scorer, width, epochs, seed, learning_rate);
-        c.model.input_feeding = k && input_feeding;
-        live[size_t(k)] = std::make_unique<Run>(c);
-    }
+void Lab::build(RunPair& pair, const std::array<TrainerConfig, 2>& configs) {
+    pair.clock = {};
+    for (size_t k = 0; k < 2; ++k) pair[k] = std::make_unique<Run>(configs[k]);
     changed();
 }
 
-void Lab::build_transformers() {
-    transformers.clock = {};
-    for (int k = 0; k < 2; ++k) {
-        TrainerConfig c = trainer_config(DecoderKind::transformer, Scorer::additive, transformer_width, transformer_epochs,
-                                         transformer_seed, transformer_learning_rate);
-        c.model.heads = transformer_heads;
-        c.model.memory = k ? Memory::all : Memory::first;
-        transformers[size_t(k)] = std::make_unique<Run>(c);
-    }
-    changed();
-}
-
-void Lab::run_sweep() {
+void Lab::run_sweep(int epochs) {
+    sweep_epochs_ = epochs;
     sweep_running = true;
     sweep_clock.start();
     schedule_sweep();
@@ -242,7 +263,7 @@ void Lab::schedule_sweep() {
         if (cell && (cell->playing() || cell->done() || cell->failed())) continue;
         if (!cell)
             cell = std::make_unique<Run>(trainer_config(i % 2 ? DecoderKind::attention : DecoderKind::plain,
-                                                        Scorer::additive, sweep_widths[size_t(i / 2)], sweep_epochs, 1));
+                                                        Scorer::additive, sweep_widths[size_t(i / 2)], sweep_epochs_, 1));
         cell->play();
         ++playing;
     }
@@ -256,40 +277,10 @@ void Lab::run_reported(int id, const std::string& json) {
     Run* run = find_run(id);
     if (!run) return;  // a run already let go
     const bool new_epoch = run->take_report(json);
-    const bool in_sweep = std::any_of(sweep.begin(), sweep.end(), [&](const auto& r) { return r.get() == run; });
     if (new_epoch) changed();
-    else moved(in_sweep ? 1 : transformers.has(run) ? 2 : 0);
-}
-
-namespace {
-// The moving figures redraw four times a second at most (a finished epoch redraws at once):
-// workers report twenty times a second each, and under software WebGL a redraw costs the page's
-// frame rate and the workers' cores more than the report is worth. Measured on the 2-core
-// machine of BENCHMARKS.md while a worker trained: 31.6 frames/s at ten redraws a second, 42.3 at
-// four, 58.1 with none; the worker's examples/s 1,793, 1,818 and 2,822.
-constexpr double progress_redraw_ms = 250;
-const char* const moving_figures[] = {"training", "sweep", "transformer-training"};
-
-void redraw_later(void* figure) {
-    if (connected) connected->redraw_moved(int(reinterpret_cast<intptr_t>(figure)));
-}
-}  // namespace
-
-void Lab::moved(int figure) {
-    if (redraw_pending_[size_t(figure)]) return;
-    const double wait = last_redraw_[size_t(figure)] + progress_redraw_ms - now_ms();
-    if (wait <= 0) {
-        redraw_moved(figure);
-    } else {
-        redraw_pending_[size_t(figure)] = true;
-        emscripten_set_timeout(redraw_later, wait, reinterpret_cast<void*>(intptr_t(figure)));
-    }
-}
-
-void Lab::redraw_moved(int figure) {
-    redraw_pending_[size_t(figure)] = false;
-    last_redraw_[size_t(figure)] = now_ms();
-    request_redraw(moving_figures[figure]);
+    else if (live.has(run)) live.progress.soon();
+    else if (transformers.has(run)) transformers.progress.soon();
+    else sweep_progress.soon();
 }
 
 void Lab::run_state(int id, const std::string& state, const std::string& message) {

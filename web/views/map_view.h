@@ -1,4 +1,4 @@
-// web/figures/map_view.h — an attention matrix as the figures show it: the heatmap widget
+// web/views/map_view.h — an attention matrix as the figures show it: the heatmap widget
 // (web/runtime/heatmap.h) with the columns' characters across the top, the rows' characters down
 // the left (each a button that selects its row), every row's peak outlined, the selected row
 // framed and a tooltip with the weight under the mouse; and the selected row as bars with its
@@ -13,9 +13,11 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <imgui.h>
 
+#include "analysis.h"
 #include "data/dataset.h"
 #include "figure.h"
 #include "heatmap.h"
@@ -126,31 +128,26 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
 }
 
-// A date the reader types (or a link gives as `date`) for a map. A string the models cannot read
-// is refused with the reason, and the last map stays.
+// A date the reader types (or a link gives as `date`) for a map, checked once where it comes in:
+// the figures read `input`, its text and tokens. A string the models cannot read is refused with
+// the reason, and the last map stays.
 struct TypedDate {
-    std::string date;       // the last string taken (the URL's `date`)
+    ModelInput input;       // the last string taken
+    std::string date;       // the URL's `date`: the last string taken, or the link's spelling of it
     char field[64] = "";    // the text field
     std::string message;    // why the last typed string was refused ("" = it was not)
 
-    explicit TypedDate(std::string start) : date(std::move(start)) { copy_utf8(field, sizeof field, date); }
+    explicit TypedDate(const std::string& start) : date(start) { take(start, ""); }
+    TypedDate(const TypedDate&) = delete;  // the URL table keeps a pointer to it
+    // A link's date is taken where the URL table reads it; refused, the table says why.
     void bind(UrlTable& url) {
-        url.text("date", date, sizeof field - 1, [](const std::string& text) {
-            std::string error;
-            return encode_user_input(text, error).empty() ? error : std::string();
-        });
+        url.text("date", date, sizeof field - 1, [this](const std::string& text) { return accept(text); });
     }
     // Takes `text`, normalised, if the models can read it; else says why and keeps the last date.
     bool take(const std::string& text, const char* what_stays) {
-        std::string error;
-        if (encode_user_input(text, error).empty()) {
-            message = lb::sanitize_utf8("Not shown: " + error + ". " + what_stays);
-            return false;
-        }
-        date = normalise_user_input(text);
-        copy_utf8(field, sizeof field, date);
-        message.clear();
-        return true;
+        const std::string error = accept(text);
+        if (!error.empty()) message = lb::sanitize_utf8("Not shown: " + error + ". " + what_stays);
+        return error.empty();
     }
     // The field and its Show button (widgets "date", "show"): true when the reader asked to show it.
     bool ShowField(float avail) {
@@ -168,6 +165,18 @@ struct TypedDate {
         WrappedText("%s", message.c_str());
         ImGui::PopStyleColor();
         record_rect("message");
+    }
+private:
+    // Checks `text` once: taken (its tokens kept), "" returned; refused, the reason.
+    std::string accept(const std::string& text) {
+        std::string error;
+        std::vector<int> tokens = encode_user_input(date_task(), text, error);
+        if (tokens.empty()) return error;
+        input = {normalise_user_input(text), std::move(tokens)};
+        date = input.text;
+        copy_utf8(field, sizeof field, date);
+        message.clear();
+        return "";
     }
 };
 

@@ -1,4 +1,4 @@
-// web/figures/charts.h — the small charts of the experiment's figures: a line plot (loss per step,
+// web/views/charts.h — the small charts of the experiment's figures: a line plot (loss per step,
 // accuracy per epoch) and grouped bars (per position, per length bucket, per input character).
 // Each is one ImGui item (an InvisibleButton) drawn with the window's ImDrawList; a chart only
 // draws the numbers it is handed. Inline: used by several fig_*.cpp files.

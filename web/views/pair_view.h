@@ -1,4 +1,4 @@
-// web/figures/pair_view.h — two runs trained side by side (lab.h's RunPair), as the training
+// web/views/pair_view.h — two runs trained side by side (lab.h's RunPair), as the training
 // figure and the Transformer figure show them: Train/Pause/Step/Reset, a progress bar with the
 // examples per second and the time left, the loss of every step, the held-out exact match and
 // per-character accuracy after every epoch, one line per run; and the same as state JSON and

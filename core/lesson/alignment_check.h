@@ -1,0 +1,27 @@
+// core/lesson/alignment_check.h — a model's attention scored against the alignment its task
+// knows (data/alignment_scores.h): the measurement behind "an alignment map is evidence only when
+// you know the right alignment". docs/tasks.md defines the scores.
+//
+// The maps are read under teacher forcing on each example's own target (forced decoding, as
+// alignments are taken from translation models): step t's map is where the model looks while it
+// writes target token t, whatever it would have written itself. Only the steps that write the
+// target's tokens are scored (not the end token's step, not padding).
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "data/alignment_scores.h"
+#include "models/model.h"
+
+namespace lb {
+
+struct AlignmentCheck {
+    AlignmentScores map;                // the one map a step (a Transformer: the mean over heads)
+    std::vector<AlignmentScores> heads; // a Transformer's cross-attention, head by head; else empty
+};
+// Empty for a model without attention (its registry row reads no map). Throws
+// std::invalid_argument for an example its task cannot batch.
+std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vector<Example>& examples,
+                                              int batch_rows = decode_batch_rows);
+
+}  // namespace lb
