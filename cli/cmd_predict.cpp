@@ -1,5 +1,5 @@
 // `lookback predict --weights FILE [--json] TEXT...`: a trained model's output
-// for each date, its attention matrix (a text heat map, or numbers in JSON
+// for each input of its task (a date unless the weights say otherwise), its attention matrix (a text heat map, or numbers in JSON
 // lines), and for each output character the input position it attends to most.
 // For a Transformer the matrix is its cross-attention, the mean over heads;
 // --per-head adds each head's. --gradient-path DATE adds, for the teacher-forced
@@ -26,13 +26,22 @@ const char* const predict_usage =
     "  --gradient-path DATE: the norm of d loss / d h_j at each encoder state, for the loss of writing DATE\n"
     "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
 
+// A string as the model's task splits it: characters, or words.
+using Tokens = std::vector<std::string>;
+Tokens tokens_of(const Vocabulary& vocab, const std::string& text) {
+    Tokens tokens;
+    for (std::string_view piece : vocab.split(text)) tokens.emplace_back(piece);
+    return tokens;
+}
+std::string token_at(const Tokens& tokens, size_t t) { return t < tokens.size() ? tokens[t] : "?"; }
+
 struct Peak {
-    int position;  // 0-based input position with the largest weight
-    char input;    // the character there
+    int position;       // 0-based input position with the largest weight
+    std::string input;  // the token there
     float weight;
 };
 
-std::vector<Peak> peaks_of(const Decoded& d, const std::string& input) {
+std::vector<Peak> peaks_of(const Decoded& d, const Tokens& input) {
     std::vector<Peak> peaks;
     if (d.attention.dimension() != 2 || d.attention.shape()[0] == 0) return peaks;
     const size_t T = d.attention.shape()[0], S = d.attention.shape()[1];
@@ -40,7 +49,7 @@ std::vector<Peak> peaks_of(const Decoded& d, const std::string& input) {
         size_t best = 0;
         for (size_t j = 1; j < S; ++j)
             if (d.attention(t, j) > d.attention(t, best)) best = j;
-        peaks.push_back({int(best), best < input.size() ? input[best] : '?', d.attention(t, best)});
+        peaks.push_back({int(best), token_at(input, best), d.attention(t, best)});
     }
     return peaks;
 }
@@ -52,19 +61,31 @@ char shade(float weight) {
     return ramp[level];
 }
 
-// Input characters as column headings, then one row per output character.
-void print_map(const std::string& input, const Decoded& d, const xt::xtensor<float, 2>& map) {
-    std::printf("        %s\n", input.c_str());
+// The map's column headings: the input itself when its tokens are characters; for words, the
+// last digit of each word's position (the words are listed with their positions first).
+std::string column_heading(const Tokens& input, bool words) {
+    std::string heading;
+    for (size_t j = 0; j < input.size(); ++j) heading += words ? char('0' + j % 10) : input[j][0];
+    if (!words) return heading;
+    std::string legend;
+    for (size_t j = 0; j < input.size(); ++j) legend += std::to_string(j) + ":" + input[j] + " ";
+    std::printf("        %s\n", legend.c_str());
+    return heading;
+}
+
+// Column headings, then one row per output step: its token, one shade per input token.
+void print_map(const Tokens& input, const Tokens& output, bool words, const xt::xtensor<float, 2>& map) {
+    std::printf("        %s\n", column_heading(input, words).c_str());
     for (size_t t = 0; t < map.shape()[0]; ++t) {
-        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        std::printf("  %6.6s  ", token_at(output, t).c_str());
         for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(map(t, j)));
         std::printf("\n");
     }
 }
 
-void print_text(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
-                bool per_head) {
-    std::printf("%s  ->  %s\n", input.c_str(), d.output.c_str());
+void print_text(const std::string& text, const Tokens& input, const Tokens& output, bool words,
+                const Decoded& d, const std::vector<Peak>& peaks, bool per_head) {
+    std::printf("%s  ->  %s\n", text.c_str(), d.output.c_str());
     const size_t heads = d.heads.dimension() == 3 ? d.heads.shape()[0] : 0;
     if (heads > 0)
         std::printf("  (cross-attention of the Transformer's decoder, mean over its %zu heads)\n",
@@ -73,19 +94,20 @@ void print_text(const std::string& input, const Decoded& d, const std::vector<Pe
         std::printf("  (plain decoder: no attention; it reads only the encoder's last state)\n\n");
         return;
     }
-    // Input characters as column headings, then one row per output character.
-    std::printf("\n        %s\n        ", input.c_str());
+    std::printf("\n");
+    const std::string heading = column_heading(input, words);
+    std::printf("        %s\n        ", heading.c_str());
     for (size_t j = 0; j < input.size(); ++j) std::putchar(j % 10 == 0 ? '|' : ' ');
     std::printf("   peak\n");
     for (size_t t = 0; t < peaks.size(); ++t) {
-        std::printf("    %c   ", t < d.output.size() ? d.output[t] : '?');
+        std::printf("  %6.6s  ", token_at(output, t).c_str());
         for (size_t j = 0; j < input.size(); ++j) std::putchar(shade(d.attention(t, j)));
-        std::printf("   %2d '%c' %.2f\n", peaks[t].position, peaks[t].input, peaks[t].weight);
+        std::printf("   %2d '%s' %.2f\n", peaks[t].position, peaks[t].input.c_str(), peaks[t].weight);
     }
     std::printf("        (shades ' .:-=+*#%%@' from 0 to 1; '|' marks positions 0, 10, 20)\n\n");
     for (size_t h = 0; per_head && h < heads; ++h) {
         std::printf("  head %zu\n", h + 1);
-        print_map(input, d, xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())));
+        print_map(input, output, words, xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())));
         std::printf("\n");
     }
 }
@@ -99,17 +121,17 @@ void print_gradient_path(const std::string& input, const std::string& target, co
     std::printf("  last position against the first: %.4g\n\n", double(path.total.back() / path.total.front()));
 }
 
-nlohmann::json line_json(const std::string& input, const Decoded& d, const std::vector<Peak>& peaks,
-                         bool per_head) {
+nlohmann::json line_json(const std::string& input, const Tokens& output, const Decoded& d,
+                         const std::vector<Peak>& peaks, bool per_head) {
     nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
     for (size_t t = 0; t < peaks.size(); ++t) {
         nlohmann::json row = nlohmann::json::array();
         for (size_t j = 0; j < d.attention.shape()[1]; ++j)
             row.push_back(std::round(double(d.attention(t, j)) * 1e5) / 1e5);
         attention.push_back(row);
-        peak_list.push_back({{"output", std::string(1, t < d.output.size() ? d.output[t] : '?')},
+        peak_list.push_back({{"output", token_at(output, t)},
                              {"position", peaks[t].position},
-                             {"char", std::string(1, peaks[t].input)},
+                             {"char", peaks[t].input},
                              {"weight", std::round(double(peaks[t].weight) * 1e5) / 1e5}});
     }
     nlohmann::json line = {{"input", input}, {"output", d.output}, {"attention", attention},
@@ -167,6 +189,9 @@ void check_predict_model(const PredictArgs& args, const ModelConfig& model) {
     if (!args.gradient_target.empty() && !has_gradient_path(model.decoder))
         throw UsageError("--gradient-path applies to plain and attention weights only, not to a " +
                          std::string(decoder_name(model.decoder)) + " model's");
+    if (!args.gradient_target.empty() && model.task != &date_task())
+        throw UsageError("--gradient-path takes a date, so it applies to weights of the dates task, not of the " +
+                         model.task->name + " task");
     if (args.per_head && model.decoder != DecoderKind::transformer)
         throw UsageError("--per-head applies to transformer weights only, not to a " +
                          std::string(decoder_name(model.decoder)) + " model's");
@@ -213,17 +238,24 @@ int predict(const Args& args) {
             std::fprintf(stderr, "lookback: cannot use the weights: %s: %s\n", shown(weights).c_str(), e.what());
             return 1;
         }
-        const std::vector<Peak> peaks = peaks_of(d, input);
+        const Vocabulary& in_vocab = model.config.task->input;
+        const Tokens input_tokens = tokens_of(in_vocab, input);
+        Tokens output_tokens = tokens_of(model.config.task->output, d.output);
+        std::vector<Peak> peaks = peaks_of(d, input_tokens);
+        if (model.config.task->ends && output_tokens.size() < peaks.size()) {
+            output_tokens.push_back("</s>");  // the step that ended the output; the rest are unread
+            peaks.resize(output_tokens.size());
+        }
         std::optional<GradientPath> path;
         if (!parsed.gradient_target.empty()) path = gradient_path(model, input, parsed.gradient_target);
         if (json) {
-            nlohmann::json line = line_json(input, d, peaks, parsed.per_head);
+            nlohmann::json line = line_json(input, output_tokens, d, peaks, parsed.per_head);
             if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
                                                {"total", path->total}, {"direct", path->direct},
                                                {"last_over_first", path->total.back() / path->total.front()}};
             std::printf("%s\n", line.dump().c_str());
         } else {
-            print_text(input, d, peaks, parsed.per_head);
+            print_text(input, input_tokens, output_tokens, in_vocab.words, d, peaks, parsed.per_head);
             if (path) print_gradient_path(input, parsed.gradient_target, *path);
         }
     }
