@@ -209,12 +209,13 @@ TEST_CASE("worker codec: a report's numbers must fit the types they are stored i
     CHECK(std::isnan(r.losses[1]));  // a loss gone non-finite travels as null
     CHECK(std::isnan(r.epochs[0].train_loss));
     CHECK(worker_report_to_json(r) == good);
-    for (const auto& [key, bad] : std::vector<std::pair<const char*, json>>{
+    for (const auto& entry : std::vector<std::pair<const char*, json>>{
              {"first_step", -1}, {"first_step", 1.5}, {"steps", "2"}, {"examples", -128}, {"fraction", nullptr},
              {"losses", json::array({1e39})}, {"epoch", 3e9}}) {
+        const char* key = entry.first;  // not a structured binding: clang's CAPTURE cannot name one
         CAPTURE(key);
         json report = good;
-        report[key] = bad;
+        report[key] = entry.second;
         CHECK_THROWS_AS(worker_report_from_json(report), std::invalid_argument);
     }
 }

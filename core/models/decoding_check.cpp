@@ -38,17 +38,17 @@ void check_decoding(const Activations& acts, const Model& model, const int* src_
             for (int k = 0; k < V; ++k)
                 if (!std::isfinite(logits[(size_t(b) * T + t) * V + size_t(k)]))
                     stop(model, t, "gave a non-finite logit");
-    if (model.config.decoder == DecoderKind::transformer) {  // each head's cross-attention [B, A, T, S]
-        const int A = model.config.heads;
-        const float* alpha = acts.transformer.cross_attn.alpha.data();
+    const ModelKind& row = model_kind(model.config.decoder);
+    int A = 0;
+    if (const float* alpha = row.head_maps ? row.head_maps(acts, A) : nullptr) {  // [B, A, T, S]
         for (int b = 0; b < B; ++b)
             for (int h = 0; h < A; ++h)
                 for (int t = 0; t < T; ++t)
                     check_row(alpha + ((size_t(b) * A + h) * T + t) * S, src_len[b], false, model, t);
     } else if (const float* alpha = alignment_map(acts)) {  // [B, T, S]
-        const bool local = model.config.decoder == DecoderKind::luong_local;
         for (int b = 0; b < B; ++b)
-            for (int t = 0; t < T; ++t) check_row(alpha + (size_t(b) * T + t) * S, src_len[b], local, model, t);
+            for (int t = 0; t < T; ++t)
+                check_row(alpha + (size_t(b) * T + t) * S, src_len[b], row.windowed_attention, model, t);
     }
 }
 

@@ -105,6 +105,10 @@ ModelKind transformer_row() {
     };
     row.logits = [](const Activations& a) -> const float* { return a.transformer.logits.data(); };
     row.read_attention = read_transformer_attention;
+    row.head_maps = [](const Activations& a, int& heads) -> const float* {
+        heads = a.config.heads;
+        return a.transformer.cross_attn.alpha.data();
+    };
     row.piecewise_choices = [](const Activations& a) {
         const TransformerCache& c = a.transformer;
         const size_t enc = size_t(c.B) * c.S * c.config.F, dec = size_t(c.B) * a.T * c.config.F;
@@ -166,6 +170,7 @@ ModelKind luong_row(std::string_view name, std::vector<ScorerChoice> scorers) {
 
 ModelKind luong_local_row() {
     ModelKind row = luong_row("luong-local", {{"dot", Scorer::dot}, {"general", Scorer::general}});
+    row.windowed_attention = true;
     row.piecewise_choices = [](const Activations& a) {
         return std::vector<int>(a.luong.window.begin(), a.luong.window.begin() + 2 * a.B * a.T);
     };

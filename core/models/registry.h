@@ -48,10 +48,10 @@ struct ModelKind {
     float (*forward)(Activations&, const Batch&, const Model&, Rng* dropout) = nullptr;
     // ADDS the gradient of the last forward's mean loss into grads.
     void (*backward)(Params& grads, Activations&, const Batch&, const Model&) = nullptr;
-    // T greedy steps over src [B, S]: Activations::tokens [B, T] (real characters only).
+    // T greedy steps over src [B, S]: Activations::tokens [B, T] (never pad or start).
     void (*greedy_decode)(Activations&, const int32_t* src, const int* src_len, int B, int S,
                           const Model&) = nullptr;
-    // The logits [B, T, 13] of the last forward or decoding.
+    // The logits [B, T, V] of the last forward or decoding.
     const float* (*logits)(const Activations&) = nullptr;
     // Row b's attention (L real positions of S) of the last decoding into a
     // Decoded; nullptr: the kind has none, and Decoded's maps stay empty.
@@ -60,6 +60,11 @@ struct ModelKind {
     // The weights [B, T, S] of one map per output step, if the kind has one
     // such map (not the Transformer's heads); else nullptr.
     const float* (*alignment)(const Activations&) = nullptr;
+    // A kind with several maps per step: the weights [B, heads, T, S] of the last forward or
+    // decoding, and how many heads. nullptr: none.
+    const float* (*head_maps)(const Activations&, int& heads) = nullptr;
+    // Its attention rows may sum to less than one (a local window cut by the input's ends).
+    bool windowed_attention = false;
     // The discrete choices the last forward made, where the loss is only piecewise
     // smooth in the weights (local-p's windows, the feed-forward ReLUs' signs): a
     // central difference that changes one straddles a kink. nullptr: smooth.
