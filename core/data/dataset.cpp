@@ -7,9 +7,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <type_traits>
-#include <unordered_set>
 
-#include "kernels/rng.h"
+#include "data/draw.h"
 #include "text/text.h"
 
 namespace lb {
@@ -203,34 +202,16 @@ void civil_from_index(int64_t index, int& year, int& month, int& day) {
 }  // namespace
 
 Splits make_date_splits(uint64_t seed, int train_size, int held_out_size) {
-    if (train_size < 0 || held_out_size < 0)
-        throw std::invalid_argument("make_date_splits: negative size");
     const int64_t day_count =
         days_from_civil(last_year, 12, 31) - days_from_civil(first_year, 1, 1) + 1;
     if (int64_t(train_size) + held_out_size > day_count)  // each format has day_count strings
         throw std::invalid_argument("make_date_splits: more strings than dates");
-
-    Rng rng(seed);
-    std::unordered_set<std::string> seen;
-    auto draw = [&](int count, std::vector<Example>& out) {
-        out.reserve(count);
-        for (int i = 0; i < count; ++i) {
-            for (;;) {  // redraw a string already used (rare: 36,525 dates per format)
-                int y, m, d;
-                civil_from_index(int64_t(rng.below(uint64_t(day_count))), y, m, d);
-                Example ex = format_date(y, m, d, i % format_count);
-                if (seen.insert(ex.input).second) {
-                    out.push_back(std::move(ex));
-                    break;
-                }
-            }
-        }
-    };
-    // Held-out first: the evaluation strings depend only on the seed and their count.
-    Splits splits;
-    draw(held_out_size, splits.held_out);
-    draw(train_size, splits.train);
-    return splits;
+    // A string already drawn is drawn again (rare: 36,525 dates per format).
+    return draw_distinct_splits(seed, train_size, held_out_size, "make_date_splits", [&](Rng& rng, int i) {
+        int y, m, d;
+        civil_from_index(int64_t(rng.below(uint64_t(day_count))), y, m, d);
+        return format_date(y, m, d, i % format_count);
+    });
 }
 
 }  // namespace lb

@@ -4,9 +4,8 @@
 
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
 
-#include "kernels/rng.h"
+#include "data/draw.h"
 
 namespace lb {
 
@@ -40,32 +39,15 @@ Example reversal_example(std::string_view input) {
 }
 
 Splits make_reversal_splits(uint64_t seed, int train_size, int held_out_size) {
-    if (train_size < 0 || held_out_size < 0)
-        throw std::invalid_argument("make_reversal_splits: negative size");
-    // The smallest class alone holds 10^8 + ... + 10^12 strings: any int size can be drawn.
-    Rng rng(seed);
-    std::unordered_set<std::string> seen;
-    auto draw = [&](int count, std::vector<Example>& out) {
-        out.reserve(size_t(count));
-        for (int i = 0; i < count; ++i) {
-            const int length_class = i % reversal_length_classes;
-            for (;;) {  // redraw a string already used (rare: at least 10^8 strings a length)
-                const int length = reversal_shortest + length_class * lengths_per_class +
-                                   int(rng.below(lengths_per_class));
-                std::string input(size_t(length), ' ');
-                for (char& c : input) c = char(first_letter + rng.below(letter_count));
-                if (seen.insert(input).second) {
-                    out.push_back(reversal_example(input));
-                    break;
-                }
-            }
-        }
-    };
-    // Held-out first: the evaluation strings depend only on the seed and their count.
-    Splits splits;
-    draw(held_out_size, splits.held_out);
-    draw(train_size, splits.train);
-    return splits;
+    // The smallest class alone holds 10^8 + ... + 10^12 strings: any int size can be drawn, and
+    // a string already drawn is drawn again (rare: at least 10^8 strings a length).
+    return draw_distinct_splits(seed, train_size, held_out_size, "make_reversal_splits", [](Rng& rng, int i) {
+        const int length = reversal_shortest + (i % reversal_length_classes) * lengths_per_class +
+                           int(rng.below(lengths_per_class));
+        std::string input(size_t(length), ' ');
+        for (char& c : input) c = char(first_letter + rng.below(letter_count));
+        return reversal_example(input);
+    });
 }
 
 const Task& reversal_task() {

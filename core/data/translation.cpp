@@ -8,9 +8,9 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "data/draw.h"
 #include "kernels/rng.h"
 
 namespace lb {
@@ -241,25 +241,10 @@ Splits make_translation_splits(uint64_t seed, int train_size, int held_out_size)
             throw std::invalid_argument(std::string("make_translation_splits: more '") +
                                         translation_pattern_name(p) +
                                         "' sentences than the grammar has");
-    Rng rng(seed);
-    std::unordered_set<std::string> seen;
-    auto draw = [&](int count, std::vector<Example>& out) {
-        out.reserve(size_t(count));
-        for (int i = 0; i < count; ++i) {
-            for (;;) {  // redraw a sentence already used (often for the 4,116 shortest)
-                std::string sentence = draw_sentence(rng, i % translation_patterns);
-                if (seen.insert(sentence).second) {
-                    out.push_back(translation_example(sentence));
-                    break;
-                }
-            }
-        }
-    };
-    // Held-out first: the evaluation sentences depend only on the seed and their count.
-    Splits splits;
-    draw(held_out_size, splits.held_out);
-    draw(train_size, splits.train);
-    return splits;
+    // A sentence already drawn is drawn again (often for the 4,116 shortest).
+    return draw_distinct_splits(seed, train_size, held_out_size, "make_translation_splits", [](Rng& rng, int i) {
+        return translation_example(draw_sentence(rng, i % translation_patterns));
+    });
 }
 
 // --- the task's row ------------------------------------------------------------

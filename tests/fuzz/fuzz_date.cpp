@@ -27,7 +27,7 @@ const lb::Model& model() {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     std::string error;
-    const std::vector<int> tokens = lb::encode_user_input(date_task(), text, error);
+    const std::vector<int> tokens = lb::encode_user_input(lb::date_task(), text, error);
     if (tokens.empty()) {
         if (error.empty() || !lb::is_valid_utf8(error)) std::abort();
         for (char c : error)

@@ -1,12 +1,14 @@
 // Fuzz target: the weights loader (safetensors bytes → a model), then decoding with what loaded.
 // The contract: a file is refused only with SafetensorsError, whose message is valid UTF-8; a
 // model that loads has a width the CLI can make and only finite weights; and it decodes two
-// dates, alone and as a batch, either to 10 characters of "0-9" and "-" with attention rows that
-// are finite, non-negative and sum to 1 (luong-local: at most 1), or to a DecodingError whose
+// inputs of its task (a file may name any task), alone and as a batch, either to text of the
+// task's output vocabulary (for dates: 10 characters of "0-9" and "-") with attention rows that
+// are finite, non-negative and sum to 1 (a windowed kind: at most 1), or to a DecodingError whose
 // message is valid UTF-8 and names the model (decoding_check.h). Any other exception escapes and
 // libFuzzer reports it as a crash.
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 #include <xtensor/xview.hpp>
@@ -19,9 +21,9 @@
 
 namespace {
 
-void check_rows(const xt::xtensor<float, 2>& map, size_t L, bool at_most_one) {
-    if (map.shape()[0] != 10 || map.shape()[1] != L) std::abort();
-    for (size_t t = 0; t < 10; ++t) {
+void check_rows(const xt::xtensor<float, 2>& map, size_t T, size_t L, bool at_most_one) {
+    if (map.shape()[0] != T || map.shape()[1] != L) std::abort();
+    for (size_t t = 0; t < T; ++t) {
         double sum = 0;
         for (size_t j = 0; j < L; ++j) {
             if (!std::isfinite(map(t, j)) || map(t, j) < 0) std::abort();
@@ -32,13 +34,17 @@ void check_rows(const xt::xtensor<float, 2>& map, size_t L, bool at_most_one) {
 }
 
 void check_decoded(const lb::Decoded& d, size_t L, const lb::ModelConfig& config) {
-    if (d.output.size() != 10) std::abort();
-    for (char c : d.output)
-        if (!((c >= '0' && c <= '9') || c == '-')) std::abort();
-    if (config.decoder == lb::DecoderKind::plain) return;
-    check_rows(d.attention, L, config.decoder == lb::DecoderKind::luong_local);
+    const lb::Task& task = *config.task;
+    if (task.output.split(d.output).size() > size_t(task.output_steps)) std::abort();
+    for (std::string_view token : task.output.split(d.output))
+        if (task.output.id(token) < 0) std::abort();  // only the task's own tokens
+    if (!task.ends && d.output.size() != size_t(task.output_steps)) std::abort();
+    const lb::ModelKind& row = lb::model_kind(config.decoder);
+    if (!row.read_attention) return;
+    const size_t T = size_t(task.output_steps);
+    check_rows(d.attention, T, L, row.windowed_attention);
     for (size_t h = 0; h < (d.heads.dimension() == 3 ? d.heads.shape()[0] : 0); ++h)
-        check_rows(xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())), L, false);
+        check_rows(xt::xtensor<float, 2>(xt::view(d.heads, h, xt::all(), xt::all())), T, L, false);
 }
 
 }  // namespace
@@ -56,18 +62,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         for (size_t i = 0; i < t.size; ++i)
             if (!std::isfinite(t.data[i])) std::abort();
 
-    const std::vector<lb::Example> dates = {{"monday 19 september 1977", "1977-09-19", 0},
-                                            {"1/2/03", "2003-02-01", 0}};
+    const lb::Task& task = *model.config.task;
+    static std::map<const lb::Task*, std::vector<lb::Example>> drawn;  // two of each task's strings
+    if (!drawn.count(&task)) drawn[&task] = task.make_splits(1, 0, 2).held_out;
+    const std::vector<lb::Example>& inputs = drawn[&task];
     const std::string label = lb::model_label(model.config);
     try {
-        for (const lb::Example& e : dates) {
+        for (const lb::Example& e : inputs) {
             std::string error;
-            const std::vector<int> tokens = lb::encode_user_input(date_task(), e.input, error);
+            const std::vector<int> tokens = lb::encode_user_input(task, e.input, error);
+            if (tokens.empty()) std::abort();  // the task's own strings are always accepted
             check_decoded(lb::decode_tokens(tokens, model), tokens.size(), model.config);
         }
-        const std::vector<lb::Decoded> batch = lb::decode_examples(dates, model);
-        for (size_t i = 0; i < dates.size(); ++i)
-            check_decoded(batch[i], dates[i].input.size(), model.config);
+        const std::vector<lb::Decoded> batch = lb::decode_examples(inputs, model);
+        for (size_t i = 0; i < inputs.size(); ++i)
+            check_decoded(batch[i], task.input.split(inputs[i].input).size(), model.config);
     } catch (const lb::DecodingError& e) {
         const std::string message = e.what();
         if (!lb::is_valid_utf8(message) || message.find(label) == std::string::npos) std::abort();
