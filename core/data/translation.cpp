@@ -56,15 +56,15 @@ const Gendered transitive[] = {{"sees", "voit", "voit"},       {"eats", "mange",
 const Gendered prepositions[] = {{"on", "sur", "sur"}, {"under", "sous", "sous"},
                                  {"in", "dans", "dans"}, {"with", "avec", "avec"}};
 
+// A text's words, split as the task's word vocabularies split it (Vocabulary::split).
 std::vector<std::string> split_words(std::string_view text) {
-    std::vector<std::string> words;
-    size_t start = 0;
-    for (size_t i = 0; i <= text.size(); ++i)
-        if (i == text.size() || text[i] == ' ') {
-            words.emplace_back(text.substr(start, i - start));
-            start = i + 1;
-        }
-    return words;
+    static const Vocabulary by_words = [] {
+        Vocabulary v;
+        v.words = true;
+        return v;
+    }();
+    const std::vector<std::string_view> pieces = by_words.split(text);
+    return {pieces.begin(), pieces.end()};
 }
 
 template <class Table>
