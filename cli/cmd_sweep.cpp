@@ -13,18 +13,21 @@ namespace lb::cli {
 namespace {
 
 // The run settings a sweep takes (the settings schema's flags, io/run_settings.h).
-const std::vector<std::string> sweep_setting_keys = {"epochs", "seed", "data_seed", "learning_rate"};
+const std::vector<std::string> sweep_setting_keys = {"task", "epochs", "seed", "data_seed", "learning_rate"};
 
 // Built when first shown: the schema is another file's static.
 const char* sweep_usage() {
     static const std::string text =
         "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
-        "               [--transformer | --published [--widths 64,16] [--seeds 3]]\n" +
+        "               [--transformer | --published [--widths 64,16] [--seeds 3] |\n"
+        "                --alignment [--task WORD] [--seeds 3]]\n" +
         settings_usage(sweep_setting_keys) +
         "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
         "  DIR/transformer.md and DIR/transformer.json instead (width 64, seeds 1-3, the shipped\n"
         "  Transformers' settings); --published trains attention, bahdanau, luong and luong-local at\n"
-        "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json";
+        "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json;\n"
+        "  --alignment trains every model at width 64 on the task for seeds seed .. seed + N - 1, scores\n"
+        "  its maps against the task's known alignment and writes DIR/alignment-TASK.md and .json";
     return text.c_str();
 }
 
@@ -214,6 +217,8 @@ std::string spread_text(const Spread& s) {
     return fixed(s.mean) + " (" + fixed(s.lo) + "–" + fixed(s.hi) + ")";
 }
 
+nlohmann::json spread_json(const Spread& s) { return {{"mean", s.mean}, {"min", s.lo}, {"max", s.hi}}; }
+
 SweepFiles::SweepFiles(const std::string& dir, const std::string& name)
     : json_path(dir + "/" + name + ".json"), md_path(dir + "/" + name + ".md") {}
 
@@ -255,7 +260,7 @@ std::optional<RunResult> sweep_run(RunOptions options, const std::string& label,
 
 SweepArgs parse_sweep_args(const Args& args) {
     SweepArgs o;
-    bool widths_given = false;
+    bool widths_given = false, seeds_given = false;
     GivenSettings given;
     for (size_t i = 0; i < args.size();) {
         std::string v;
@@ -269,6 +274,9 @@ SweepArgs parse_sweep_args(const Args& args) {
         } else if (args[i] == "--published") {
             o.published = true;
             ++i;
+        } else if (args[i] == "--alignment") {
+            o.alignment = true;
+            ++i;
         } else if (take_option(args, i, "--widths", v)) {
             o.widths.clear();
             for (const std::string& w : split_commas(v))
@@ -276,7 +284,7 @@ SweepArgs parse_sweep_args(const Args& args) {
             widths_given = true;
         } else if (take_option(args, i, "--seeds", v)) {
             o.seeds = int(parse_integer("--seeds", v, 1, 100));
-            widths_given = true;
+            seeds_given = true;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
@@ -286,10 +294,15 @@ SweepArgs parse_sweep_args(const Args& args) {
     o.seed = settings.seed;
     o.data_seed = settings.data_seed;
     o.learning_rate = settings.learning_rate;
+    o.task = settings.model.task;
+    if (int(o.transformer) + int(o.published) + int(o.alignment) > 1)
+        throw UsageError("--transformer, --published and --alignment are three sweeps: give one");
+    if (o.task != &date_task() && !o.alignment) throw UsageError("--task applies to --alignment only");
     if (o.transformer && o.seed != SweepArgs{}.seed)
         throw UsageError("--transformer runs seeds 1-3: it takes no --seed");
-    if (widths_given && !o.published) throw UsageError("--widths and --seeds apply to --published only");
-    if (o.transformer && o.published) throw UsageError("--transformer and --published are two sweeps: give one");
+    if (widths_given && !o.published) throw UsageError("--widths applies to --published only");
+    if (seeds_given && !o.published && !o.alignment)
+        throw UsageError("--seeds applies to --published and --alignment only");
     return o;
 }
 
@@ -302,6 +315,7 @@ int sweep(const Args& args) {
     }
     if (parsed.transformer) return transformer_sweep(parsed);
     if (parsed.published) return published_sweep(parsed);
+    if (parsed.alignment) return alignment_sweep(parsed);
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const SweepFiles files(parsed.out_dir, "sweep");

@@ -72,8 +72,6 @@ RunOptions options_of(const Setting& s, Memory memory, const SweepArgs& args) {
     return o;
 }
 
-nlohmann::json spread_json(const Spread& s) { return {{"mean", s.mean}, {"min", s.lo}, {"max", s.hi}}; }
-
 nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
     nlohmann::json curve = nlohmann::json::array();
     for (const EpochRecord& e : history)

@@ -96,9 +96,13 @@ struct SweepArgs {
     bool published = false;
     std::vector<int> widths = {64};
     int seeds = 3;
+    // --alignment: every model at width 64 on `task`, its maps scored (cmd_sweep_alignment.cpp)
+    bool alignment = false;
+    const Task* task = &date_task();
 };
 SweepArgs parse_sweep_args(const Args& args);
 int transformer_sweep(const SweepArgs& args);
+int alignment_sweep(const SweepArgs& args);
 
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
 // The run's settings (model, epochs, seeds, learning rate, warmup), and how the command runs it.
@@ -152,6 +156,7 @@ struct Spread {
     void add(double v, int n) { mean += v / n, lo = std::min(lo, v), hi = std::max(hi, v); }
 };
 std::string spread_text(const Spread& s);  // "mean (lowest–highest)"
+nlohmann::json spread_json(const Spread& s);  // {"mean", "min", "max"}
 // The two files a sweep writes, DIR/NAME.json and DIR/NAME.md. Each call
 // that fails says why on stderr.
 struct SweepFiles {

@@ -162,6 +162,29 @@ TEST_CASE("alignment scores: the known alignments score perfectly on their own m
     }
 }
 
+TEST_CASE("alignment scores: the diagonal guess, counted by hand") {
+    // "abcde" → "edcba": the guess looks at t, the truth at 4 − t; only t = 2 hits (and is near).
+    // "abcdefg" → "cba" (links 0→2, 1→1 sure, 2→0 possible): the guess looks at 0, round(6/2) = 3
+    // and 6; none hits, none is within one. "ab" → "a" (0→1 sure): one output, the guess looks at 0,
+    // a neighbour of 1. Steps 5 + 3 + 1 = 9, hits 1, near 1 + 0 + 1 = 2; |A| = 9,
+    // |S| = 5 + 2 + 1 = 8, |A∩S| = |A∩P| = 1: AER = 1 − 2/17.
+    std::vector<Example> examples(3);
+    examples[0].input = "abcde", examples[0].target = "edcba";
+    for (int t = 0; t < 5; ++t) examples[0].alignment.push_back({t, 4 - t, true});
+    examples[1].input = "abcdefg", examples[1].target = "cba";
+    examples[1].alignment = {{0, 2, true}, {1, 1, true}, {2, 0, false}};
+    examples[2].input = "ab", examples[2].target = "a";
+    examples[2].alignment = {{0, 1, true}};
+    const AlignmentScores guess = diagonal_guess_scores(reversal_task(), examples);
+    CHECK(guess.totals.steps == 9);
+    CHECK(guess.peak_hit_rate() == doctest::Approx(1.0 / 9));
+    CHECK(guess.peak_near_rate() == doctest::Approx(2.0 / 9));
+    CHECK(guess.mean_linked_mass() == doctest::Approx(1.0 / 9));
+    CHECK(guess.aer() == doctest::Approx(15.0 / 17));
+    examples[2].alignment = {{0, 2, true}};  // outside "ab"
+    CHECK_THROWS_AS(diagonal_guess_scores(reversal_task(), examples), std::invalid_argument);
+}
+
 // --- BLEU -----------------------------------------------------------------------
 
 TEST_CASE("bleu: a two-sentence corpus counted by hand") {

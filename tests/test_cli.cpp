@@ -195,6 +195,20 @@ TEST_CASE("train and sweep take the published models, with each model's own scor
     CHECK_THROWS_AS(parse_sweep_args({"--published", "--widths", "16,0"}), UsageError);
 }
 
+TEST_CASE("sweep --alignment takes a task and seeds; the other sweeps take neither a task nor the same seeds") {
+    const SweepArgs reversal = parse_sweep_args({"--alignment", "--task", "reversal", "--seeds", "2"});
+    CHECK(reversal.alignment);
+    CHECK(reversal.task == &lb::find_task("reversal"));
+    CHECK(reversal.seeds == 2);
+    CHECK(parse_sweep_args({"--alignment"}).task == &lb::date_task());
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--task", "reversal"}), doctest::Contains("--alignment only"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--seeds", "2"}), doctest::Contains("--seeds"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--alignment", "--transformer"}), doctest::Contains("give one"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--alignment", "--task", "french"}), doctest::Contains("--task must be dates, reversal or translation"),
+                         UsageError);
+    CHECK_THROWS_AS(parse_sweep_args({"--alignment", "--widths", "16"}), UsageError);
+}
+
 TEST_CASE("a run's flags are the settings schema's: its bounds, its refusals, in any order") {
     CHECK(parse_train_args({"--seed", "2147483647"}).run.seed == 2147483647u);
     CHECK_THROWS_WITH_AS(parse_train_args({"--seed", "2147483648"}),

@@ -57,6 +57,21 @@ AlignmentCounts score_alignment(const float* attention, int steps, int row_strid
     return counts;
 }
 
+AlignmentScores diagonal_guess_scores(const Task& task, const std::vector<Example>& examples) {
+    AlignmentScores scores;
+    for (const Example& e : examples) {
+        const int m = int(task.input.split(e.input).size());
+        const int n = int(task.output.split(e.target).size());
+        std::vector<float> map(size_t(n) * size_t(m), 0.0f);
+        for (int t = 0; t < n; ++t) {
+            const int s = n == 1 ? 0 : int(std::lround(double(t) * (m - 1) / (n - 1)));
+            map[size_t(t) * size_t(m) + size_t(s)] = 1.0f;
+        }
+        scores.add(score_alignment(map.data(), n, m, m, e.alignment));
+    }
+    return scores;
+}
+
 void AlignmentScores::add(const AlignmentCounts& c) {
     totals.examples += c.examples;
     totals.steps += c.steps;

@@ -55,6 +55,12 @@ struct AlignmentScores {
 };
 double alignment_error_rate(const AlignmentCounts& counts);  // the same formula, one example
 
+// The scores of a map no model made, the floor a model's map is read against: output token t of
+// n (0-based) puts all its weight on input position round(t·(m−1)/(n−1)) of the input's m tokens
+// (position 0 when n = 1), the monotone diagonal an eye expects of a map. Throws
+// std::invalid_argument for an example its task cannot split or whose links fall outside.
+AlignmentScores diagonal_guess_scores(const Task& task, const std::vector<Example>& examples);
+
 // Corpus BLEU (Papineni et al. 2002) on token sequences, one reference a sentence: n-grams up
 // to 4, each precision clipped by the reference's counts and pooled over the corpus, their
 // geometric mean times the brevity penalty BP = 1 if c > r else exp(1 − r/c) (c, r the corpus's
