@@ -84,9 +84,9 @@ TEST_CASE("tasks: the table holds dates, reversal and translation") {
     CHECK(&find_task("reversal") == &reversal_task());
     CHECK(&find_task("translation") == &translation_task());
     for (const Task* task : tasks()) {
-        CHECK(task->input.tokens.at(0) == "");
-        CHECK(task->output.tokens.at(0) == "");
-        CHECK(task->output.tokens.at(1) == "<s>");
+        CHECK(task->input.tokens().at(0) == "");
+        CHECK(task->output.tokens().at(0) == "");
+        CHECK(task->output.tokens().at(1) == "<s>");
         CHECK(bool(task->make_splits));
         CHECK(int(task->input.split(task->example_input).size()) <= task->max_input_tokens);
         CHECK_NOTHROW(task->input.encode(task->example_input));
@@ -101,8 +101,8 @@ TEST_CASE("tasks: the reversal task's row") {
     CHECK_FALSE(task.input.words);
     CHECK_FALSE(task.output.words);
     // pad + a..j; pad, start, end + a..j.
-    CHECK(task.input.tokens == std::vector<std::string>{"", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"});
-    CHECK(task.output.tokens ==
+    CHECK(task.input.tokens() == std::vector<std::string>{"", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"});
+    CHECK(task.output.tokens() ==
           std::vector<std::string>{"", "<s>", "</s>", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"});
     CHECK(task.ends);
     CHECK(task.end_token() == 2);

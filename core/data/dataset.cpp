@@ -19,9 +19,8 @@ namespace lb {
 
 namespace {
 Vocabulary character_vocabulary(std::vector<std::string> specials, const std::string& characters) {
-    Vocabulary v;
-    v.tokens = std::move(specials);
-    for (char c : characters) v.tokens.push_back(std::string(1, c));
+    Vocabulary v(false, std::move(specials));
+    for (char c : characters) v.add(std::string(1, c));
     return v;
 }
 }  // namespace

@@ -55,11 +55,11 @@ const Task& reversal_task() {
         Task t;
         t.name = "reversal";
         t.summary = "a string of the letters a to j, written backwards";
-        t.input.tokens = {""};
-        t.output.tokens = {"", "<s>", "</s>"};
+        t.input = Vocabulary(false, {""});
+        t.output = Vocabulary(false, {"", "<s>", "</s>"});
         for (char c = first_letter; c <= last_letter; ++c) {
-            t.input.tokens.push_back(std::string(1, c));
-            t.output.tokens.push_back(std::string(1, c));
+            t.input.add(std::string(1, c));
+            t.output.add(std::string(1, c));
         }
         t.max_input_tokens = reversal_longest;
         t.output_steps = reversal_longest + 1;  // the longest target and its end token

@@ -30,16 +30,22 @@ std::vector<std::string_view> Vocabulary::split(std::string_view text) const {
     return pieces;
 }
 
+Vocabulary::Vocabulary(bool words, std::vector<std::string> specials)
+    : words(words), tokens_(std::move(specials)) {}
+
+void Vocabulary::add(const std::string& token) {
+    if (ids_.emplace(token, size()).second) tokens_.push_back(token);
+}
+
 int Vocabulary::id(std::string_view token) const {
     // The task's own tokens only: pad, start and end are never written in text.
-    for (size_t k = 0; k < tokens.size(); ++k)
-        if (!tokens[k].empty() && tokens[k][0] != '<' && tokens[k] == token) return int(k);
-    return -1;
+    const auto found = ids_.find(token);
+    return found == ids_.end() ? -1 : found->second;
 }
 
 char Vocabulary::character(int k) const {
     if (k < 0 || k >= size()) return '\0';
-    const std::string& token = tokens[size_t(k)];
+    const std::string& token = tokens_[size_t(k)];
     return token.size() == 1 ? token[0] : '\0';
 }
 
@@ -60,10 +66,10 @@ std::string Vocabulary::decode(const int32_t* ids, int count) const {
     std::string text;
     for (int i = 0; i < count; ++i) {
         const int k = ids[i];
-        if (k == pad_token || k < 0 || k >= size() || tokens[size_t(k)] == "</s>") break;
+        if (k == pad_token || k < 0 || k >= size() || tokens_[size_t(k)] == "</s>") break;
         if (k == start_token) continue;
         if (words && !text.empty()) text += ' ';
-        text += tokens[size_t(k)];
+        text += tokens_[size_t(k)];
     }
     return text;
 }
@@ -141,7 +147,7 @@ namespace {
 // consecutive characters as a range).
 std::string accepted_characters(const Vocabulary& vocab) {
     std::string chars;
-    for (const std::string& token : vocab.tokens)
+    for (const std::string& token : vocab.tokens())
         if (token.size() == 1) chars += token[0];
     std::vector<std::string> parts;
     for (size_t i = 0; i < chars.size();) {

@@ -6,6 +6,7 @@
 // int32; 0 is padding in both vocabularies, 1 the output's start token.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,11 +40,17 @@ struct Splits {
 
 // Tokens are characters or words. Ids: 0 pad, then (outputs) 1 start, then (outputs of a task
 // whose targets vary in length) 2 end, then the task's own tokens.
-struct Vocabulary {
+class Vocabulary {
+public:
+    Vocabulary() = default;
+    // The special tokens first ("" pad, "<s>" start, "</s>" end), in their ids' order.
+    Vocabulary(bool words, std::vector<std::string> specials);
+    void add(const std::string& token);  // the next id, unless the token is already in
+
     bool words = false;               // split text on single spaces; else one token a character
-    std::vector<std::string> tokens;  // id → text: "" for pad, "<s>" start, "</s>" end
-    int size() const { return int(tokens.size()); }
-    int id(std::string_view token) const;  // -1 when outside
+    const std::vector<std::string>& tokens() const { return tokens_; }  // id → text
+    int size() const { return int(tokens_.size()); }
+    int id(std::string_view token) const;  // -1 when outside; never a special token
     // The text's tokens as ids; throws std::invalid_argument naming the first token outside.
     std::vector<int> encode(std::string_view text) const;
     // Ids back to text: stops at pad or end, skips start.
@@ -54,6 +61,11 @@ struct Vocabulary {
     int id(char c) const { return id(std::string_view(&c, 1)); }
     char character(int id) const;
     std::vector<std::string_view> split(std::string_view text) const;  // into tokens' texts
+
+private:
+    std::vector<std::string> tokens_;
+    // The task's own tokens by text: make_batch looks every token up on the training path.
+    std::map<std::string, int, std::less<>> ids_;
 };
 
 struct Task {

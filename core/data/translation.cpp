@@ -58,11 +58,7 @@ const Gendered prepositions[] = {{"on", "sur", "sur"}, {"under", "sous", "sous"}
 
 // A text's words, split as the task's word vocabularies split it (Vocabulary::split).
 std::vector<std::string> split_words(std::string_view text) {
-    static const Vocabulary by_words = [] {
-        Vocabulary v;
-        v.words = true;
-        return v;
-    }();
+    static const Vocabulary by_words(true, {});
     const std::vector<std::string_view> pieces = by_words.split(text);
     return {pieces.begin(), pieces.end()};
 }
@@ -250,16 +246,12 @@ Splits make_translation_splits(uint64_t seed, int train_size, int held_out_size)
 // --- the task's row ------------------------------------------------------------
 
 namespace {
-void add_token(Vocabulary& vocab, const std::string& word) {
-    if (std::find(vocab.tokens.begin(), vocab.tokens.end(), word) == vocab.tokens.end())
-        vocab.tokens.push_back(word);
-}
 template <class Table>
 void add_words(Vocabulary& english, Vocabulary& french, const Table& table) {
     for (const Gendered& word : table) {
-        add_token(english, word.english);
-        for (const std::string& w : split_words(word.masculine)) add_token(french, w);
-        for (const std::string& w : split_words(word.feminine)) add_token(french, w);
+        english.add(word.english);
+        for (const std::string& w : split_words(word.masculine)) french.add(w);
+        for (const std::string& w : split_words(word.feminine)) french.add(w);
     }
 }
 int most_words(const Gendered* table, size_t count) {
@@ -276,15 +268,14 @@ const Task& translation_task() {
         Task t;
         t.name = "translation";
         t.summary = "an English sentence of a toy grammar in French (a toy grammar, not French)";
-        t.input.words = t.output.words = true;
-        t.input.tokens = {""};
-        t.output.tokens = {"", "<s>", "</s>"};
+        t.input = Vocabulary(true, {""});
+        t.output = Vocabulary(true, {"", "<s>", "</s>"});
         add_words(t.input, t.output, determiners);
         add_words(t.input, t.output, before_noun);
         add_words(t.input, t.output, colours);
         for (const Noun& noun : nouns) {
-            add_token(t.input, noun.english);
-            add_token(t.output, noun.french);
+            t.input.add(noun.english);
+            t.output.add(noun.french);
         }
         add_words(t.input, t.output, intransitive);
         add_words(t.input, t.output, transitive);
