@@ -46,7 +46,7 @@ test('the browser exposes a formula to assistive technology by its TeX', async (
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(env.url);
-  assert.ok(await page.getByRole('math', { name: 's_0 = h_T', exact: true }).count() >= 1);
+  assert.ok(await page.getByRole('math', { name: 's_0 = h_S', exact: true }).count() >= 1);
   await context.close();
 });
 

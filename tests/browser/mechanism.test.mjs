@@ -72,7 +72,7 @@ test('the temperature slider, by mouse: the weights follow softmax(e / T), sharp
   const { page, problems } = await openFigure(context);
   const start = await state(page, figure);
   assert.equal(start.temperature, 1);
-  assertSoftmax(start, 'at T = 1');
+  assertSoftmax(start, 'at τ = 1');
 
   const r = await rect(page, figure, 'temperature');
   assert.ok(r, 'the slider recorded its rectangle');
@@ -85,23 +85,23 @@ test('the temperature slider, by mouse: the weights follow softmax(e / T), sharp
     });
     await settled(page, figure);
     const s = await state(page, figure);
-    assertSoftmax(s, `at T = ${s.temperature}`);
+    assertSoftmax(s, `at τ = ${s.temperature}`);
     assertClose(s.scores, seedScores, 1e-12, 'the scores themselves do not change');
-    if (hotter) assert.ok(spread(s.weights) < spread(start.weights), `T = ${s.temperature} flattens: ${s.weights}`);
-    else assert.ok(s.weights[2] > start.weights[2] + 0.1, `T = ${s.temperature} sharpens towards h3: ${s.weights}`);
+    if (hotter) assert.ok(spread(s.weights) < spread(start.weights), `τ = ${s.temperature} flattens: ${s.weights}`);
+    else assert.ok(s.weights[2] > start.weights[2] + 0.1, `τ = ${s.temperature} sharpens towards h3: ${s.weights}`);
     await until('the URL to keep T', async () => Number(new URL(page.url()).searchParams.get('we.T')) === s.temperature);
   }
 
-  // The √d button: T = √2, the scaled dot product at d = 2, with the weights the prose states.
+  // The √d button: τ = √2, the scaled dot product at d = 2, with the weights the prose states.
   await clickWidget(page, figure, 'temperature-sqrt-d');
-  await until('T = √2', async () => Math.abs((await state(page, figure)).temperature - Math.SQRT2) < 1e-12);
+  await until('τ = √2', async () => Math.abs((await state(page, figure)).temperature - Math.SQRT2) < 1e-12);
   const scaled = await state(page, figure);
-  assertSoftmax(scaled, 'at T = √2');
+  assertSoftmax(scaled, 'at τ = √2');
   const expected = softmax(seedScores, Math.SQRT2).map((w) => w.toFixed(3));
   const text = oneLine(await prose(page, 'scaled-dot-prose'));
   assert.ok(text.includes(`${expected[0]}, ${expected[1]} and ${expected[2]}`), `the prose states ${expected}: ${text}`);
   await clickWidget(page, figure, 'temperature-one');
-  await until('T = 1 again', async () => (await state(page, figure)).temperature === 1);
+  await until('τ = 1 again', async () => (await state(page, figure)).temperature === 1);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -119,12 +119,12 @@ test('the temperature in the URL: good values are used, as the prose states; bad
     assertSoftmax(s, `we.T=${t}`);
     claims.push(softmax(seedScores, t)[2].toFixed(3));
     const alternative = await watched.page.locator(`[data-figure-alt="${figure}"]`).textContent();
-    assert.ok(alternative.includes(`T = ${t.toFixed(2)}`), 'the text alternative names T');
+    assert.ok(alternative.includes(`τ = ${t.toFixed(2)}`), 'the text alternative names τ');
   }
   const text = oneLine(await prose(seen[0].page, 'temperature-prose'));
-  // KaTeX renders "T = 0.5" as math, so the test reads the numbers around it.
+  // KaTeX renders "τ = 0.5" as math, so the test reads the numbers around it.
   assert.ok(text.includes(`gets ${claims[0]} of the weight at`) && text.includes(`and ${claims[1]} at`),
-            `the prose states h3's weight at T = 0.5 and 4 (${claims}): ${text}`);
+            `the prose states h3's weight at τ = 0.5 and 4 (${claims}): ${text}`);
 
   for (const bad of ['0', '-1', '10.5', 'abc', 'nan', 'inf', '1e999', '0x1']) {
     const watched = await openFigure(context, `?we.T=${encodeURIComponent(bad)}&we.step=2`);

@@ -94,7 +94,7 @@ std::string step_description(const WorkedExample& st) {
         }
         case 1:
             return (st.temperature == 1 ? std::string("Softmax: ")
-                                        : "Softmax at temperature T = " + fmt("%.2f", st.temperature) +
+                                        : "Softmax at temperature \u03c4 = " + fmt("%.2f", st.temperature) +
                                               ": each score is divided by T first (below 1 sharpens, above 1 flattens); ") +
                    "exp makes every score positive, and dividing by their sum, " + fmt("%.3f", r.denominator) +
                    ", makes the weights add up to 1.";
@@ -298,7 +298,7 @@ void ShowTable(const WorkedExample& st) {
     if (ImGui::BeginTable("step", columns, flags)) {
         ImGui::TableSetupColumn("state");
         ImGui::TableSetupColumn("score e");
-        ImGui::TableSetupColumn(st.temperature == 1 ? "exp e" : "exp(e/T)");
+        ImGui::TableSetupColumn(st.temperature == 1 ? "exp e" : "exp(e/\u03c4)");
         ImGui::TableSetupColumn("weight \u03b1");
         ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
@@ -431,7 +431,7 @@ void ShowScorer(WorkedExample& st) {
     }
     // The temperature on a logarithmic slider, so 0.1 and 10 sit equally far from 1.
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Temperature T");
+    ImGui::TextUnformatted("Temperature \u03c4");
     ImGui::SameLine();
     float temperature = float(st.temperature);
     ImGui::SetNextItemWidth(120);
@@ -439,13 +439,13 @@ void ShowScorer(WorkedExample& st) {
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
     record_rect("temperature");
-    const char* const sqrt_d = "T = \u221ad = \u221a2";
+    const char* const sqrt_d = "\u03c4 = \u221ad = \u221a2";
     const ImGuiStyle& style = ImGui::GetStyle();
-    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("T = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
+    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
     if (ImGui::Button(sqrt_d)) st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
     record_rect("temperature-sqrt-d");
     ImGui::SameLine();
-    if (ImGui::Button("T = 1")) st.temperature = 1;
+    if (ImGui::Button("\u03c4 = 1")) st.temperature = 1;
     record_rect("temperature-one");
 
     // Parameter counts at a width the reader picks: the core's formula, not a table.
@@ -526,9 +526,9 @@ std::string text_alternative(const WorkedExample& st) {
     html += "<p>Step " + std::to_string(st.step + 1) + " of 4 (" + step_names[st.step] + "): " +
             html_escape(step_description(st)) + "</p>";
     html += "<table><caption>Scorer: " + std::string(scorer_name(st.scorer)) + "; decoder state s = " +
-            vec_text(st.s, "%.2f") + "; softmax temperature T = " + fmt("%.2f", st.temperature) +
+            vec_text(st.s, "%.2f") + "; softmax temperature \u03c4 = " + fmt("%.2f", st.temperature) +
             "</caption><thead><tr><th scope=\"col\">encoder state</th><th scope=\"col\">length |h|</th>"
-            "<th scope=\"col\">cos(s, h)</th><th scope=\"col\">score e</th><th scope=\"col\">exp(e/T)</th>"
+            "<th scope=\"col\">cos(s, h)</th><th scope=\"col\">score e</th><th scope=\"col\">exp(e/\u03c4)</th>"
             "<th scope=\"col\">weight \u03b1</th></tr></thead><tbody>";
     for (int i = 0; i < S; ++i)
         html += "<tr><th scope=\"row\">h<sub>" + std::to_string(i + 1) + "</sub> = " + vec_text(st.hs[i], "%.2f") +
