@@ -66,6 +66,10 @@ TEST_CASE("computation questions: answers match an independent computation from 
                     expected = (n[0] * n[key] + n[1] * n[key + 1] + n[2] * n[key + 2] + n[3] * n[key + 3]) / 2;
                     break;
                 }
+                case QuestionKind::additive_score:  // h0 h1 s0 s1 v0 v1
+                    REQUIRE(n.size() == 6);
+                    expected = n[4] * std::tanh(n[0] + n[2]) + n[5] * std::tanh(n[1] + n[3]);
+                    break;
             }
             CHECK(q.answer == doctest::Approx(expected).epsilon(1e-12));
             CHECK(is_correct(q, expected + 0.5 * q.tolerance));

@@ -41,7 +41,7 @@ Question make_question(QuestionKind kind, Rng& rng) {
                        fmt("%.1f", alpha[2]) + ". What is the context c?";
             q.answer = c;
             q.tolerance = 0.01;
-            q.working = "c = Σ α_i h_i = " + fmt("%.1f", alpha[0]) + "·" + std::to_string(h[0]) +
+            q.working = "c = Σ α_j h_j = " + fmt("%.1f", alpha[0]) + "·" + std::to_string(h[0]) +
                         " + " + fmt("%.1f", alpha[1]) + "·" + std::to_string(h[1]) + " + " +
                         fmt("%.1f", alpha[2]) + "·" + std::to_string(h[2]) + " = " +
                         fmt("%.2f", c);
@@ -126,6 +126,26 @@ Question make_question(QuestionKind kind, Rng& rng) {
                 terms += (i ? " + " : "") + fmt("%.0f", query[i]) + "·" + fmt("%.0f", keys[j][i]);
             q.working = "q·" + key_name + " = " + terms + " = " + fmt("%.0f", dot) +
                         "; √d_k = √4 = 2; " + fmt("%.0f", dot) + " / 2 = " + fmt("%.2f", q.answer);
+            break;
+        }
+        case QuestionKind::additive_score: {
+            // Bahdanau's score with both matrices the identity, so the work is two sums, two tanh
+            // and a dot product: whole numbers from −1 to 1 keep each tanh's argument within ±2.
+            const int h0 = rand_int(rng, -1, 1), h1 = rand_int(rng, -1, 1);
+            const int s0 = rand_int(rng, -1, 1), s1 = rand_int(rng, -1, 1);
+            const int v0 = rand_int(rng, -2, 2), v1 = rand_int(rng, 1, 2);
+            ScorerParams p;
+            p.W_e = p.W_d = {{1.0, 0.0}, {0.0, 1.0}};
+            p.v = {double(v0), double(v1)};
+            q.answer = score(Scorer::additive, {double(s0), double(s1)}, {double(h0), double(h1)}, p);
+            q.prompt = "The additive score e = vᵀ tanh(W_e h + W_d s), with W_e and W_d the identity (so "
+                       "e = vᵀ tanh(h + s)): h = " + vec2(h0, h1) + ", s = " + vec2(s0, s1) + ", v = " +
+                       vec2(v0, v1) + ". What is e, to two decimals?";
+            q.tolerance = 0.01;
+            q.working = "h + s = " + vec2(h0 + s0, h1 + s1) + "; tanh gives (" + fmt("%.4f", std::tanh(h0 + s0)) +
+                        ", " + fmt("%.4f", std::tanh(h1 + s1)) + "); e = " + std::to_string(v0) + "·" +
+                        fmt("%.4f", std::tanh(h0 + s0)) + " + " + std::to_string(v1) + "·" +
+                        fmt("%.4f", std::tanh(h1 + s1)) + " = " + fmt("%.4f", q.answer);
             break;
         }
     }

@@ -9,11 +9,12 @@
 
 namespace lb {
 
-enum class QuestionKind { context, softmax_entry, dot_score, bilinear_score, scaled_dot_score };
+enum class QuestionKind { context, softmax_entry, dot_score, bilinear_score, scaled_dot_score, additive_score };
 constexpr QuestionKind all_question_kinds[] = {QuestionKind::context, QuestionKind::softmax_entry,
                                                QuestionKind::dot_score,
                                                QuestionKind::bilinear_score,
-                                               QuestionKind::scaled_dot_score};
+                                               QuestionKind::scaled_dot_score,
+                                               QuestionKind::additive_score};
 
 struct Question {
     QuestionKind kind;

@@ -287,7 +287,16 @@ test('self-check: computations come with fresh numbers and the core accepts an a
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   assert.equal(await page.locator('#c-bilinear').getAttribute('data-result'), 'right');
-  assert.equal(await page.locator('.quiz-score').getAttribute('data-right'), '2');
+
+  // An additive score with the identity for both matrices: vᵀ tanh(h + s), to two decimals.
+  const additive = await page.locator('#c-additive .prompt').textContent();
+  const [hv, sv, vv] = ['h', 's', 'v'].map((name) =>
+    additive.match(new RegExp(`${name} = \\((-?\\d+), (-?\\d+)\\)`)).slice(1).map(Number));
+  const e = vv[0] * Math.tanh(hv[0] + sv[0]) + vv[1] * Math.tanh(hv[1] + sv[1]);
+  await page.locator('#c-additive input').fill(e.toFixed(2));
+  await page.locator('#c-additive button[type="submit"]').click();
+  assert.equal(await page.locator('#c-additive').getAttribute('data-result'), 'right');
+  assert.equal(await page.locator('.quiz-score').getAttribute('data-right'), '3');
   assert.deepEqual(problems, []);
   await context.close();
 });
