@@ -383,9 +383,10 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
     for (const AlignmentSweepRow& r : sweep.rows)
         table.push_back({{"model", r.model}, {"aer", number(r.aer)}, {"peak_hit_rate", number(r.peak_hit)},
                          {"peak_near_rate", number(r.peak_near)}, {"linked_mass", number(r.mass)}});
+    // "unavailable", not "error": the runtime answers {"error": ...} for a figure whose state threw.
     return {
         {"task", st.task->name}, {"example", st.example}, {"typed", typed_shown(st)}, {"input_text", st.typed_text},
-        {"message", st.message}, {"error", st.error}, {"model_label", st.model_label},
+        {"message", st.message}, {"unavailable", st.error}, {"model_label", st.model_label},
         {"rows", m ? nlohmann::json(m->rows) : nlohmann::json::array()},
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},
