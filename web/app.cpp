@@ -26,6 +26,7 @@ int main() {
     register_figure(training_figure(app.lab, app.lesson2.training));
     register_figure(sweep_figure(app.lab, app.lesson2.sweep));
     register_figure(alignment_figure(app.lab, app.lesson2.alignment));
+    register_figure(checked_figure(app.lab, app.lesson2.checked));
     register_figure(probes_figure(app.lab, app.lesson2.alignment));
     register_figure(results_figure(app.lab, app.lesson2.results));
     register_figure(transformer_training_figure(app.lab, app.lesson2.transformer_training));

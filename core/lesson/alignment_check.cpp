@@ -2,16 +2,21 @@
 #include "lesson/alignment_check.h"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 namespace lb {
 
-std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vector<Example>& examples,
-                                              int batch_rows) {
+namespace {
+
+// The teacher-forced maps of `examples`, `batch_rows` at a time: visit(i, map of examples[i]), in
+// order. The one place a forced map is read. Returns false, visiting none, for a model without
+// attention.
+bool visit_forced_maps(const Model& model, const std::vector<Example>& examples, int batch_rows,
+                       const std::function<void(size_t, const ForcedMap&)>& visit) {
     const auto read_attention = model_kind(model.config.decoder).read_attention;
-    if (!read_attention) return std::nullopt;
+    if (!read_attention) return false;
     const Task& task = *model.config.task;
-    AlignmentCheck check;
     Activations acts;
     std::vector<int> indices;
     for (size_t first = 0; first < examples.size(); first += size_t(batch_rows)) {
@@ -22,18 +27,47 @@ std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vec
         model_forward(acts, batch, model);  // teacher-forced: the maps of the target's steps
         for (int b = 0; b < batch.B; ++b) {
             const Example& ex = examples[first + size_t(b)];
-            const int L = batch.src_len[size_t(b)];
-            const int steps = int(task.output.split(ex.target).size());
-            Decoded d;
+            const size_t L = size_t(batch.src_len[size_t(b)]);
+            const size_t T = task.output.split(ex.target).size();
+            Decoded d;  // every step's rows [output_steps, L]; kept: the target's T
             d.heads = xt::zeros<float>({size_t(0), size_t(0), size_t(0)});  // set by a Transformer's
-            read_attention(d, acts, model.config, b, L, batch.S);
-            check.map.add(score_alignment(d.attention.data(), steps, L, L, ex.alignment));
-            const int heads = int(d.heads.shape(0));
-            check.heads.resize(size_t(heads));
-            for (int h = 0; h < heads; ++h)
-                check.heads[size_t(h)].add(score_alignment(&d.heads(h, 0, 0), steps, L, L, ex.alignment));
+            read_attention(d, acts, model.config, b, int(L), batch.S);
+            ForcedMap map;
+            map.attention = xt::zeros<float>({T, L});
+            for (size_t t = 0; t < T; ++t)
+                for (size_t j = 0; j < L; ++j) map.attention(t, j) = d.attention(t, j);
+            const size_t A = d.heads.shape(0);
+            map.heads = xt::zeros<float>({A, A ? T : 0, A ? L : 0});
+            for (size_t h = 0; h < A; ++h)
+                for (size_t t = 0; t < T; ++t)
+                    for (size_t j = 0; j < L; ++j) map.heads(h, t, j) = d.heads(h, t, j);
+            visit(first + size_t(b), map);
         }
     }
+    return true;
+}
+
+}  // namespace
+
+std::optional<ForcedMap> forced_map(const Model& model, const Example& example) {
+    std::optional<ForcedMap> out;
+    visit_forced_maps(model, {example}, 1, [&](size_t, const ForcedMap& map) { out = map; });
+    return out;
+}
+
+std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vector<Example>& examples,
+                                              int batch_rows) {
+    AlignmentCheck check;
+    const bool read = visit_forced_maps(model, examples, batch_rows, [&](size_t i, const ForcedMap& map) {
+        const std::vector<AlignmentLink>& links = examples[i].alignment;
+        const int T = int(map.attention.shape(0)), L = int(map.attention.shape(1));
+        check.map.add(score_alignment(map.attention.data(), T, L, L, links));
+        const size_t heads = map.heads.shape(0);
+        check.heads.resize(heads);
+        for (size_t h = 0; h < heads; ++h)
+            check.heads[h].add(score_alignment(&map.heads(h, 0, 0), T, L, L, links));
+    });
+    if (!read) return std::nullopt;
     return check;
 }
 

@@ -5,15 +5,29 @@
 // The maps are read under teacher forcing on each example's own target (forced decoding, as
 // alignments are taken from translation models): step t's map is where the model looks while it
 // writes target token t, whatever it would have written itself. Only the steps that write the
-// target's tokens are scored (not the end token's step, not padding).
+// target's tokens are kept and scored (not the end token's step, not padding).
+//
+// Legend: T the target's tokens (a date's 10), L the input's tokens, A a Transformer's heads.
 #pragma once
 #include <optional>
 #include <vector>
+#include <xtensor/xtensor.hpp>
 
 #include "data/alignment_scores.h"
 #include "models/model.h"
 
 namespace lb {
+
+// One example's teacher-forced map. Row t sums to one (a local window cut by the input's ends:
+// at most one).
+struct ForcedMap {
+    xt::xtensor<float, 2> attention;  // [T, L]; a Transformer's cross-attention, mean over heads
+    xt::xtensor<float, 3> heads;      // a Transformer's [A, T, L], each head's; else [0, 0, 0]
+};
+// Empty for a model without attention (its registry row reads no map). Throws
+// std::invalid_argument for an example its task cannot batch. check_alignment reads its maps
+// through the same code, in batches.
+std::optional<ForcedMap> forced_map(const Model& model, const Example& example);
 
 struct AlignmentCheck {
     AlignmentScores map;                // the one map a step (a Transformer: the mean over heads)

@@ -8,6 +8,8 @@
 //   sweep       figures/sweep.cpp      widths 8–64 × two models; per-position and length views
 //   alignment   figures/alignment.cpp  the attention map of one string; click a row for its bars
 //   probes      figures/probes.cpp     occlusion and the gradient path of the same string
+//   checked     figures/checked.cpp    a task's map against the alignment the task knows (dates,
+//                                       reversal, translation), with the native sweep's scores
 //   results     figures/results.cpp    every result in one table, ranked by any column
 //   transformer-training  figures/transformer.cpp  a Transformer with memory first and one
 //                                       with memory all, trained side by side in workers
@@ -73,6 +75,26 @@ void refresh_alignment(Lab& lab, AlignmentState& state);
 FigureSpec alignment_figure(Lab& lab, AlignmentState& state);
 FigureSpec probes_figure(Lab& lab, AlignmentState& state);
 
+// The checked figure: which task, which held-out example or typed input (ck.*).
+struct CheckedState {
+    CheckedState();
+    const Task* task = &date_task();   // ck.task
+    int example = 0;                   // ck.ex: the held-out example shown while nothing is typed
+    std::string typed_text;            // ck.input: the typed input shown, "" for none
+    ModelInput typed;                  // its tokens, checked for `task` where it came in
+    char field[160] = "";              // the text field (a translation's 14 words fit)
+    std::string message;               // why the last typed input was refused ("" = it was not)
+    std::shared_ptr<const TaskMap> map;   // the map shown (the Lab's, web/lab/analysis.h)
+    std::string model_label;           // which model made it
+    std::string error;                 // why there is no map (the model failed to load or decode)
+    struct Outline { int row, col; bool sure; };
+    std::vector<Outline> outlines;     // the links outlined in the last frame drawn
+    // Takes `text` as the typed input if `task` can read it, else returns why (nothing changes).
+    std::string take(const std::string& text);
+    UrlTable url{"ck."};
+};
+FigureSpec checked_figure(Lab& lab, CheckedState& state);
+
 struct ResultsState {
     // The table's columns, in order (figures/results.cpp's `columns` describes each).
     enum Column { origin, run, model, width, exact, per_char, parameters, seconds, column_count };
@@ -117,6 +139,7 @@ struct Lesson2 {
     TrainingState training;
     SweepState sweep;
     AlignmentState alignment;
+    CheckedState checked;
     ResultsState results;
     TransformerTrainingState transformer_training;
     TransformerMapsState transformer_maps;

@@ -6,11 +6,13 @@
 #include <tuple>
 
 #include "data/dataset.h"
+#include "lesson/alignment_check.h"
 #include "lesson/probes.h"
 
 namespace lb::web {
 
-ModelInput generated_input(const std::string& text) { return {text, date_task().input.encode(text)}; }
+ModelInput generated_input(const std::string& text) { return generated_input(date_task(), text); }
+ModelInput generated_input(const Task& task, const std::string& text) { return {text, task.input.encode(text)}; }
 
 namespace {
 
@@ -59,6 +61,78 @@ std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput
     kept.push_back(wanted);
     kept.back().analysis = compute(*model.model, input, gradient_target);
     return kept.back().analysis;
+}
+
+namespace {
+
+std::vector<std::string> tokens_of(const Vocabulary& vocab, const std::string& text) {
+    std::vector<std::string> out;
+    for (std::string_view token : vocab.split(text)) out.emplace_back(token);
+    return out;
+}
+
+// The first T rows of a map [steps, S] (a Decoded's rows run to the decoder's last step).
+std::vector<float> first_rows(const float* map, size_t T, size_t S) { return std::vector<float>(map, map + T * S); }
+
+std::shared_ptr<const TaskMap> compute_task_map(const Model& model, const ModelInput& input, const Example* known) {
+    const Task& task = *model.config.task;
+    auto m = std::make_shared<TaskMap>();
+    m->columns = tokens_of(task.input, input.text);
+    const Decoded greedy = decode_tokens(input.tokens, model);
+    m->written = greedy.output;
+    const size_t S = m->columns.size();
+    if (known) {
+        const std::optional<ForcedMap> forced = forced_map(model, *known);
+        if (!forced) throw std::invalid_argument(model_label(model.config) + " reads no attention map");
+        m->forced = true;
+        m->rows = tokens_of(task.output, known->target);
+        m->links = known->alignment;
+        m->attention.assign(forced->attention.begin(), forced->attention.end());
+        m->heads = int(forced->heads.shape(0));
+        m->head_attention.assign(forced->heads.begin(), forced->heads.end());
+        m->scores = score_alignment(m->attention.data(), int(m->rows.size()), int(S), int(S), m->links);
+    } else {
+        if (greedy.attention.size() == 0) throw std::invalid_argument(model_label(model.config) + " reads no attention map");
+        m->rows = tokens_of(task.output, greedy.output);
+        const size_t T = m->rows.size(), steps = greedy.attention.shape(0);
+        m->attention = first_rows(greedy.attention.data(), T, S);
+        m->heads = int(greedy.heads.shape(0));
+        for (int h = 0; h < m->heads; ++h) {
+            const std::vector<float> rows = first_rows(greedy.heads.data() + size_t(h) * steps * S, T, S);
+            m->head_attention.insert(m->head_attention.end(), rows.begin(), rows.end());
+        }
+    }
+    return m;
+}
+
+std::shared_ptr<const TaskMap> task_map(const ModelRead& model, const ModelInput& input, const Example* known) {
+    struct Kept {
+        const Model* model;
+        long version;
+        std::string input, target;  // target "": the greedy map of a typed input
+        std::shared_ptr<const TaskMap> map;
+    };
+    static std::vector<Kept> kept;  // the newest last
+    constexpr size_t keep = 8;
+    const Kept wanted{model.model, model.version, input.text, known ? known->target : "", nullptr};
+    const auto key = [](const Kept& k) { return std::tie(k.model, k.version, k.input, k.target); };
+    const auto found = std::find_if(kept.begin(), kept.end(), [&](const Kept& k) { return key(k) == key(wanted); });
+    if (found != kept.end()) return found->map;
+    auto map = compute_task_map(*model.model, input, known);  // a throw keeps nothing
+    if (kept.size() == keep) kept.erase(kept.begin());
+    kept.push_back(wanted);
+    kept.back().map = std::move(map);
+    return kept.back().map;
+}
+
+}  // namespace
+
+std::shared_ptr<const TaskMap> forced_task_map(const ModelRead& model, const Example& example) {
+    return task_map(model, generated_input(*model.model->config.task, example.input), &example);
+}
+
+std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input) {
+    return task_map(model, input, nullptr);
 }
 
 }  // namespace lb::web

@@ -4,12 +4,17 @@
 // Computed once per (model, its weights, string, gradient target) and kept: the alignment,
 // probes and Transformer-maps figures only read it, and none of them decodes.
 //
+// And the map of one input of any task (TaskMap) that the "checked" figure draws against the
+// task's known alignment: teacher-forced on a held-out example's target, or greedily decoded from
+// what a reader typed.
+//
 // Legend: T output characters (10), S input characters, A heads.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "data/alignment_scores.h"
 #include "lab.h"
 
 namespace lb::web {
@@ -22,6 +27,7 @@ struct ModelInput {
 };
 // A string of the generator's (the held-out split, the lesson's example): known to be readable.
 ModelInput generated_input(const std::string& text);
+ModelInput generated_input(const Task& task, const std::string& text);  // of any task
 
 struct Analysis {
     std::string output;                    // [T] greedy decoding
@@ -42,5 +48,25 @@ struct Analysis {
 // `gradient_target`, or the model's own output when it is "". Kept for the last few asked.
 std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput& input,
                                         const std::string& gradient_target = "");
+
+// One map of a task's model, as the checked figure draws it: rows are output tokens, columns
+// input tokens (characters, or a translation's words). Legend here: T rows, S columns.
+struct TaskMap {
+    std::vector<std::string> rows;         // [T] the target's tokens (forced) or the greedy output's
+    std::vector<std::string> columns;      // [S] the input's tokens
+    std::vector<float> attention;          // [T, S]; a Transformer's cross-attention, mean over heads
+    int heads = 0;                         // A: a Transformer's; else 0
+    std::vector<float> head_attention;     // [A, T, S] each head's
+    std::string written;                   // what greedy decoding writes from this input
+    bool forced = false;                   // teacher-forced on a known target: links and scores below
+    std::vector<AlignmentLink> links;      // the example's known alignment (forced only)
+    AlignmentCounts scores;                // the map scored against the links (core's score_alignment)
+};
+// The teacher-forced map of `example` (a held-out example of the model's task) by `model.model`
+// (non-null, a model with attention), scored against its links. Kept for the last few asked.
+std::shared_ptr<const TaskMap> forced_task_map(const ModelRead& model, const Example& example);
+// The greedy decoding's map of a reader's input (checked by encode_user_input for the model's
+// task): no links, no scores. Rows: the tokens written before the end token. Kept likewise.
+std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input);
 
 }  // namespace lb::web

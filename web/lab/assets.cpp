@@ -1,9 +1,12 @@
 // web/lab/assets.cpp — what the Lab loads from assets/ (the page's own origin): the two shipped
 // 64-unit models, labelled from their own metadata and checked on the held-out split by a
 // worker, the two shipped 64-wide Transformers (memory first and all) for the Transformer
-// section's maps, and the native sweep (assets/sweep.json) as result rows.
+// section's maps, the native sweep (assets/sweep.json) as result rows, and for the maps checked
+// against each task's known alignment the other tasks' shipped attention models
+// (assets/attention-TASK-64.safetensors) and the alignment sweeps (assets/alignment-TASK.json).
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -19,8 +22,11 @@ namespace {
 
 enum FetchTag {
     fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2, fetch_transformer_first = 3, fetch_transformer_all = 4,
-    fetch_published = 5
+    fetch_published = 5,
+    fetch_task_model = 10,        // + 0 reversal, + 1 translation (Lab::task_models)
+    fetch_alignment_sweep = 20,   // + the task's index in tasks()
 };
+const char* const task_model_names[] = {"reversal", "translation"};
 
 // Fetches a file of the site; calls lb_asset_fetched(tag, bytes, size, error) when it arrives.
 EM_JS(void, js_fetch_asset, (const char* path, int tag), {
@@ -68,6 +74,35 @@ std::string recorded(const SafetensorsContent& content, const char* key) {
     return found != content.metadata.end() && try_set_setting(s, field, found->second) ? setting_text(field, s) : "?";
 }
 
+// A mean over seeds as the sweep writes it ({"mean", "min", "max"}); null (nothing to count) is NaN.
+double mean_of(const nlohmann::json& spread) {
+    const nlohmann::json& mean = spread.at("mean");
+    return mean.is_null() ? NAN : mean.get<double>();
+}
+
+AlignmentSweepRow alignment_row(std::string model, const nlohmann::json& scores, bool spread) {
+    const auto read = [&](const char* key) {
+        const nlohmann::json& v = scores.at(key);
+        return spread ? mean_of(v) : v.is_null() ? NAN : v.get<double>();
+    };
+    return {std::move(model), read("aer"), read("peak_hit_rate"), read("peak_near_rate"), read("linked_mass")};
+}
+
+// assets/alignment-TASK.json: its models with a map (the means over seeds), then the diagonal guess.
+AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task& task) {
+    if (sweep.at("task").get<std::string>() != task.name) throw std::runtime_error("the file is another task's");
+    AlignmentSweep out;
+    for (const auto& s : sweep.at("summary"))
+        if (s.contains("alignment")) out.rows.push_back(alignment_row(s.at("model").get<std::string>(), s.at("alignment"), true));
+    out.rows.push_back(alignment_row("diagonal guess", sweep.at("diagonal_guess"), false));
+    out.epochs = sweep.at("epochs").get<int>();
+    const nlohmann::json& seeds = sweep.at("seeds");  // the list of seeds, or their count
+    out.seeds = seeds.is_array() ? int(seeds.size()) : seeds.get<int>();
+    out.held_out = sweep.at("held_out_size").get<int>();
+    out.note.clear();
+    return out;
+}
+
 }  // namespace
 
 void Lab::start_loading() {
@@ -78,12 +113,45 @@ void Lab::start_loading() {
     js_fetch_asset("assets/published.json", fetch_published);
     js_fetch_asset("assets/transformer-first-64.safetensors", fetch_transformer_first);
     js_fetch_asset("assets/transformer-all-64.safetensors", fetch_transformer_all);
+    for (int k = 0; k < 2; ++k)
+        js_fetch_asset(("assets/attention-" + std::string(task_model_names[k]) + "-64.safetensors").c_str(), fetch_task_model + k);
+    for (size_t k = 0; k < tasks().size(); ++k)
+        js_fetch_asset(("assets/alignment-" + tasks()[k]->name + ".json").c_str(), fetch_alignment_sweep + int(k));
 }
 
 const std::vector<Example>& Lab::held_out() {
     if (!data_) data_ = make_date_splits(1);
     return data_->held_out;
 }
+
+namespace {
+size_t task_index(const Task& task) {
+    const auto& all = tasks();
+    return size_t(std::find(all.begin(), all.end(), &task) - all.begin());
+}
+}  // namespace
+
+const std::vector<Example>& Lab::held_out(const Task& task) {
+    if (&task == &date_task()) return held_out();
+    std::vector<Example>& split = task_held_out_.at(task_index(task));
+    // The held-out split is drawn first: with no training strings it is the same split (draw.h).
+    if (split.empty()) split = task.make_splits(1, 0, task.held_out_size).held_out;
+    return split;
+}
+
+const Model* Lab::attention_model(const Task& task) const {
+    if (&task == &date_task()) return shipped[1] ? &*shipped[1] : nullptr;
+    const TaskModel& m = task_models.at(task_index(task) - 1);
+    return m.model ? &*m.model : nullptr;
+}
+
+std::string Lab::attention_model_note(const Task& task) const {
+    if (&task == &date_task()) return shipped[1] ? shipped_info[1] : shipped_error;
+    const TaskModel& m = task_models.at(task_index(task) - 1);
+    return m.model ? m.info : m.error;
+}
+
+const AlignmentSweep& Lab::alignment_sweep(const Task& task) const { return alignment_sweeps.at(task_index(task)); }
 
 void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error) {
     if (tag == fetch_plain || tag == fetch_attention) {
@@ -145,6 +213,32 @@ void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* 
             } catch (const std::exception& e) {
                 native_note = std::string("assets/sweep.json could not be read: ") + e.what();
             }
+        }
+    } else if (tag == fetch_task_model || tag == fetch_task_model + 1) {
+        TaskModel& m = task_models[size_t(tag - fetch_task_model)];
+        const std::string task = task_model_names[tag - fetch_task_model];
+        try {
+            if (error) throw std::runtime_error(error);
+            const SafetensorsContent content = decode_safetensors(bytes, size);
+            Model model = model_from_safetensors(content);
+            if (model.config.task->name != task || model.config.decoder != DecoderKind::attention)
+                throw SafetensorsError("the file holds another model than the " + task + " task's attention model");
+            m.model = std::move(model);
+            m.info = "width " + recorded(content, "width") + ", " + recorded(content, "epochs") + " epochs, seed " +
+                     recorded(content, "seed");
+        } catch (const std::exception& e) {
+            m.error = "The shipped attention model for " + task + " could not be loaded: " + e.what() + ".";
+        }
+    } else if (tag >= fetch_alignment_sweep && tag < fetch_alignment_sweep + int(tasks().size())) {
+        const Task& task = *tasks()[size_t(tag - fetch_alignment_sweep)];
+        AlignmentSweep& sweep = alignment_sweeps[size_t(tag - fetch_alignment_sweep)];
+        const std::string file = "assets/alignment-" + task.name + ".json";
+        try {
+            if (error) throw std::runtime_error(error);
+            sweep = alignment_sweep_from_json(nlohmann::json::parse(bytes, bytes + size), task);
+        } catch (const std::exception& e) {
+            sweep = AlignmentSweep{};
+            sweep.note = "no alignment sweep was shipped for " + task.name + " (" + file + ": " + e.what() + ")";
         }
     } else if (tag == fetch_published) {
         // The published designs' rows: each variant's mean over its seeds (assets/published.md).

@@ -4,7 +4,8 @@
 //
 //   runs.cpp      Run and the worker client (web/worker/client.js through Module.lookbackRuns):
 //                 the GRU pair, the Transformer pair, the sweep's cells, what the workers report
-//   assets.cpp    the shipped weights (labels from their metadata) and assets/sweep.json
+//   assets.cpp    the shipped weights (labels from their metadata), assets/sweep.json, each task's
+//                 attention model and its alignment sweep (assets/alignment-TASK.json)
 //   results.cpp   the source's, the native and the page's results as rows, and as CSV
 //   analysis.h    everything the map and probe figures show of one string, for one model
 //
@@ -157,6 +158,25 @@ struct ResultRow {
     double seconds;             // training time (NaN if unknown)
 };
 
+// --- maps checked against a task's known alignment ---------------------------------------------
+// One map's scores in assets/alignment-TASK.json (`lookback sweep --alignment`): the mean over
+// the sweep's seeds. NaN where the file has null (nothing to count).
+struct AlignmentSweepRow {
+    std::string model;              // the sweep's name: "attention", "bahdanau", ..., "diagonal guess"
+    double aer = NAN, peak_hit = NAN, peak_near = NAN, mass = NAN;
+};
+struct AlignmentSweep {
+    std::vector<AlignmentSweepRow> rows;  // the models with a map, in the file's order, then the diagonal guess
+    int epochs = 0, seeds = 0, held_out = 0;
+    std::string note = "loading\u2026";   // why there are no rows, or "" once read
+};
+// A task's shipped attention model other than the date task's (assets/attention-TASK-64.safetensors).
+struct TaskModel {
+    std::optional<Model> model;
+    std::string info;               // "width 64, 30 epochs, seed 1", from its metadata
+    std::string error;              // why it could not be loaded
+};
+
 // --- the Lab ---------------------------------------------------------------------------------------
 struct Lab {
     Lab();
@@ -202,6 +222,15 @@ struct Lab {
     // The held-out split (data seed 1), built when a figure first asks: the strings a map can
     // show. Training builds its own copy in the worker.
     const std::vector<Example>& held_out();
+    const std::vector<Example>& held_out(const Task& task);  // any task's, likewise
+
+    // Each task's shipped attention model (dates: shipped[1]; the others task_models) and what
+    // the native alignment sweep measured of every model on it (assets/alignment-TASK.json).
+    std::array<TaskModel, 2> task_models;          // reversal, translation
+    std::array<AlignmentSweep, 3> alignment_sweeps; // in tasks()' order
+    const Model* attention_model(const Task& task) const;  // null while loading or when it failed
+    std::string attention_model_note(const Task& task) const;  // its settings, or why it is missing
+    const AlignmentSweep& alignment_sweep(const Task& task) const;
 
     // What the other figures read: DecoderKind::plain is the pair's plain run, ::attention its
     // attention run of whichever design (read_model's rule).
@@ -226,6 +255,7 @@ private:
     void schedule_sweep();
     int sweep_epochs_ = 12;        // of the cells run_sweep makes
     std::optional<Splits> data_;
+    std::array<std::vector<Example>, 3> task_held_out_;  // in tasks()' order, built when asked
 };
 
 }  // namespace lb::web
