@@ -2,10 +2,12 @@
 // build's target (native, or the same source as WASM with and without SIMD
 // under node). First the kernels' GFLOP/s on the products the models make,
 // then, for each model × width, training examples/s, inference strings/s and
-// the achieved GFLOP/s by docs/design.md's FLOP model. A program, not a test: each
-// figure is timed for a fixed budget of this process's CPU time, so runs are
-// short; compare ratios measured in one session (tests/bench/run.mjs runs all
-// targets and the PyTorch reference).
+// the achieved GFLOP/s by docs/design.md's FLOP model, on the training split of
+// one task (--task; the date task unless told). With --write-split it only writes
+// that split as token ids, which tests/bench/pytorch_reference.py trains on. A
+// program, not a test: each figure is timed for a fixed budget of this process's
+// CPU time, so runs are short; compare ratios measured in one session
+// (tests/bench/run.mjs runs all targets and the PyTorch reference).
 //
 // Legend: B batch rows, H width, S mean source length, M × N × K a product.
 #include <algorithm>
@@ -197,7 +199,8 @@ const ModelCase* model_case(std::string_view name) {
 }  // namespace
 
 // docs/design.md's performance model, in FLOPs (2 per multiply-add) per training
-// example at width H with mean source length S:
+// example at width H with mean source length S and T output steps (the date's 10;
+// the GRU decoders' "11" below is T + 1):
 //   encoder             S · 3H(E_in + H)                        E_in = 32
 //   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
 //   plain decoder      11 · 3H(E_out + H)       (the same without context and scores)
@@ -208,20 +211,20 @@ const ModelCase* model_case(std::string_view name) {
 //   training = forward + backward ≈ 3 × forward
 // It leaves out the output layer, softmax and gate math, so it is the work the
 // products do, and GFLOP/s by it is comparable with the kernels' figures.
-// The Transformer (D = H, F = 2D, heads do not change the count), T = 10:
+// The Transformer (D = H, F = 2D, heads do not change the count):
 //   encoder   S · (4D² + 2DF) + 2S²D           projections, FFN; scores and weighted sums
 //   decoder   T · (4D² + 2D² + 2DF + 13D) + S · 2D² + 2T²D + 2TSD
 //             self-attention, cross q and out, FFN, output; the memory's K and V; scores
-double transformer_flops_per_forward(double D, double S) {
-    const double T = output_length, F = 2 * D;
+double transformer_flops_per_forward(double D, double S, double T) {
+    const double F = 2 * D;
     const double encoder_macs = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
     const double decoder_macs = T * (6 * D * D + 2 * D * F + 13 * D) + S * 2 * D * D +
                                 2 * T * T * D + 2 * T * S * D;
     return 2 * (encoder_macs + decoder_macs);
 }
-double flops_per_forward(DecoderKind decoder, double H, double S) {
-    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S);
-    const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = 11;
+double flops_per_forward(DecoderKind decoder, double H, double S, int T) {
+    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S, T);
+    const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = T + 1;
     if (decoder == DecoderKind::bahdanau)
         return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
                     T_out * (3 * H * (E_out + 2 * H) + 3 * H * H + 4 * S * H + H * H));
@@ -235,8 +238,8 @@ double flops_per_forward(DecoderKind decoder, double H, double S) {
                                     : T_out * 3 * H * (E_out + H);
     return 2 * (encoder_macs + decoder_macs);
 }
-double flops_per_training_example(DecoderKind decoder, double H, double S) {
-    return 3 * flops_per_forward(decoder, H, S);
+double flops_per_training_example(DecoderKind decoder, double H, double S, int T) {
+    return 3 * flops_per_forward(decoder, H, S, T);
 }
 
 namespace {
@@ -246,9 +249,10 @@ struct ModelResult {
     double gflops, memory_mb, heap_mb;
 };
 
-ModelResult bench_model(const ModelCase& m, int H, const Splits& data, double mean_length,
-                        double budget) {
+ModelResult bench_model(const ModelCase& m, int H, const Task& task, const Splits& data,
+                        double mean_length, double budget) {
     TrainerConfig config;
+    config.model.task = &task;
     config.model.decoder = m.decoder;
     config.model.scorer = m.scorer;
     config.model.H = H;
@@ -267,7 +271,8 @@ ModelResult bench_model(const ModelCase& m, int H, const Splits& data, double me
     while (cpu_seconds() - t0 < budget);
     const double train_seconds = cpu_seconds() - t0;
     r.train_examples_per_second = double(trainer.examples_seen() - examples_before) / train_seconds;
-    r.gflops = r.train_examples_per_second * flops_per_training_example(m.decoder, H, mean_length) / 1e9;
+    r.gflops = r.train_examples_per_second *
+               flops_per_training_example(m.decoder, H, mean_length, task.output_steps) / 1e9;
     r.memory_mb = memory_megabytes();
     r.heap_mb = heap_megabytes();
 
@@ -277,11 +282,29 @@ ModelResult bench_model(const ModelCase& m, int H, const Splits& data, double me
         [&] { decode_examples(strings, trainer.model(), false, 64); }, budget / 2);
     r.infer_strings_per_second = double(strings.size()) / batch_seconds;
     // One string at a time (the page's "try your own date").
-    const std::vector<int> tokens = date_task().input.encode(data.held_out[0].input);
+    const std::vector<int> tokens = task.input.encode(data.held_out[0].input);
     const double single_seconds =
         seconds_per_call([&] { decode_tokens(tokens, trainer.model()); }, budget / 4);
     r.single_strings_per_second = 1.0 / single_seconds;
     return r;
+}
+
+// The training split as token ids, with the sizes a model takes from the task:
+// {"task", "input_vocabulary", "output_vocabulary", "output_steps", "end_token" (null
+// without one), "inputs": [[id, ...], ...], "targets": [[id, ..., end], ...]}; a
+// target holds its end token and no padding (make_batch pads it to output_steps).
+nlohmann::json split_token_ids(const Task& task, const std::vector<Example>& examples) {
+    nlohmann::json inputs = nlohmann::json::array(), targets = nlohmann::json::array();
+    for (const Example& e : examples) {
+        inputs.push_back(task.input.encode(e.input));
+        std::vector<int> target = task.output.encode(e.target);
+        if (task.ends) target.push_back(task.end_token());
+        targets.push_back(target);
+    }
+    return {{"task", task.name}, {"input_vocabulary", task.input.size()},
+            {"output_vocabulary", task.output.size()}, {"output_steps", task.output_steps},
+            {"end_token", task.ends ? nlohmann::json(task.end_token()) : nlohmann::json()},
+            {"inputs", inputs}, {"targets", targets}};
 }
 
 }  // namespace
@@ -298,6 +321,10 @@ std::vector<std::string> split_commas(const std::string& text) {
 const char* const bench_usage =
     "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
     "[--models plain,dot,general,additive,transformer,transformer-first] [--no-kernels] [--no-models]\n"
+    "               [--task dates|reversal|translation] [--write-split FILE]\n"
+    "  --task: the models train on that task's training split (data seed 1; dates by default)\n"
+    "  --write-split FILE ('-': stdout): only write that split as token ids (JSON), for\n"
+    "    tests/bench/pytorch_reference.py\n"
     "  transformer, transformer-first: the one-layer Transformer (4 heads), memory all | first;\n"
     "  also bahdanau, luong, luong-local (the published models, asked for by name)";
 
@@ -319,6 +346,15 @@ BenchArgs parse_bench_args(const Args& args) {
             for (const std::string& name : o.model_names)
                 if (!model_case(name))
                     throw UsageError("unknown model " + shown(name) + " in --models");
+        } else if (take_option(args, i, "--task", value)) {
+            try {
+                o.task = &find_task(value);
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
+        } else if (take_option(args, i, "--write-split", value)) {
+            if (value.empty()) throw UsageError("--write-split needs a file name, or - for stdout");
+            o.write_split = value;
         } else
             throw UsageError("unknown option " + shown(args[i]));
     }
@@ -336,10 +372,24 @@ int bench(const Args& args) {
     const double budget = options.budget;
     const std::vector<int>& widths = options.widths;
     const std::vector<std::string>& model_names = options.model_names;
+    const Task& task = *options.task;
+    const Splits data = run_models || !options.write_split.empty()
+                            ? task.make_splits(1, task.train_size, task.held_out_size)
+                            : Splits{};
+
+    if (!options.write_split.empty()) {
+        const std::string text = split_token_ids(task, data.train).dump() + "\n";
+        if (options.write_split == "-") std::fputs(text.c_str(), stdout);
+        else if (!write_text(options.write_split, text)) {
+            std::fprintf(stderr, "lookback: cannot write %s\n", shown(options.write_split).c_str());
+            return 1;
+        }
+        return 0;
+    }
 
     const char* target = target_name();
     nlohmann::json out = {{"target", target}, {"simd_width", kernels::simd_width()},
-                          {"clock", "process CPU seconds"}};
+                          {"clock", "process CPU seconds"}, {"task", task.name}};
 
     // Kernels: the products' GFLOP/s; the best is this build's practical peak.
     double peak = 0;
@@ -367,30 +417,34 @@ int bench(const Args& args) {
 
     nlohmann::json results = nlohmann::json::array();
     if (run_models) {
-        const Splits data = make_date_splits(1);
         double total_length = 0;
-        for (const Example& e : data.train) total_length += double(e.input.size());
+        for (const Example& e : data.train)  // in tokens: a word task's are words
+            total_length += double(task.input.split(e.input).size());
         const double mean_length = total_length / double(data.train.size());
         if (!json)
-            std::printf("\nmodels: batch 64, mean source length S = %.1f; GFLOP/s by docs/design.md's "
-                        "FLOP model%s\n\n%-10s %-9s %5s %12s %12s %12s %10s %8s %8s %8s\n",
-                        mean_length, peak > 0 ? " (kernel peak above)" : "", "model", "scorer",
-                        "width", "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s",
-                        "mem MB", "heap MB");
+            std::printf("\nmodels on the %s task's training split: batch 64, mean source length "
+                        "S = %.1f, T = %d output steps; GFLOP/s by docs/design.md's FLOP model%s\n\n"
+                        "%-10s %-9s %5s %12s %12s %12s %10s %8s %8s %8s\n",
+                        task.name.c_str(), mean_length, task.output_steps,
+                        peak > 0 ? " (kernel peak above)" : "", "model", "scorer", "width",
+                        "MFLOP/ex", "train ex/s", "infer str/s", "1 string/s", "GFLOP/s", "mem MB",
+                        "heap MB");
         for (const std::string& name : model_names) {
             const ModelCase* m = model_case(name);
             for (int H : widths) {
-                const ModelResult r = bench_model(*m, H, data, mean_length, budget);
+                const ModelResult r = bench_model(*m, H, task, data, mean_length, budget);
                 results.push_back({{"model", decoder_name(m->decoder)},
                                    {"scorer", m->scorer_label()},
                                    {"width", H},
                                    {"target", target},
+                                   {"task", task.name},
                                    {"train_examples_per_second", r.train_examples_per_second},
                                    {"infer_strings_per_second", r.infer_strings_per_second},
                                    {"infer_single_string_per_second", r.single_strings_per_second},
                                    {"gflops", r.gflops},
                                    {"flops_per_training_example",
-                                    flops_per_training_example(m->decoder, H, mean_length)},
+                                    flops_per_training_example(m->decoder, H, mean_length,
+                                                               task.output_steps)},
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
                 if (m->decoder == DecoderKind::transformer)
@@ -400,7 +454,8 @@ int bench(const Args& args) {
                                 std::string(decoder_name(m->decoder)).c_str(),
                                 m->decoder == DecoderKind::transformer
                                     ? memory_name(m->memory) : m->scorer_label().c_str(), H,
-                                flops_per_training_example(m->decoder, H, mean_length) / 1e6,
+                                flops_per_training_example(m->decoder, H, mean_length,
+                                                           task.output_steps) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);
                 std::fflush(stdout);

@@ -68,6 +68,10 @@ struct BenchArgs {
     std::vector<int> widths = {8, 16, 32, 64};
     std::vector<std::string> model_names = {"plain", "dot", "general", "additive", "transformer",
                                             "transformer-first"};
+    const Task* task = &date_task();  // --task: whose training split the models train on
+    // --write-split FILE ("-": stdout): the task's training split as token ids, for the
+    // PyTorch reference; nothing is timed
+    std::string write_split;
 };
 BenchArgs parse_bench_args(const Args& args);
 bool parse_worked_example_args(const Args& args);  // --json given
@@ -130,7 +134,8 @@ struct TrainArgs {
 // the estimated seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md
 // measured for attention at width 64 (wider models come nearer the kernels'
 // 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
-double flops_per_training_example(DecoderKind decoder, double H, double S);
+// T is the decoder's output steps (the date task's 10 unless given).
+double flops_per_training_example(DecoderKind decoder, double H, double S, int T = output_length);
 double estimated_train_seconds(const RunOptions& options, size_t train_size);
 constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 // Why path cannot be written, or "" if it can (checked before a long run).

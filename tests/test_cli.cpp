@@ -5,8 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "data/reversal.h"
+#include "data/translation.h"
 
 using namespace lb::cli;
 
@@ -75,6 +80,55 @@ TEST_CASE("integers beyond any integer type are usage errors naming the option")
     CHECK_THROWS_WITH_AS(parse_bench_args({"--seconds", "nan"}), doctest::Contains("--seconds"),
                          UsageError);
     CHECK(bench({"--widths", "9999999999999999999"}) == 2);
+}
+
+TEST_CASE("bench --task: a task by name, the date task by default; a bad one refused by name") {
+    CHECK(parse_bench_args({}).task == &lb::date_task());
+    CHECK(parse_bench_args({"--task", "reversal"}).task == &lb::reversal_task());
+    CHECK(parse_bench_args({"--task=translation", "--models", "additive"}).task ==
+          &lb::translation_task());
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--task", "french"}), doctest::Contains("'french'"),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--task", "Dates"}), doctest::Contains("reversal"),
+                         UsageError);
+    CHECK_THROWS_AS(parse_bench_args({"--task"}), UsageError);
+    CHECK_THROWS_AS(parse_bench_args({"--write-split", ""}), UsageError);
+    CHECK(bench({"--task", "french"}) == 2);
+}
+
+TEST_CASE("bench --write-split: the task's training split as token ids, targets with their end") {
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "lookback_test_split.json").string();
+    REQUIRE(bench({"--task", "reversal", "--write-split", path}) == 0);
+    std::ifstream in(path);
+    const nlohmann::json split = nlohmann::json::parse(in);
+    std::filesystem::remove(path);
+    const lb::Task& task = lb::reversal_task();
+    CHECK(split["task"] == "reversal");
+    CHECK(split["input_vocabulary"] == task.input.size());
+    CHECK(split["output_vocabulary"] == task.output.size());
+    CHECK(split["output_steps"] == 28);
+    CHECK(split["end_token"] == 2);
+    REQUIRE(split["inputs"].size() == size_t(task.train_size));
+    REQUIRE(split["targets"].size() == size_t(task.train_size));
+    const lb::Splits data = task.make_splits(1, task.train_size, task.held_out_size);
+    for (size_t i = 0; i < data.train.size(); ++i) {
+        const std::vector<int> input = split["inputs"][i], target = split["targets"][i];
+        CHECK(input == task.input.encode(data.train[i].input));
+        // the target reversed, then the end token; no padding
+        REQUIRE(target.size() == input.size() + 1);
+        CHECK(target.back() == task.end_token());
+        CHECK(task.output.decode(target) == data.train[i].target);
+    }
+    // The date task has no end token: ten steps, all of them scored.
+    const std::string dates = path + ".dates";
+    REQUIRE(bench({"--write-split", dates}) == 0);
+    std::ifstream in_dates(dates);
+    const nlohmann::json date_split = nlohmann::json::parse(in_dates);
+    std::filesystem::remove(dates);
+    CHECK(date_split["end_token"].is_null());
+    CHECK(date_split["targets"][0].size() == 10);
+    CHECK(bench({"--write-split", "/nonexistent/folder/split.json"}) == 1);
 }
 
 TEST_CASE("decimals: finite, in range, named in the message") {

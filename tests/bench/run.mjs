@@ -11,6 +11,14 @@
 //
 //   node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch]
 //        [--no-tfjs] [--tfjs-cpu] [--out build/bench/results.json]
+//        [--task dates|reversal|translation] [--models plain,additive,...]
+//
+// --task trains every target and PyTorch on that task's training split (the date
+// task by default; the PyTorch reference reads the split from the native build's
+// `lookback bench --write-split`); TensorFlow.js has the date task only and is
+// skipped for another. --models is passed to `lookback bench`; the PyTorch
+// references run for the additive attention model, and for plain and the
+// Transformer when they are among the models.
 //
 // TensorFlow.js is installed on first use into build/bench-node (git-ignored),
 // never into the project's package.json.
@@ -30,6 +38,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // --- options -----------------------------------------------------------------
 const args = process.argv.slice(2);
 let json = false, seconds = '1', widths = '8,16,32,64', pytorch = true, tfjs = true, tfjsCpu = false, out = join(root, 'build/bench/results.json');
+let task = 'dates', models = null;
 for (let i = 0; i < args.length; ++i) {
   const a = args[i];
   if (a === '--json') json = true;
@@ -39,8 +48,10 @@ for (let i = 0; i < args.length; ++i) {
   else if (a === '--seconds' && i + 1 < args.length) seconds = args[++i];
   else if (a === '--widths' && i + 1 < args.length) widths = args[++i];
   else if (a === '--out' && i + 1 < args.length) out = resolve(args[++i]);
+  else if (a === '--task' && i + 1 < args.length) task = args[++i];
+  else if (a === '--models' && i + 1 < args.length) models = args[++i];
   else {
-    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE]`);
+    console.error(`run.mjs: unknown option '${a}'\nusage: node tests/bench/run.mjs [--json] [--seconds S] [--widths 8,16,32,64] [--no-pytorch] [--no-tfjs] [--tfjs-cpu] [--out FILE] [--task dates|reversal|translation] [--models LIST]`);
     process.exit(2);
   }
 }
@@ -49,16 +60,20 @@ const builds = (process.env.LOOKBACK_BENCH_BUILDS ||
   .split(',').map((entry) => { const [target, dir] = entry.split(':'); return { target, dir: resolve(root, dir) }; });
 
 const log = (message) => { if (!json) console.log(message); else console.error(message); };
+const benchArgs = ['bench', '--json', '--task', task, '--seconds', seconds, '--widths', widths,
+                   ...(models ? ['--models', models] : [])];
+// The models lookback bench runs when --models is not given (cli/commands.h's BenchArgs).
+const modelNames = (models ?? 'plain,dot,general,additive,transformer,transformer-first').split(',');
 
 // --- run the targets ---------------------------------------------------------
-function runTarget({ target, dir }, benchArgs = ['bench', '--json', '--seconds', seconds, '--widths', widths]) {
+function runTarget({ target, dir }, argsForBench = benchArgs) {
   let command, commandArgs;
   if (target === 'native') {
     command = join(dir, 'lookback');
-    commandArgs = benchArgs;
+    commandArgs = argsForBench;
   } else {
     command = process.execPath;  // node 20 loads an emcc-built module's wasm only without fetch
-    commandArgs = ['--no-experimental-fetch', join(dir, 'lookback.js'), ...benchArgs];
+    commandArgs = ['--no-experimental-fetch', join(dir, 'lookback.js'), ...argsForBench];
   }
   const program = target === 'native' ? command : commandArgs[1];
   if (!existsSync(program)) throw new Error(`${program} is missing: build it first (./build_wasm.sh bench does)`);
@@ -80,8 +95,12 @@ function runPytorch(decoder = 'attention') {
     return null;
   }
   const pySeconds = String(Math.max(5, 10 * Number(seconds)));
-  log(`==> PyTorch reference: ${python} ${script} --decoder ${decoder} --json --seconds ${pySeconds}`);
-  const result = spawnSync(python, [script, '--decoder', decoder, '--json', '--seconds', pySeconds], { encoding: 'utf8' });
+  // the native build writes the task's split and counts the core's parameters for the script
+  const native = builds.find((b) => b.target === 'native');
+  const lookback = join(native ? native.dir : join(root, 'build/native'), 'lookback');
+  const pyArgs = [script, '--task', task, '--decoder', decoder, '--json', '--seconds', pySeconds, '--lookback', lookback];
+  log(`==> PyTorch reference: ${python} ${pyArgs.join(' ')}`);
+  const result = spawnSync(python, pyArgs, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`PyTorch reference failed:\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
@@ -137,10 +156,17 @@ const kind = (r) => `${r.model}/${r.scorer}/${r.memory ?? ''}`;
 const find = (results, target, row, width) =>
   results.find((r) => r.target === target && kind(r) === kind(row) && r.width === width);
 const additive = { model: 'attention', scorer: 'additive' };
+const plain = { model: 'plain', scorer: 'none' };
 const transformerAll = { model: 'transformer', scorer: 'none', memory: 'all' };
 
-function ratios(results, reference, tfjsReference, transformerReference) {
+function ratios(results, reference, tfjsReference, transformerReference, plainReference) {
   const r = {};
+  const nativePlain = find(results, 'native', plain, 64);
+  const simdPlain = find(results, 'wasm-simd', plain, 64);
+  if (plainReference && nativePlain)
+    r.plain_native_over_pytorch = nativePlain.train_examples_per_second / plainReference.train_examples_per_second;
+  if (plainReference && simdPlain)
+    r.plain_wasm_simd_over_pytorch = simdPlain.train_examples_per_second / plainReference.train_examples_per_second;
   const nativeAdd = find(results, 'native', additive, 64);
   const simdAdd = find(results, 'wasm-simd', additive, 64);
   if (reference && nativeAdd) r.native_over_pytorch = nativeAdd.train_examples_per_second / reference.train_examples_per_second;
@@ -175,6 +201,8 @@ const goals = [
   ['wasm-simd >= 2,700 examples/s', (r) => r.wasm_simd_examples_per_second, 2700, ' ex/s'],
   ['wasm-simd >= 10x TF.js wasm+SIMD (same run)', (r) => r.wasm_simd_over_tfjs_wasm, 10, 'x'],
   ['wasm-simd >= 3x PyTorch', (r) => r.wasm_simd_over_pytorch, 3, 'x'],
+  ['plain native >= 10x PyTorch (H=64)', (r) => r.plain_native_over_pytorch, 10, 'x'],
+  ['plain wasm-simd >= 3x PyTorch (H=64)', (r) => r.plain_wasm_simd_over_pytorch, 3, 'x'],
   ['Transformer (all) native >= 10x PyTorch (H=64)', (r) => r.transformer_native_over_pytorch, 10, 'x'],
   ['Transformer (all) wasm-simd >= 3x PyTorch (H=64)', (r) => r.transformer_wasm_simd_over_pytorch, 3, 'x'],
   ['wasm-simd >= 2.5x wasm-scalar (additive, H=64)', (r) => r.wasm_simd_over_scalar_additive_64, 2.5, 'x'],
@@ -198,9 +226,13 @@ function printTable(merged) {
     console.log(`${k.what.padEnd(36)} ${`${k.M} x ${k.N} x ${k.K}`.padStart(16)} ` +
                 targets.map((t) => (merged.kernels[t][i]?.gflops ?? NaN).toFixed(1).padStart(12)).join(''));
   });
+  console.log(`\ntask: ${merged.task}`);
   if (merged.reference)
-    console.log(`\nPyTorch ${merged.reference.torch_version}, 1 thread, additive attention, H=64: ` +
+    console.log(`PyTorch ${merged.reference.torch_version}, 1 thread, additive attention, H=64: ` +
                 `${merged.reference.train_examples_per_second.toFixed(0)} training ex/s`);
+  if (merged.plain_reference)
+    console.log(`PyTorch ${merged.plain_reference.torch_version}, 1 thread, plain, H=64: ` +
+                `${merged.plain_reference.train_examples_per_second.toFixed(0)} training ex/s`);
   if (merged.transformer_reference)
     console.log(`PyTorch ${merged.transformer_reference.torch_version}, 1 thread, Transformer (all), H=64 ` +
                 `(${merged.transformer_reference.parameters} parameters): ` +
@@ -218,7 +250,7 @@ function printTable(merged) {
 }
 
 try {
-  const merged = { machine: machine(), seconds_per_figure: Number(seconds), results: [], kernels: {} };
+  const merged = { machine: machine(), task, seconds_per_figure: Number(seconds), results: [], kernels: {} };
   for (const build of builds) {
     const r = runTarget(build);
     merged.results.push(...r.results);
@@ -228,19 +260,22 @@ try {
   // other model's buffers count: linear memory (what the page holds) and heap.
   const simdBuild = builds.find((b) => b.target === 'wasm-simd');
   if (simdBuild) {
-    const alone = runTarget(simdBuild, ['bench', '--json', '--no-kernels', '--models', 'additive',
+    const alone = runTarget(simdBuild, ['bench', '--json', '--task', task, '--no-kernels', '--models', 'additive',
                                         '--widths', '64', '--seconds', '0.5']);
     merged.wasm_memory_training_width64 = { memory_mb: alone.results[0].memory_mb, heap_mb: alone.results[0].heap_mb };
   }
   merged.reference = pytorch ? runPytorch() : null;
-  merged.transformer_reference = merged.reference ? runPytorch('transformer') : null;
+  merged.plain_reference = merged.reference && modelNames.includes('plain') ? runPytorch('plain') : null;
+  merged.transformer_reference = merged.reference && modelNames.includes('transformer') ? runPytorch('transformer') : null;
   merged.tfjs_references = [];
-  if (tfjs && installTfjs()) {
+  if (tfjs && task !== 'dates') log(`==> TensorFlow.js reference: the date task only; skipped for ${task}`);
+  else if (tfjs && installTfjs()) {
     merged.tfjs_references.push(runTfjs('wasm'));
     if (tfjsCpu) merged.tfjs_references.push(runTfjs('cpu'));
   }
   merged.tfjs_reference = merged.tfjs_references.find((t) => t.backend === 'wasm') || null;
-  merged.ratios = ratios(merged.results, merged.reference, merged.tfjs_reference, merged.transformer_reference);
+  merged.ratios = ratios(merged.results, merged.reference, merged.tfjs_reference, merged.transformer_reference,
+                        merged.plain_reference);
   if (merged.wasm_memory_training_width64) {
     merged.ratios.wasm_memory_mb_width64 = merged.wasm_memory_training_width64.memory_mb;
     merged.ratios.wasm_heap_mb_width64 = merged.wasm_memory_training_width64.heap_mb;
