@@ -67,8 +67,10 @@ int alignment_sweep(const SweepArgs& args) {
     const int n = args.seeds;
     const AlignmentScores guess = diagonal_guess_scores(task, data.held_out);
 
+    std::vector<uint64_t> seeds;
+    for (int k = 0; k < n; ++k) seeds.push_back(args.seed + uint64_t(k));
     nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
-    std::string md_results, md_maps, md_groups, md_heads;
+    std::string md_results, md_maps, md_groups, md_heads, written;  // written: the last markdown saved
     const std::string seeds_text = std::to_string(args.seed) + "–" + std::to_string(args.seed + uint64_t(n) - 1);
 
     auto markdown = [&] {
@@ -162,8 +164,6 @@ int alignment_sweep(const SweepArgs& args) {
         for (double a : per_group) md_groups += " | " + fixed(a, 3);
         md_groups += " |\n";
 
-        std::vector<uint64_t> seeds;
-        for (int k = 0; k < n; ++k) seeds.push_back(args.seed + uint64_t(k));
         const nlohmann::json out = {{"task", task.name},
                                     {"width", width},
                                     {"epochs", args.epochs},
@@ -176,9 +176,10 @@ int alignment_sweep(const SweepArgs& args) {
                                     {"diagonal_guess", scores_json(guess)},
                                     {"summary", summary},
                                     {"runs", runs}};
-        if (!files.write(out, markdown())) return 1;
+        written = markdown();
+        if (!files.write(out, written)) return 1;
     }
-    files.print(markdown());
+    files.print(written);
     return 0;
 }
 
