@@ -136,7 +136,7 @@ int alignment_sweep(const SweepArgs& args) {
             runs.push_back(run);
             const Metrics& m = r->metrics;
             exact.add(m.exact, n), per_token.add(m.per_char, n), seconds.add(r->train_seconds, n);
-            if (words) bleu.add(r->bleu, n);
+            if (words) bleu.add(r->metrics.bleu, n);
             for (size_t g = 0; g < per_group.size(); ++g) per_group[g] += m.per_format[g] / n;
             parameters = r->parameters;
             if (r->alignment) {

@@ -118,12 +118,7 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     predictions.reserve(decoded.size());
     for (const Decoded& d : decoded) predictions.push_back(d.output);
     const Task& task = *options.model.task;
-    result.metrics = evaluate_predictions(task, data.held_out, predictions);
-    if (task.output.words) {
-        std::vector<std::string> references;
-        for (const Example& ex : data.held_out) references.push_back(ex.target);
-        result.bleu = corpus_bleu(task.output, predictions, references);
-    }
+    result.metrics = evaluate_predictions(task, data.held_out, predictions);  // BLEU too, for a task of words
     result.alignment = check_alignment(trainer.model(), data.held_out);
     result.eval_seconds = seconds_since(eval_start);
     return result;
@@ -163,7 +158,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"format_names", formats},
         {"epoch_train_loss", losses},
     };
-    if (!std::isnan(r.bleu)) json["bleu"] = r.bleu;
+    if (!std::isnan(m.bleu)) json["bleu"] = m.bleu;
     if (r.alignment) {
         auto scores = [](const AlignmentScores& a) {
             return nlohmann::json{{"aer", a.aer()}, {"peak_hit_rate", a.peak_hit_rate()},
@@ -229,7 +224,7 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, m.count);
     std::printf("  exact match     %.4f\n  per token       %.4f\n", m.exact, m.per_char);
-    if (!std::isnan(r.bleu)) std::printf("  BLEU            %.4f\n", r.bleu);
+    if (!std::isnan(r.metrics.bleu)) std::printf("  BLEU            %.4f\n", r.metrics.bleu);
     if (r.alignment)
         std::printf("  alignment       AER %.4f, peak on a true position %.4f (within one %.4f), "
                     "mass on true positions %.4f\n",

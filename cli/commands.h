@@ -12,7 +12,7 @@
 
 #include "data/dataset.h"
 #include "data/metrics.h"
-#include "lesson/alignment_check.h"
+#include "models/alignment_check.h"
 #include "io/run_settings.h"
 #include "models/model.h"
 #include "training/trainer.h"
@@ -123,7 +123,6 @@ struct RunResult {
     double train_seconds = 0, eval_seconds = 0, examples_per_second = 0;
     std::string failure;  // the trainer's stop message (then nothing was evaluated)
     std::optional<AlignmentCheck> alignment;  // held-out maps against the task's truth (attention models)
-    double bleu = NAN;                        // held-out corpus BLEU, for a task of words
 };
 struct TrainArgs {
     RunOptions run;

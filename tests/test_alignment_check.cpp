@@ -1,5 +1,5 @@
 // tests/test_alignment_check.cpp — a model's maps scored against the task's known alignment
-// (core/lesson/alignment_check.h), on a model whose attention is known by hand; and one
+// (core/models/alignment_check.h), on a model whose attention is known by hand; and one
 // example's forced map, against the greedy decoding that feeds the decoder the same tokens.
 #include <doctest/doctest.h>
 
@@ -8,7 +8,8 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "lesson/alignment_check.h"
+#include "models/alignment_check.h"
+#include "training/trainer.h"
 #include "test_helpers.h"
 
 using namespace lb;
@@ -37,6 +38,28 @@ TEST_CASE("alignment check: a model without attention has no map to score") {
     ModelConfig config;
     config.decoder = DecoderKind::plain;
     CHECK_FALSE(check_alignment(make_model(config), {format_date(1994, 3, 19, 0)}));
+    std::vector<Example> one = {format_date(1994, 3, 19, 0)};
+    SplitEvaluator plain(one);
+    plain.work(make_model(config), 10);
+    REQUIRE(plain.metrics());
+    CHECK_FALSE(plain.metrics()->alignment);
+}
+
+TEST_CASE("alignment check: the held-out evaluator scores each row's map as counted by hand, a row at a time or all at once") {
+    // The zero-weight model of the first case, on the same date twice: twice its counts.
+    const Model model = make_model(ModelConfig{});
+    const std::vector<Example> two = {format_date(1994, 3, 19, 0), format_date(1994, 3, 19, 0)};
+    for (int rows : {1, 2}) {
+        SplitEvaluator evaluator(two);
+        while (!evaluator.done()) evaluator.work(model, rows);
+        REQUIRE(evaluator.metrics());
+        REQUIRE(evaluator.metrics()->alignment);
+        const AlignmentScores& s = *evaluator.metrics()->alignment;
+        CHECK(s.totals.examples == 2);
+        CHECK(s.totals.steps == 16);
+        CHECK(s.peak_hit_rate() == doctest::Approx(1.0 / 8));
+        CHECK(s.aer() == doctest::Approx(26.0 / 30));  // 1 − (2 + 2) / (16 + 14)
+    }
 }
 
 TEST_CASE("alignment check: a Transformer is scored per head and as the mean of its heads") {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "data/metrics.h"
+#include "data/translation.h"
 #include "kernels/rng.h"
 
 using namespace lb;
@@ -135,6 +136,17 @@ TEST_CASE("metrics: breakdowns average back to the per-character accuracy") {
     // for digits, 1/3 for dashes (a digit never equals '-'). 8 digits + 2 dashes:
     // expected per-char = (8 · 0.7 + 2 · 2/3) / 10 = 0.6933; 6,000 characters.
     CHECK(m.per_char == Approx(0.6933).epsilon(0.03));
+}
+
+TEST_CASE("metrics: BLEU for a task of words, the corpus counted by hand; none for characters") {
+    // test_alignment_scores.cpp counts this corpus: p = 7/8, 4/6, 2/4, 1/3; c = 8, r = 9.
+    const std::vector<Example> examples = {{"the cat sat on the mat", "the cat sat on a mat", 0},
+                                           {"a dog runs", "a dog runs", 0}};
+    const Metrics m = evaluate_predictions(translation_task(), examples, {"the cat sat on the mat", "a dog"});
+    CHECK(m.bleu == Approx(std::exp(-0.125) * std::pow(7.0 / 72.0, 0.25)));
+    CHECK(m.exact == 0.0);
+    const std::vector<Example> date = {{"1/1/2000", "2000-01-01", 0}};
+    CHECK(std::isnan(evaluate_predictions(date_task(), date, {"2000-01-01"}).bleu));
 }
 
 TEST_CASE("metrics: refusals") {

@@ -41,6 +41,29 @@ TEST_CASE("metrics survive JSON, NaN buckets included") {
     CHECK(back.per_format == m.per_format);
     CHECK(back.per_format_exact == m.per_format_exact);
     CHECK(back.examples_per_format == m.examples_per_format);
+    CHECK(std::isnan(back.bleu));       // a task of characters has none
+    CHECK(!back.alignment);             // nor a model without attention
+}
+
+TEST_CASE("BLEU and the alignment check's counts survive JSON, so every score is the same on the other side") {
+    lb::Metrics m;
+    m.per_length_bucket = {1, 1, 1, 1};
+    m.bleu = 0.4928;
+    lb::AlignmentCounts c;
+    c.examples = 3, c.steps = 20, c.peak_hits = 15, c.peak_near_hits = 19, c.linked_mass = 14.25;
+    c.hard_links = 20, c.sure_links = 18, c.hard_on_sure = 14, c.hard_on_possible = 16;
+    m.alignment.emplace();
+    m.alignment->add(c);
+    const lb::Metrics back = lb::metrics_from_json(nlohmann::json::parse(lb::metrics_to_json(m).dump()));
+    CHECK(back.bleu == 0.4928);
+    REQUIRE(back.alignment);
+    // AER = 1 − (14 + 16) / (20 + 18), by hand.
+    CHECK(back.alignment->aer() == doctest::Approx(1.0 - 30.0 / 38.0));
+    CHECK(back.alignment->peak_hit_rate() == 0.75);
+    CHECK(back.alignment->mean_linked_mass() == doctest::Approx(14.25 / 20));
+    nlohmann::json json = lb::metrics_to_json(m);
+    json["alignment"]["sure_links"] = -1;
+    CHECK_THROWS_WITH_AS(lb::metrics_from_json(json), "metrics: alignment 'sure_links' is negative", std::invalid_argument);
 }
 
 TEST_CASE("a damaged metrics message is refused by the field's name") {

@@ -11,7 +11,7 @@
 #include "data/alignment_scores.h"
 #include "data/metrics.h"
 #include "io/safetensors.h"
-#include "lesson/alignment_check.h"
+#include "models/alignment_check.h"
 #include "models/model.h"
 
 using namespace lb;

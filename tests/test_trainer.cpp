@@ -125,6 +125,15 @@ TEST_CASE("trainer: bounded steps, epochs, history, evaluation") {
     CHECK(trainer.step(1) == 0);
     const Metrics held_out = held_out_metrics(trainer.model(), data.held_out);
     CHECK(held_out.per_char == Approx(trainer.epoch_history()[1].per_char));
+    // Each epoch also scores the maps against the known alignment, as the check does in one go;
+    // the date task's tokens are characters: no BLEU.
+    const auto check = check_alignment(trainer.model(), data.held_out);
+    REQUIRE(check);
+    CHECK(trainer.epoch_history()[1].aer == Approx(check->map.aer()));
+    REQUIRE(trainer.metrics()->alignment);
+    CHECK(trainer.metrics()->alignment->totals.steps == check->map.totals.steps);
+    CHECK(trainer.metrics()->alignment->mean_linked_mass() == Approx(check->map.mean_linked_mass()));
+    CHECK(std::isnan(trainer.epoch_history()[1].bleu));
 }
 
 TEST_CASE("trainer: same seed, same numbers; another seed, others") {

@@ -153,12 +153,8 @@ double corpus_bleu(const Vocabulary& vocab, const std::vector<std::string>& cand
         throw std::invalid_argument("corpus_bleu: " + std::to_string(candidates.size()) +
                                     " candidates for " + std::to_string(references.size()) +
                                     " references");
-    auto tokens = [&](const std::string& text) {
-        return text.empty() ? std::vector<std::string_view>{} : vocab.split(text);
-    };
     BleuCounts counts;
-    for (size_t i = 0; i < candidates.size(); ++i)
-        counts.add(tokens(candidates[i]), tokens(references[i]));
+    for (size_t i = 0; i < candidates.size(); ++i) counts.add(vocab.split(candidates[i]), vocab.split(references[i]));
     return counts.bleu();
 }
 

@@ -58,6 +58,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
     m.count = int(examples.size());
     m.buckets = buckets;
     long right_total = 0, exact_total = 0, tokens_total = 0;
+    BleuCounts bleu;  // of a task of words only
     std::vector<long> right_at(T), scored_at(T);
     std::array<long, length_bucket_count> right_in_bucket{}, tokens_in_bucket{};
     std::vector<long> right_in_group(groups), tokens_in_group(groups), exact_in_group(groups);
@@ -77,6 +78,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
             right_at[t] += ok;
             ++scored_at[t];
         }
+        if (task.output.words) bleu.add(predicted, target);
         const bool exact = predictions[i] == ex.target;
         const long tokens = long(target.size());
         right_total += right;
@@ -110,6 +112,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
         m.per_format[g] = double(right_in_group[g]) / double(tokens_in_group[g]);
         m.per_format_exact[g] = double(exact_in_group[g]) / double(m.examples_per_format[g]);
     }
+    if (task.output.words) m.bleu = bleu.bleu();
     return m;
 }
 

@@ -12,9 +12,12 @@
 // and a bucket can even be empty: its accuracy is then NaN (null in JSON).
 #pragma once
 #include <array>
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "data/alignment_scores.h"
 #include "data/dataset.h"
 #include "data/task.h"
 
@@ -46,6 +49,10 @@ struct Metrics {
     std::vector<double> per_format;        // per-token accuracy of each group
     std::vector<double> per_format_exact;
     std::vector<int> examples_per_format;
+    double bleu = NAN;                     // corpus BLEU of a task of words (data/alignment_scores.h), else NaN
+    // The teacher-forced maps scored against the task's known alignment (models/alignment_check.h):
+    // filled by the held-out evaluator (training/trainer.h) for a model with attention, else empty.
+    std::optional<AlignmentScores> alignment;
 };
 
 // predictions[i] is the model's output for examples[i]; target token t is right when the
@@ -83,6 +90,8 @@ struct EpochRecord {
     float train_loss;  // mean of the epoch's batch losses
     float exact;       // held-out exact match (NaN if not evaluated)
     float per_char;    // held-out per-character accuracy (NaN if not evaluated)
+    float aer = NAN;   // held-out alignment error rate (NaN if not evaluated or the model has no map)
+    float bleu = NAN;  // held-out BLEU (NaN if not evaluated or the task's tokens are not words)
 };
 
 }  // namespace lb

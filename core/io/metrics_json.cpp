@@ -46,6 +46,26 @@ void read_array(const nlohmann::json& json, const char* key, std::vector<T>& out
     for (const auto& value : values) out.push_back(element<T>(value));
 }
 
+// The alignment check's counts, so that every score is recomputed exactly on the other side.
+nlohmann::json alignment_json(const AlignmentCounts& c) {
+    return {{"examples", c.examples},        {"steps", c.steps},           {"peak_hits", c.peak_hits},
+            {"peak_near_hits", c.peak_near_hits}, {"linked_mass", c.linked_mass}, {"hard_links", c.hard_links},
+            {"sure_links", c.sure_links},    {"hard_on_sure", c.hard_on_sure}, {"hard_on_possible", c.hard_on_possible}};
+}
+AlignmentScores alignment_from_json(const nlohmann::json& json) {
+    AlignmentScores scores;
+    AlignmentCounts& c = scores.totals;
+    for (auto [key, field] : {std::pair{"examples", &c.examples}, {"steps", &c.steps}, {"peak_hits", &c.peak_hits},
+                              {"peak_near_hits", &c.peak_near_hits}, {"hard_links", &c.hard_links},
+                              {"sure_links", &c.sure_links}, {"hard_on_sure", &c.hard_on_sure},
+                              {"hard_on_possible", &c.hard_on_possible}}) {
+        *field = json.at(key).get<int>();
+        if (*field < 0) throw std::invalid_argument(std::string("metrics: alignment '") + key + "' is negative");
+    }
+    c.linked_mass = json.at("linked_mass").get<double>();
+    return scores;
+}
+
 }  // namespace
 
 nlohmann::json metrics_to_json(const Metrics& m) {
@@ -62,6 +82,8 @@ nlohmann::json metrics_to_json(const Metrics& m) {
         {"per_format", numbers(m.per_format)},
         {"per_format_exact", numbers(m.per_format_exact)},
         {"examples_per_format", m.examples_per_format},
+        {"bleu", number(m.bleu)},
+        {"alignment", m.alignment ? alignment_json(m.alignment->totals) : nlohmann::json(nullptr)},
     };
 }
 
@@ -81,6 +103,8 @@ Metrics metrics_from_json(const nlohmann::json& json) {
         read_array(json, "per_format", m.per_format);
         read_array(json, "per_format_exact", m.per_format_exact);
         read_array(json, "examples_per_format", m.examples_per_format);
+        m.bleu = number_from(json.at("bleu"));
+        if (!json.at("alignment").is_null()) m.alignment = alignment_from_json(json.at("alignment"));
         return m;
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(std::string("metrics: ") + e.what());

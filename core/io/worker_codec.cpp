@@ -101,7 +101,8 @@ nlohmann::json worker_report_to_json(const WorkerReport& r) {
     nlohmann::json epochs = nlohmann::json::array();
     for (const EpochRecord& e : r.epochs)
         epochs.push_back({{"epoch", e.epoch}, {"train_loss", number_or_null(e.train_loss)}, {"exact", number_or_null(e.exact)},
-                          {"per_char", number_or_null(e.per_char)}});
+                          {"per_char", number_or_null(e.per_char)}, {"aer", number_or_null(e.aer)},
+                          {"bleu", number_or_null(e.bleu)}});
     nlohmann::json losses = nlohmann::json::array();
     for (float loss : r.losses) losses.push_back(number_or_null(loss));
     nlohmann::json json = {
@@ -121,7 +122,8 @@ WorkerReport worker_report_from_json(const nlohmann::json& json) {
     for (const nlohmann::json& loss : json.at("losses")) r.losses.push_back(float_number(loss, "loss", true));
     for (const nlohmann::json& e : json.at("epochs"))
         r.epochs.push_back({int(whole(e.at("epoch"), "epoch", INT_MAX)), float_number(e.at("train_loss"), "train_loss", true),
-                            float_number(e.at("exact"), "exact", true), float_number(e.at("per_char"), "per_char", true)});
+                            float_number(e.at("exact"), "exact", true), float_number(e.at("per_char"), "per_char", true),
+                            float_number(e.at("aer"), "aer", true), float_number(e.at("bleu"), "bleu", true)});
     if (json.contains("metrics")) {
         r.metrics = metrics_from_json(json.at("metrics"));
         if (!std::isfinite(r.metrics->exact) || !std::isfinite(r.metrics->per_char))

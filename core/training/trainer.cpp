@@ -132,6 +132,7 @@ SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples) : examples_
 void SplitEvaluator::restart() {
     row_ = 0;
     predictions_.clear();
+    alignment_ = {};
     metrics_.reset();
 }
 
@@ -147,10 +148,13 @@ int SplitEvaluator::work(const Model& model, int max_rows) {
         greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < B; ++b)
             predictions_.push_back(task.output.decode(acts_.tokens.data() + size_t(b) * acts_.T, acts_.T));
+        has_map_ = add_alignment_scores(alignment_, acts_, model, *examples_, size_t(row_), size_t(row_ + B));
         row_ += B;
     }
-    if (done() && !metrics_ && !examples_->empty())
+    if (done() && !metrics_ && !examples_->empty()) {
         metrics_ = evaluate_predictions(*model.config.task, *examples_, predictions_);
+        if (has_map_) metrics_->alignment = alignment_.map;
+    }
     return row_ - first;
 }
 
@@ -289,6 +293,8 @@ void Trainer::finish_epoch() {
     if (phase_ == Phase::evaluating) {
         record.exact = float(evaluator_.metrics()->exact);
         record.per_char = float(evaluator_.metrics()->per_char);
+        record.bleu = float(evaluator_.metrics()->bleu);
+        if (evaluator_.metrics()->alignment) record.aer = float(evaluator_.metrics()->alignment->aer());
     }
     epochs_.push_back(record);
     phase_ = Phase::training;

@@ -16,6 +16,7 @@
 #include <vector>
 #include "data/dataset.h"
 #include "data/metrics.h"
+#include "models/alignment_check.h"
 #include "models/model.h"
 #include "kernels/rng.h"
 
@@ -66,6 +67,8 @@ struct TrainerConfig {
 
 // Greedy decoding of a split a few rows at a time, then its Metrics: the
 // Trainer's held-out evaluation, and the page's evaluation of a given model.
+// A model with attention also has each row's teacher-forced map scored against
+// the task's known alignment (Metrics::alignment), in the same units of rows.
 class SplitEvaluator {
 public:
     explicit SplitEvaluator(const std::vector<Example>& examples);  // must outlive this
@@ -84,6 +87,8 @@ private:
     std::vector<std::string> predictions_;
     std::vector<int> indices_;
     Activations acts_;
+    AlignmentCheck alignment_;  // the maps' scores so far
+    bool has_map_ = false;
     std::optional<Metrics> metrics_;
 };
 

@@ -37,7 +37,7 @@ namespace lb::web {
 
 namespace {
 
-// The reader may pick the page's pair once both have finished an epoch.
+// The reader may pick the page's pair once both have finished an epoch of the date task.
 bool live_available(const Lab& lab) { return trained(lab.live[0]) && trained(lab.live[1]); }
 
 // The lesson's own example, written the way our generator writes it, with its true weekday.
@@ -53,8 +53,8 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
         else if (st.typed.input.text != st.shown.text) show_typed(st);
     }
     if (st.use_live && !live_available(lab)) st.use_live = false;
-    const ModelRead attention = read_model(lab.live[1], lab.shipped[1], st.use_live);
-    const ModelRead plain = read_model(lab.live[0], lab.shipped[0], st.use_live);
+    const ModelRead attention = read_model(lab.live[1], lab.shipped[1] ? &*lab.shipped[1] : nullptr, date_task(), st.use_live);
+    const ModelRead plain = read_model(lab.live[0], lab.shipped[0] ? &*lab.shipped[0] : nullptr, date_task(), st.use_live);
     if (!attention.model) return;
     // The plain model's gradient path is taken against the same target as the attention model's.
     const auto a = analyse(attention, st.shown, st.shown_target);

@@ -1,13 +1,14 @@
 // web/figures/checked.cpp — figure "checked": a map checked against the alignment its task
 // knows. The reader picks a task (dates, reversal, translation) and steps through its held-out
-// examples; the shipped attention model's map of each, teacher-forced on the example's target
-// (core/lesson/alignment_check.h), is drawn with output tokens down and input tokens across
+// examples; the shipped attention model's map of each (or, once it has an epoch of that task, the
+// attention run the training figure trains), teacher-forced on the example's target
+// (core/models/alignment_check.h), is drawn with output tokens down and input tokens across
 // (characters, or a translation's words), coloured by the heatmap shader. The example's known
 // alignment is outlined over the cells (sure links solid, possible links dashed) and each row's
 // peak dotted; the example's own scores (core's score_alignment) and the native sweep's means
 // for every model with a map (assets/alignment-TASK.json), with the diagonal guess, follow. A
 // typed input is decoded greedily: it has no known alignment, so nothing is outlined or scored;
-// a refused one keeps the last map and says why. URL: ck.task, ck.ex, ck.input.
+// a refused one keeps the last map and says why. URL: ck.task, ck.ex, ck.input, ck.model.
 //
 // The Lab computes the maps (web/lab/analysis.h's TaskMap) and loads the models and the sweeps
 // (web/lab/assets.cpp); this file only draws them.
@@ -57,7 +58,8 @@ CheckedState::CheckedState() {
     // In this order: the input is checked against the task read before it.
     url.choice("task", task, names)
         .integer("ex", example, 0, examples - 1)
-        .text("input", typed_text, sizeof field - 1, [this](const std::string& text) { return take(text); });
+        .text("input", typed_text, sizeof field - 1, [this](const std::string& text) { return take(text); })
+        .choice("model", use_live, {{"shipped", false}, {"page", true}});
 }
 
 namespace {
@@ -71,15 +73,15 @@ bool typed_shown(const CheckedState& st) { return !st.typed_text.empty(); }
 // The map of what is shown, from the Lab; st.map stays the last one while the model loads.
 void refresh_checked(Lab& lab, CheckedState& st) {
     const Task& task = *st.task;
-    const Model* model = lab.attention_model(task);
+    if (st.use_live && !trained(lab.live[1], task)) st.use_live = false;
+    const ModelRead read = read_model(lab.live[1], lab.attention_model(task), task, st.use_live);
     st.error.clear();
-    if (!model) {
+    if (!read.model) {
         st.map = nullptr;
         const std::string note = lab.attention_model_note(task);
         st.error = note.empty() ? "Loading the shipped attention model for " + task.name + "\u2026" : note;
         return;
     }
-    const ModelRead read{model, nullptr, 0};
     try {
         if (typed_shown(st)) {
             st.map = typed_task_map(read, st.typed);
@@ -93,7 +95,9 @@ void refresh_checked(Lab& lab, CheckedState& st) {
         st.map = nullptr;
         st.error = lb::sanitize_utf8(std::string("The map could not be read: ") + e.what());
     }
-    st.model_label = "The shipped attention model for " + task.name + " (" + lab.attention_model_note(task) + ")";
+    st.model_label = read.run ? "The " + model_label(read.model->config) + " model trained in this page (width " +
+                                    std::to_string(read.model->config.H) + ", epoch " + std::to_string(read.run->epoch()) + ")"
+                              : "The shipped attention model for " + task.name + " (" + lab.attention_model_note(task) + ")";
 }
 
 // Row t's peak: its largest weight, the lowest position on a tie (as core's scores take it).
@@ -199,6 +203,17 @@ void ShowPicker(Lab& lab, CheckedState& st) {
         if (!error.empty()) st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
     }
     record_rect("show");
+    // The training figure's attention run, once it has an epoch of this task.
+    if (avail > 560) ImGui::SameLine();
+    ImGui::BeginDisabled(!trained(lab.live[1], *st.task));
+    int source = st.use_live ? 1 : 0;
+    ImGui::RadioButton("shipped model", &source, 0);
+    record_rect("model-shipped");
+    ImGui::SameLine();
+    ImGui::RadioButton("trained here", &source, 1);
+    record_rect("model-live");
+    ImGui::EndDisabled();
+    st.use_live = source == 1;
     if (!st.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("%s", st.message.c_str());
@@ -387,6 +402,7 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
     return {
         {"task", st.task->name}, {"example", st.example}, {"typed", typed_shown(st)}, {"input_text", st.typed_text},
         {"message", st.message}, {"unavailable", st.error}, {"model_label", st.model_label},
+        {"model", st.use_live ? "page" : "shipped"},
         {"rows", m ? nlohmann::json(m->rows) : nlohmann::json::array()},
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},

@@ -31,9 +31,10 @@
 namespace lb::web {
 
 // --- the figures -------------------------------------------------------------------------------
-// The GRU pair's settings: plain against the attention design picked.
+// The GRU pair's settings: plain against the attention design picked, on any task.
 struct TrainingState {
     TrainingState();
+    const Task* task = &date_task();   // what both learn
     int width = 64;
     DecoderKind design = DecoderKind::attention;
     Scorer scorer = Scorer::additive;
@@ -84,6 +85,7 @@ struct CheckedState {
     ModelInput typed;                  // its tokens, checked for `task` where it came in
     char field[160] = "";              // the text field (a translation's 14 words fit)
     std::string message;               // why the last typed input was refused ("" = it was not)
+    bool use_live = false;             // ck.model: the attention run trained in the page on this task
     std::shared_ptr<const TaskMap> map;   // the map shown (the Lab's, web/lab/analysis.h)
     std::string model_label;           // which model made it
     std::string error;                 // why there is no map (the model failed to load or decode)
@@ -97,8 +99,9 @@ FigureSpec checked_figure(Lab& lab, CheckedState& state);
 
 struct ResultsState {
     // The table's columns, in order (figures/results.cpp's `columns` describes each).
-    enum Column { origin, run, model, width, exact, per_char, parameters, seconds, column_count };
+    enum Column { origin, run, task, model, width, exact, per_char, bleu, aer, parameters, seconds, column_count };
     ResultsState();
+    const Task* rows_task = &date_task();  // the rows shown: one task's, or every task's (null)
     int sort_column = exact;
     bool descending = true;
     std::vector<ResultRow> rows;    // in the shown order

@@ -27,8 +27,9 @@ struct Column {
 };
 // In ResultsState::Column's order.
 const Column columns[] = {
-    {"origin", "measured by", false, false}, {"run", "run", false, true},   {"model", "model", false, false},
-    {"width", "width", true, false},         {"exact", "exact", true, false}, {"per_char", "per-char", true, false},
+    {"origin", "measured by", false, false}, {"run", "run", false, true},          {"task", "task", false, true},
+    {"model", "model", false, false},        {"width", "width", true, false},       {"exact", "exact", true, false},
+    {"per_char", "per-token", true, false},  {"bleu", "BLEU", true, true},          {"aer", "AER", true, false},
     {"parameters", "parameters", true, true}, {"seconds", "train s", true, true},
 };
 using Col = ResultsState::Column;
@@ -43,24 +44,40 @@ double number(const ResultRow& r, int c) {
         case Col::width: return r.model.H;
         case Col::exact: return r.exact;
         case Col::per_char: return r.per_char;
+        case Col::bleu: return r.bleu;
+        case Col::aer: return r.aer;
         case Col::parameters: return double(r.parameters);
         case Col::seconds: return r.seconds;
         default: return NAN;
     }
 }
 std::string text(const ResultRow& r, int c, bool narrow = false) {
+    const auto measured = [](double v) { return std::isnan(v) ? std::string("\u2013") : fixed(v, 4); };  // a dash: none
     switch (c) {
         case Col::origin: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case Col::run: return r.label;
+        case Col::task: return r.model.task->name;
         case Col::model: return model_label(r.model);
         case Col::width: return std::to_string(r.model.H);
         case Col::exact: return fixed(r.exact, 4);
         case Col::per_char: return fixed(r.per_char, 4);
+        case Col::bleu: return measured(r.bleu);
+        case Col::aer: return measured(r.aer);
         case Col::parameters: return thousands(r.parameters);
         case Col::seconds: return fixed(r.seconds, 1);
     }
     return "";
+}
+
+void rank(std::vector<ResultRow>& rows, int c, bool descending);
+
+// The rows of the task shown (every task's when none is picked).
+std::vector<ResultRow> shown_rows(const Lab& lab, const ResultsState& st) {
+    std::vector<ResultRow> rows = lab.results();
+    if (st.rows_task) std::erase_if(rows, [&](const ResultRow& r) { return r.model.task != st.rows_task; });
+    rank(rows, st.sort_column, st.descending);
+    return rows;
 }
 
 // Rows ranked by column c; numbers with NaN last whichever the direction, text alphabetically.
@@ -121,11 +138,24 @@ void ShowDownloads(Lab& lab, bool narrow) {
                         ", as safetensors (they open in PyTorch or numpy).").c_str());
 }
 
+// The task whose rows are shown, or every task's.
+void ShowTaskPicker(ResultsState& st) {
+    ImGui::SetNextItemWidth(130);
+    if (ImGui::BeginCombo("task", st.rows_task ? st.rows_task->name.c_str() : "every task")) {
+        if (ImGui::Selectable("every task", !st.rows_task)) st.rows_task = nullptr;
+        for (const Task* task : tasks())
+            if (ImGui::Selectable(task->name.c_str(), st.rows_task == task)) st.rows_task = task;
+        ImGui::EndCombo();
+    }
+    record_rect("task");
+}
+
 void ShowResults(Lab& lab, ResultsState& st) {
     const LessonColors& col = lesson_colors();
-    st.rows = lab.results();
-    rank(st.rows, st.sort_column, st.descending);
+    st.rows = shown_rows(lab, st);
     const bool narrow = ImGui::GetContentRegionAvail().x < 600;
+    ShowTaskPicker(st);
+    if (!narrow) ImGui::SameLine(0, 24);
     ShowDownloads(lab, narrow);
     std::vector<int> shown;
     for (int c = 0; c < column_count; ++c)
@@ -137,8 +167,8 @@ void ShowResults(Lab& lab, ResultsState& st) {
     if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     // Proportions: the names wrap in their cells, the numbers keep one line.
-    const float weights[column_count] = {narrow ? 0.95f : 1.35f, 1.5f, narrow ? 1.45f : 1.7f, narrow ? 0.45f : 0.6f,
-                                         narrow ? 1.1f : 1.0f, narrow ? 1.1f : 1.0f, 1.0f, 0.8f};
+    const float weights[column_count] = {narrow ? 0.95f : 1.2f, 1.4f, 0.9f, narrow ? 1.45f : 1.6f, narrow ? 0.45f : 0.55f,
+                                         narrow ? 1.1f : 0.9f, narrow ? 1.1f : 0.9f, 0.9f, narrow ? 1.1f : 0.9f, 0.9f, 0.7f};
     for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -178,7 +208,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
                 const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
                 if (!std::isnan(v) && column_max[size_t(c)] > 0)
                     draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
-                                       c == Col::exact || c == Col::per_char ? with_alpha(row_color, 60)
+                                       c == Col::exact || c == Col::per_char || c == Col::bleu ? with_alpha(row_color, 60)
                                                         : col.bar_track);
             }
             // Every row that ties the column's highest or lowest value is marked (none if all are equal).
@@ -206,15 +236,15 @@ void ShowResults(Lab& lab, ResultsState& st) {
 }
 
 nlohmann::json row_json(const ResultRow& r) {
+    const auto number = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
     return {{"origin", origin_names(r.origin).key},
-            {"run", r.label}, {"model", model_label(r.model)}, {"width", r.model.H},
-            {"exact", r.exact}, {"per_char", r.per_char}, {"parameters", r.parameters},
-            {"seconds", std::isnan(r.seconds) ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)}};
+            {"run", r.label}, {"task", r.model.task->name}, {"model", model_label(r.model)}, {"width", r.model.H},
+            {"exact", r.exact}, {"per_char", r.per_char}, {"bleu", number(r.bleu)}, {"aer", number(r.aer)},
+            {"parameters", r.parameters}, {"seconds", number(r.seconds)}};
 }
 
 nlohmann::json state_json(Lab& lab, ResultsState& st) {
-    std::vector<ResultRow> rows = lab.results();
-    rank(rows, st.sort_column, st.descending);
+    const std::vector<ResultRow> rows = shown_rows(lab, st);
     nlohmann::json list = nlohmann::json::array(), marks = nlohmann::json::object();
     for (const ResultRow& r : rows) list.push_back(row_json(r));
     for (int c = 0; c < column_count; ++c)
@@ -222,14 +252,15 @@ nlohmann::json state_json(Lab& lab, ResultsState& st) {
             const auto [hi, lo] = extremes(rows, c);
             marks[columns[c].key] = {{"highest", hi}, {"lowest", lo}};
         }
-    return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"rows", list}, {"marks", marks},
+    return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"task", st.rows_task ? st.rows_task->name : "all"},
+            {"rows", list}, {"marks", marks},
             {"published_note", lab.published_note}};
 }
 
 std::string text_alternative(Lab& lab, const ResultsState& st) {
-    std::vector<ResultRow> rows = lab.results();
-    rank(rows, st.sort_column, st.descending);
-    std::string html = "<p>Ranked by " + std::string(columns[st.sort_column].title) + (st.descending ? ", highest first" : ", lowest first") +
+    const std::vector<ResultRow> rows = shown_rows(lab, st);
+    std::string html = "<p>" + (st.rows_task ? "The " + st.rows_task->name + " task's rows" : std::string("Every task's rows")) + ", ranked by " +
+                       std::string(columns[st.sort_column].title) + (st.descending ? ", highest first" : ", lowest first") +
                        ".</p><table><thead><tr>";
     for (const Column& c : columns) html += "<th scope=\"col\">" + std::string(c.title) + "</th>";
     html += "</tr></thead><tbody>";
@@ -247,6 +278,9 @@ ResultsState::ResultsState() {
     std::vector<std::pair<std::string, int>> keys;
     for (int c = 0; c < column_count; ++c) keys.push_back({columns[c].key, c});
     url.choice("sort", sort_column, keys).choice("dir", descending, {{"down", true}, {"up", false}});
+    std::vector<std::pair<std::string, const Task*>> task_keys = {{"all", nullptr}};
+    for (const Task* t : tasks()) task_keys.push_back({t->name, t});
+    url.choice("task", rows_task, task_keys);
 }
 
 FigureSpec results_figure(Lab& lab, ResultsState& st) {

@@ -44,6 +44,9 @@ const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
 }  // namespace
 
 TrainingState::TrainingState() {
+    std::vector<std::pair<std::string, const Task*>> task_names;
+    for (const Task* t : tasks()) task_names.push_back({t->name, t});
+    url.choice("task", task, task_names);
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
     url.integer_in("width", width, widths)
         .entry("model", "one of attention, bahdanau, luong or luong-local",
@@ -78,6 +81,7 @@ std::array<TrainerConfig, 2> TrainingState::configs() const {
     std::array<TrainerConfig, 2> c = {trainer_config(DecoderKind::plain, scorer, width, epochs, seed, learning_rate),
                                       trainer_config(design, scorer, width, epochs, seed, learning_rate)};
     c[1].model.input_feeding = input_feeding;
+    for (TrainerConfig& config : c) config.model.task = task;
     return c;
 }
 
@@ -90,6 +94,14 @@ namespace {
 // The settings' widgets: true when one changed (new settings start new runs).
 bool ShowSettings(TrainingState& st) {
     bool changed = false;
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo("task", st.task->name.c_str())) {
+        for (const Task* t : tasks())
+            if (ImGui::Selectable(t->name.c_str(), t == st.task)) changed |= t != st.task, st.task = t;
+        ImGui::EndCombo();
+    }
+    record_rect("task");
+    SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
     if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
         for (int w : sweep_widths)
@@ -185,6 +197,7 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
     const long examples = built ? lab.live[0]->examples_seen() + lab.live[1]->examples_seen() : 0;
     return {
         {"running", lab.live.running()},
+        {"task", st.task->name},
         {"width", st.width},
         {"model", std::string(decoder_name(st.design))},
         {"scorer", std::string(model_scorer_name(st.design, st.scorer))},
@@ -209,7 +222,7 @@ std::string text_alternative(const Lab& lab, const TrainingState& st) {
     std::snprintf(rate, sizeof rate, "%g", st.learning_rate);
     std::string second;
     const PairLook shown = look(lab.live, second);
-    std::string html = "<p>Plain against " + second + ", width " + std::to_string(st.width) + ", seed " +
+    std::string html = "<p>Plain against " + second + " on the " + st.task->name + " task, width " + std::to_string(st.width) + ", seed " +
                        std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs, learning rate " + rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     return html + pair_epochs_table(lab.live, shown);

@@ -163,7 +163,7 @@ std::string lesson_date() { return format_date(1977, 9, 19, 1).input; }  // the 
 // The Transformer the maps read (read_model's rule): [0] memory first, [1] memory all.
 ModelRead maps_model(const Lab& lab, const TransformerMapsState& st) {
     const size_t k = st.memory_all;
-    return read_model(lab.transformers[k], lab.shipped_transformers[k], st.use_live);
+    return read_model(lab.transformers[k], lab.shipped_transformers[k] ? &*lab.shipped_transformers[k] : nullptr, date_task(), st.use_live);
 }
 bool live_available(const Lab& lab, const TransformerMapsState& st) { return trained(lab.transformers[st.memory_all]); }
 

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "data/dataset.h"
-#include "lesson/alignment_check.h"
+#include "models/alignment_check.h"
 #include "lesson/probes.h"
 
 namespace lb::web {

@@ -98,6 +98,23 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
     out.epochs = sweep.at("epochs").get<int>();
     const nlohmann::json& seeds = sweep.at("seeds");  // the list of seeds, or their count
     out.seeds = seeds.is_array() ? int(seeds.size()) : seeds.get<int>();
+    // The results table's rows: each model's means, its settings read from its first run (the
+    // sweep names a Transformer by its memory, "transformer-all": the schema's model is "transformer").
+    const std::string label = "alignment sweep, mean of " + std::to_string(out.seeds) + " seeds";
+    for (const auto& s : sweep.at("summary")) {
+        const std::string name = s.at("model").get<std::string>();
+        const auto& runs = sweep.at("runs");
+        const auto run = std::find_if(runs.begin(), runs.end(), [&](const nlohmann::json& r) { return r.at("model") == name; });
+        if (run == runs.end()) throw std::runtime_error("no run of " + name);
+        nlohmann::json record = *run;
+        if (name.starts_with("transformer")) record["model"] = "transformer";
+        const ModelConfig c = run_settings_from_record(record).model;
+        if (c.task != &task) throw std::runtime_error("a run of another task");
+        out.results.push_back({Origin::native, label, c, mean_of(s.at("exact")), mean_of(s.at("per_char")),
+                               s.at("parameters").get<long>(), s.value("train_seconds", NAN),
+                               s.contains("alignment") ? mean_of(s.at("alignment").at("aer")) : NAN,
+                               s.contains("bleu") ? mean_of(s.at("bleu")) : NAN});
+    }
     out.held_out = sweep.at("held_out_size").get<int>();
     out.note.clear();
     return out;

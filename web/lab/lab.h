@@ -54,7 +54,8 @@ private:
     bool pending_ = false;
 };
 
-// The settings of a run: its model, width, epochs, seed and Adam's learning rate.
+// The settings of a run: its model, width, epochs, seed and Adam's learning rate; the date task
+// unless the figure sets another.
 TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3);
 
 // --- a training run in a worker, as the page knows it ------------------------------------------
@@ -110,17 +111,18 @@ private:
 };
 
 // --- which model a figure reads -----------------------------------------------------------------
-// A run once it has finished an epoch and sent its weights, else null.
-const Run* trained(const std::unique_ptr<Run>& run);
-// The one rule: the run trained in the page once it has an epoch (when `want_run`), else the
-// shipped model; `model` is null while the shipped one loads. `version` tells one set of weights
-// from the next: the run's weights arrive into the same Model after every epoch.
+// A run of `task` once it has finished an epoch and sent its weights, else null.
+const Run* trained(const std::unique_ptr<Run>& run, const Task& task = date_task());
+// The one rule: the run trained in the page once it has an epoch of the figure's task (when
+// `want_run`), else the shipped model; `model` is null while the shipped one loads. `version`
+// tells one set of weights from the next: the run's weights arrive into the same Model after
+// every epoch.
 struct ModelRead {
     const Model* model = nullptr;
     const Run* run = nullptr;      // the run read, or null: the shipped model
     long version = 0;
 };
-ModelRead read_model(const std::unique_ptr<Run>& run, const std::optional<Model>& shipped, bool want_run = true);
+ModelRead read_model(const std::unique_ptr<Run>& run, const Model* shipped, const Task& task, bool want_run = true);
 
 // --- two runs trained side by side, as one figure shows them ----------------------------------
 struct RunPair {
@@ -152,10 +154,12 @@ constexpr const char* native_sweep_label = "lookback sweep";  // the native rows
 struct ResultRow {
     Origin origin;
     std::string label;          // "sweep", "figure 3", "shipped" ...
-    ModelConfig model;          // named by model_label: "attention additive", "luong general" ...
-    double exact, per_char;
+    ModelConfig model;          // named by model_label: "attention additive", "luong general" ...; its task
+    double exact, per_char;     // per_char: per token (a word, for translation)
     long parameters;
     double seconds;             // training time (NaN if unknown)
+    double aer = NAN;           // the maps against the task's known alignment (NaN: no map, or not measured)
+    double bleu = NAN;          // a task of words only
 };
 
 // --- maps checked against a task's known alignment ---------------------------------------------
@@ -167,6 +171,7 @@ struct AlignmentSweepRow {
 };
 struct AlignmentSweep {
     std::vector<AlignmentSweepRow> rows;  // the models with a map, in the file's order, then the diagonal guess
+    std::vector<ResultRow> results;       // every model's row for the results table, the means over seeds
     int epochs = 0, seeds = 0, held_out = 0;
     std::string note = "loading\u2026";   // why there are no rows, or "" once read
 };
@@ -232,8 +237,8 @@ struct Lab {
     std::string attention_model_note(const Task& task) const;  // its settings, or why it is missing
     const AlignmentSweep& alignment_sweep(const Task& task) const;
 
-    // What the other figures read: DecoderKind::plain is the pair's plain run, ::attention its
-    // attention run of whichever design (read_model's rule).
+    // What the date task's figures read: DecoderKind::plain is the pair's plain run, ::attention
+    // its attention run of whichever design, while the pair learns the dates (read_model's rule).
     const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have

@@ -21,14 +21,14 @@ const OriginNames& origin_names(Origin origin) {
 
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
     const size_t k = kind == DecoderKind::attention;
-    const ModelRead read = read_model(live[k], shipped[k]);
+    const ModelRead read = read_model(live[k], shipped[k] ? &*shipped[k] : nullptr, date_task());
     if (label && read.model) *label = read.run ? "trained in this page" : "shipped";
     return read.model;
 }
 
 const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const {
     const int k = kind == DecoderKind::attention;
-    if (live[size_t(k)] && live[size_t(k)]->metrics()) {
+    if (live[size_t(k)] && live[size_t(k)]->config().model.task == &date_task() && live[size_t(k)]->metrics()) {
         const Run& run = *live[size_t(k)];
         if (label)
             *label = model_label(run.config().model) + " trained in this page, width " +
@@ -55,33 +55,34 @@ std::vector<ResultRow> Lab::results() const {
                             w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
         }
     rows.insert(rows.end(), native_rows.begin(), native_rows.end());
+    for (const AlignmentSweep& sweep : alignment_sweeps) rows.insert(rows.end(), sweep.results.begin(), sweep.results.end());
+    // A held-out evaluation's row: its BLEU and AER where the task and the model have them.
+    auto measured_row = [&](const std::string& label, const ModelConfig& c, const Metrics& m, double seconds) {
+        rows.push_back({Origin::page, label, c, m.exact, m.per_char, parameter_count(c), seconds,
+                        m.alignment ? m.alignment->aer() : NAN, m.bleu});
+    };
     auto page_row = [&](const Run& run, const std::string& label) {
-        const ModelConfig& c = run.config().model;
-        rows.push_back({Origin::page,
-                        label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)",
-                        c, run.metrics()->exact, run.metrics()->per_char, parameter_count(c),
-                        run.seconds_training()});
+        measured_row(label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)",
+                     run.config().model, *run.metrics(), run.seconds_training());
     };
     for (const auto& run : sweep)
         if (run && run->metrics()) page_row(*run, "sweep");
     for (const auto& run : live.runs)
         if (run && run->metrics()) page_row(*run, "training");
     for (int k = 0; k < 2; ++k)
-        if (const auto& m = shipped_metrics[size_t(k)]) {
-            const ModelConfig c = shipped[size_t(k)]->config;
-            rows.push_back({Origin::page, "shipped weights", c, m->exact, m->per_char, parameter_count(c), NAN});
-        }
+        if (const auto& m = shipped_metrics[size_t(k)]) measured_row("shipped weights", shipped[size_t(k)]->config, *m, NAN);
     return rows;
 }
 
 std::string Lab::results_csv() const {
-    std::string csv = "origin,run,model,width,exact,per_char,parameters,train_seconds\n";
+    std::string csv = "origin,run,task,model,width,exact,per_token,bleu,aer,parameters,train_seconds\n";
+    const auto number = [](double v, int decimals) { return std::isnan(v) ? std::string() : fixed(v, decimals); };
     for (const ResultRow& r : results()) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
-        csv += std::string(origin_names(r.origin).label) + "," + label + "," + model_label(r.model) + "," +
-               std::to_string(r.model.H) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
-               std::to_string(r.parameters) + "," + (std::isnan(r.seconds) ? "" : fixed(r.seconds, 1)) + "\n";
+        csv += std::string(origin_names(r.origin).label) + "," + label + "," + r.model.task->name + "," + model_label(r.model) +
+               "," + std::to_string(r.model.H) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
+               number(r.bleu, 4) + "," + number(r.aer, 4) + "," + std::to_string(r.parameters) + "," + number(r.seconds, 1) + "\n";
     }
     return csv;
 }

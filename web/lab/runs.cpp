@@ -149,13 +149,13 @@ void Redraws::later(void* self) {  // the Lab's Redraws live as long as the page
     r.now();
 }
 
-const Run* trained(const std::unique_ptr<Run>& run) {
-    return run && run->epoch() > 0 && run->model() ? run.get() : nullptr;
+const Run* trained(const std::unique_ptr<Run>& run, const Task& task) {
+    return run && run->config().model.task == &task && run->epoch() > 0 && run->model() ? run.get() : nullptr;
 }
 
-ModelRead read_model(const std::unique_ptr<Run>& run, const std::optional<Model>& shipped, bool want_run) {
-    if (const Run* r = want_run ? trained(run) : nullptr) return {r->model(), r, r->weights_taken()};
-    return {shipped ? &*shipped : nullptr, nullptr, 0};
+ModelRead read_model(const std::unique_ptr<Run>& run, const Model* shipped, const Task& task, bool want_run) {
+    if (const Run* r = want_run ? trained(run, task) : nullptr) return {r->model(), r, r->weights_taken()};
+    return {shipped, nullptr, 0};
 }
 
 TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate) {

@@ -24,10 +24,15 @@ struct PairLook {
     ImU32 colors[2];
 };
 
-// Steps in one epoch: the training split in batches (the last one partial).
+// Steps in one epoch: the task's training split in batches (the last one partial).
 inline int batches_per_epoch(const TrainerConfig& config) {
-    return (train_split_size + config.batch_size - 1) / config.batch_size;
+    return (config.model.task->train_size + config.batch_size - 1) / config.batch_size;
 }
+
+// Whether a run's held-out evaluations score a map (its model has attention) or BLEU (its task's
+// tokens are words): the figure's extra chart and columns.
+inline bool scores_map(const Run& run) { return model_kind(run.config().model.decoder).read_attention != nullptr; }
+inline bool scores_bleu(const Run& run) { return run.config().model.task->output.words; }
 
 // Train (or Resume), Pause, Step (one batch each, then pause) and Reset; true when Reset was
 // clicked (the figure makes a new pair).
@@ -79,7 +84,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 560;
     const Run &a = *pair[0], &b = *pair[1];
-    // Loss per step: cross-entropy starts near ln 13 ≈ 2.56 (a guess among 13 symbols).
+    // Loss per step: cross-entropy starts near ln V, a guess among the task's output symbols.
     float top = 0.5f;
     for (const Run* run : {&a, &b})
         for (float l : run->losses()) top = std::max(top, std::ceil(l * 2) / 2);
@@ -87,18 +92,19 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     const int steps = int(std::max(a.steps(), b.steps()));
     const int steps_total = a.config().epochs * batches_per_epoch(a.config());
     LinePlot("loss", {width, narrow ? 150.0f : 170.0f}, losses, std::max(steps, std::min(steps_total, 50)), 0, top,
-             narrow ? "training loss, every batch" : "training loss (cross-entropy per character), every batch", "step");
+             narrow ? "training loss, every batch" : "training loss (cross-entropy per token), every batch", "step");
     record_rect("loss-plot");
 
-    std::vector<float> exact[2], per_char[2];
+    std::vector<float> exact[2], per_char[2], aer[2], bleu[2];
     for (int k = 0; k < 2; ++k)
-        for (const EpochRecord& e : pair[size_t(k)]->epochs()) exact[k].push_back(e.exact), per_char[k].push_back(e.per_char);
+        for (const EpochRecord& e : pair[size_t(k)]->epochs())
+            exact[k].push_back(e.exact), per_char[k].push_back(e.per_char), aer[k].push_back(e.aer), bleu[k].push_back(e.bleu);
     const int epochs = a.config().epochs;
     const Series exact_series[] = {{exact[0], look.colors[0], look.names[0], true}, {exact[1], look.colors[1], look.names[1], true}};
     const Series char_series[] = {{per_char[0], look.colors[0], look.names[0], true}, {per_char[1], look.colors[1], look.names[1], true}};
     const float plot_w = narrow ? width : (width - gap) / 2;
     const char* exact_title = "held-out exact match";
-    const char* char_title = "held-out per-character accuracy";
+    const char* char_title = b.config().model.task->output.words ? "held-out per-word accuracy" : "held-out per-character accuracy";
     const bool apart = !narrow && (!legend_fits(plot_w, exact_title, std::span<const Series>(exact_series)) ||
                                    !legend_fits(plot_w, char_title, std::span<const Series>(char_series)));
     LinePlot("exact", {plot_w, 140}, exact_series, epochs, 0, 1, exact_title, "epoch", apart);
@@ -106,14 +112,35 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     if (!narrow) ImGui::SameLine();
     LinePlot("per-char", {plot_w, 140}, char_series, epochs, 0, 1, char_title, "epoch", apart);
     record_rect("per-char-plot");
+    // Where the maps look, against the alignment the task knows (lower is better), and BLEU for words.
+    std::vector<Series> aer_series, bleu_series;
+    for (int k = 0; k < 2; ++k) {
+        if (scores_map(*pair[size_t(k)])) aer_series.push_back({aer[k], look.colors[k], look.names[k], true});
+        if (scores_bleu(*pair[size_t(k)])) bleu_series.push_back({bleu[k], look.colors[k], look.names[k], true});
+    }
+    const float second_w = aer_series.empty() || bleu_series.empty() ? width : plot_w;
+    if (!aer_series.empty()) {
+        LinePlot("aer", {second_w, 140}, std::span<const Series>(aer_series), epochs, 0, 1,
+                 "held-out alignment error rate (AER, lower is better)", "epoch", apart);
+        record_rect("aer-plot");
+    }
+    if (!bleu_series.empty()) {
+        if (!narrow && !aer_series.empty()) ImGui::SameLine();
+        LinePlot("bleu", {second_w, 140}, std::span<const Series>(bleu_series), epochs, 0, 1, "held-out BLEU", "epoch", apart);
+        record_rect("bleu-plot");
+    }
 
     for (int k = 0; k < 2; ++k) {
         const Run& run = *pair[size_t(k)];
         std::string line = std::string(look.names[k]) + " (" + thousands(parameter_count(run.config().model)) +
                            " parameters): step " + thousands(run.steps());
         if (run.steps() > 0) line += ", loss " + fixed(run.losses().back(), 3);
-        if (!run.epochs().empty())
-            line += ", exact " + fixed(run.epochs().back().exact, 4) + ", per-char " + fixed(run.epochs().back().per_char, 4);
+        if (!run.epochs().empty()) {
+            const EpochRecord& e = run.epochs().back();
+            line += ", exact " + fixed(e.exact, 4) + (scores_bleu(run) ? ", per-word " : ", per-char ") + fixed(e.per_char, 4);
+            if (scores_bleu(run)) line += ", BLEU " + fixed(e.bleu, 4);
+            if (scores_map(run)) line += ", AER " + fixed(e.aer, 4);
+        }
         if (run.evaluating()) line += " (decoding the held-out strings)";
         if (run.failed()) line += ". Stopped: " + run.message();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(look.colors[k]));
@@ -133,7 +160,9 @@ inline nlohmann::json pair_run_json(const Run& run, const char* name) {
     const size_t n = l.size(), k = std::min<size_t>(5, n);
     nlohmann::json epochs = nlohmann::json::array();
     for (const EpochRecord& e : run.epochs())
-        epochs.push_back({{"epoch", e.epoch}, {"loss", e.train_loss}, {"exact", e.exact}, {"per_char", e.per_char}});
+        epochs.push_back({{"epoch", e.epoch}, {"loss", e.train_loss}, {"exact", e.exact}, {"per_char", e.per_char},
+                          {"aer", std::isnan(e.aer) ? nlohmann::json(nullptr) : nlohmann::json(e.aer)},
+                          {"bleu", std::isnan(e.bleu) ? nlohmann::json(nullptr) : nlohmann::json(e.bleu)}});
     return {
         {"model", name},
         {"width", run.config().model.H},
@@ -153,20 +182,32 @@ inline nlohmann::json pair_run_json(const Run& run, const char* name) {
 
 // Every finished epoch of both runs as an HTML table (the figures' text alternatives).
 inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) {
+    // Each run's columns: loss, exact, per-token, then BLEU and AER where it has them.
+    const auto columns = [](const Run& run) { return 3 + scores_bleu(run) + scores_map(run); };
     std::string html = "<table><thead><tr><th scope=\"col\">epoch</th>";
-    for (const char* name : look.names)
-        html += std::string("<th scope=\"col\">") + name + " loss</th><th scope=\"col\">" + name + " exact</th><th scope=\"col\">" +
-                name + " per-char</th>";
+    for (int k = 0; k < 2; ++k) {
+        const Run& run = *pair[size_t(k)];
+        const std::string name = look.names[k];
+        html += "<th scope=\"col\">" + name + " loss</th><th scope=\"col\">" + name + " exact</th><th scope=\"col\">" + name +
+                (scores_bleu(run) ? " per-word" : " per-char") + "</th>";
+        if (scores_bleu(run)) html += "<th scope=\"col\">" + name + " BLEU</th>";
+        if (scores_map(run)) html += "<th scope=\"col\">" + name + " AER</th>";
+    }
     html += "</tr></thead><tbody>";
     const auto &p = pair[0]->epochs(), &a = pair[1]->epochs();
     for (size_t i = 0; i < std::max(p.size(), a.size()); ++i) {
         html += "<tr><th scope=\"row\">" + std::to_string(i + 1) + "</th>";
-        for (const auto* list : {&p, &a}) {
-            if (i < list->size())
-                html += "<td>" + fixed((*list)[i].train_loss, 3) + "</td><td>" + fixed((*list)[i].exact, 4) + "</td><td>" +
-                        fixed((*list)[i].per_char, 4) + "</td>";
-            else
-                html += "<td></td><td></td><td></td>";
+        for (int k = 0; k < 2; ++k) {
+            const Run& run = *pair[size_t(k)];
+            const auto& list = run.epochs();
+            if (i >= list.size()) {
+                for (int c = 0; c < columns(run); ++c) html += "<td></td>";
+                continue;
+            }
+            const EpochRecord& e = list[i];
+            html += "<td>" + fixed(e.train_loss, 3) + "</td><td>" + fixed(e.exact, 4) + "</td><td>" + fixed(e.per_char, 4) + "</td>";
+            if (scores_bleu(run)) html += "<td>" + fixed(e.bleu, 4) + "</td>";
+            if (scores_map(run)) html += "<td>" + fixed(e.aer, 4) + "</td>";
         }
         html += "</tr>";
     }

@@ -1,6 +1,7 @@
-// core/lesson/alignment_check.h — a model's attention scored against the alignment its task
+// core/models/alignment_check.h — a model's attention scored against the alignment its task
 // knows (data/alignment_scores.h): the measurement behind "an alignment map is evidence only when
-// you know the right alignment". docs/tasks.md defines the scores.
+// you know the right alignment". docs/tasks.md defines the scores. The held-out evaluator
+// (training/trainer.h) scores every epoch's maps with it; the article's figures read one map.
 //
 // The maps are read under teacher forcing on each example's own target (forced decoding, as
 // alignments are taken from translation models): step t's map is where the model looks while it
@@ -37,5 +38,10 @@ struct AlignmentCheck {
 // std::invalid_argument for an example its task cannot batch.
 std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vector<Example>& examples,
                                               int batch_rows = decode_batch_rows);
+// The same for examples[first, last), added to `check` and read in `acts` (the held-out
+// evaluator's, a batch at a time); false, adding nothing, for a model without attention.
+bool add_alignment_scores(AlignmentCheck& check, Activations& acts, const Model& model,
+                          const std::vector<Example>& examples, size_t first, size_t last,
+                          int batch_rows = decode_batch_rows);
 
 }  // namespace lb

@@ -1,5 +1,5 @@
-// core/lesson/alignment_check.cpp — see alignment_check.h.
-#include "lesson/alignment_check.h"
+// core/models/alignment_check.cpp — see alignment_check.h.
+#include "models/alignment_check.h"
 
 #include <algorithm>
 #include <functional>
@@ -9,18 +9,18 @@ namespace lb {
 
 namespace {
 
-// The teacher-forced maps of `examples`, `batch_rows` at a time: visit(i, map of examples[i]), in
-// order. The one place a forced map is read. Returns false, visiting none, for a model without
-// attention.
-bool visit_forced_maps(const Model& model, const std::vector<Example>& examples, int batch_rows,
+// The teacher-forced maps of examples[from, to), `batch_rows` at a time: visit(i, map of
+// examples[i]), in order. The one place a forced map is read. Returns false, visiting none, for a
+// model without attention.
+bool visit_forced_maps(Activations& acts, const Model& model, const std::vector<Example>& examples,
+                       size_t from, size_t to, int batch_rows,
                        const std::function<void(size_t, const ForcedMap&)>& visit) {
     const auto read_attention = model_kind(model.config.decoder).read_attention;
     if (!read_attention) return false;
     const Task& task = *model.config.task;
-    Activations acts;
     std::vector<int> indices;
-    for (size_t first = 0; first < examples.size(); first += size_t(batch_rows)) {
-        const size_t last = std::min(examples.size(), first + size_t(batch_rows));
+    for (size_t first = from; first < to; first += size_t(batch_rows)) {
+        const size_t last = std::min(to, first + size_t(batch_rows));
         indices.resize(last - first);
         std::iota(indices.begin(), indices.end(), int(first));
         const Batch batch = make_batch(task, examples, indices);
@@ -51,14 +51,22 @@ bool visit_forced_maps(const Model& model, const std::vector<Example>& examples,
 
 std::optional<ForcedMap> forced_map(const Model& model, const Example& example) {
     std::optional<ForcedMap> out;
-    visit_forced_maps(model, {example}, 1, [&](size_t, const ForcedMap& map) { out = map; });
+    Activations acts;
+    visit_forced_maps(acts, model, {example}, 0, 1, 1, [&](size_t, const ForcedMap& map) { out = map; });
     return out;
 }
 
 std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vector<Example>& examples,
                                               int batch_rows) {
     AlignmentCheck check;
-    const bool read = visit_forced_maps(model, examples, batch_rows, [&](size_t i, const ForcedMap& map) {
+    Activations acts;
+    if (!add_alignment_scores(check, acts, model, examples, 0, examples.size(), batch_rows)) return std::nullopt;
+    return check;
+}
+
+bool add_alignment_scores(AlignmentCheck& check, Activations& acts, const Model& model,
+                          const std::vector<Example>& examples, size_t first, size_t last, int batch_rows) {
+    return visit_forced_maps(acts, model, examples, first, last, batch_rows, [&](size_t i, const ForcedMap& map) {
         const std::vector<AlignmentLink>& links = examples[i].alignment;
         const int T = int(map.attention.shape(0)), L = int(map.attention.shape(1));
         check.map.add(score_alignment(map.attention.data(), T, L, L, links));
@@ -67,8 +75,6 @@ std::optional<AlignmentCheck> check_alignment(const Model& model, const std::vec
         for (size_t h = 0; h < heads; ++h)
             check.heads[h].add(score_alignment(&map.heads(h, 0, 0), T, L, L, links));
     });
-    if (!read) return std::nullopt;
-    return check;
 }
 
 }  // namespace lb
