@@ -6,33 +6,12 @@
 // a bad value is refused by name, changing nothing; a translation with a word outside the
 // vocabulary is refused naming it and keeps the last map; a typed input is drawn unscored.
 // Screenshots at 1280 and 390 px wide: build/screenshots/checked-TASK-{desktop,phone}.png.
-//
-// Until `lookback sweep --alignment` has written assets/alignment-TASK.json, the site is served
-// with tests/browser/fixtures/alignment-TASK.json in its place (numbers made up, marked so).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import {
-  canvasInk, clickWidget, frames, openWatched, rect, root, screenshotPath, site, state, until, useBrowser,
-} from './helpers.mjs';
+import { test } from 'node:test';
+import { canvasInk, clickWidget, frames, openWatched, rect, screenshotPath, state, until, useBrowser } from './helpers.mjs';
 
 const tasks = ['dates', 'reversal', 'translation'];
-
-function siteWithSweeps() {
-  const from = process.env.LOOKBACK_SITE || site;
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-checked-'));
-  fs.cpSync(from, folder, { recursive: true });
-  for (const task of tasks) {
-    const file = path.join(folder, 'assets', `alignment-${task}.json`);
-    if (!fs.existsSync(file)) fs.cpSync(path.join(root, 'tests/browser/fixtures', `alignment-${task}.json`), file);
-  }
-  return folder;
-}
-const folder = siteWithSweeps();
-after(() => fs.rmSync(folder, { recursive: true, force: true }));
-const env = useBrowser({ folder });
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
 // Opens the page at the checked figure, once its map and the sweep's table are in.
 async function openChecked(query = '', viewport = { width: 1280, height: 900 }, options = {}) {
