@@ -157,9 +157,9 @@ void ShowResults(Lab& lab, ResultsState& st) {
     ShowTaskPicker(st);
     if (!narrow) ImGui::SameLine(0, 24);
     ShowDownloads(lab, narrow);
-    std::vector<int> shown;
+    std::vector<int> shown;  // the task's column only when every task's rows are shown
     for (int c = 0; c < column_count; ++c)
-        if (!narrow || !columns[c].wide_only) shown.push_back(c);
+        if ((!narrow || !columns[c].wide_only) && (c != Col::task || !st.rows_task)) shown.push_back(c);
 
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingStretchProp;
@@ -167,15 +167,16 @@ void ShowResults(Lab& lab, ResultsState& st) {
     if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     // Proportions: the names wrap in their cells, the numbers keep one line.
-    const float weights[column_count] = {narrow ? 0.95f : 1.2f, 1.4f, 0.9f, narrow ? 1.45f : 1.6f, narrow ? 0.45f : 0.55f,
-                                         narrow ? 1.1f : 0.9f, narrow ? 1.1f : 0.9f, 0.9f, narrow ? 1.1f : 0.9f, 0.9f, 0.7f};
+    const float weights[column_count] = {narrow ? 1.1f : 1.25f, 1.3f, 1.0f, narrow ? 1.45f : 1.6f, narrow ? 0.45f : 0.55f,
+                                         narrow ? 1.1f : 0.9f, narrow ? 1.1f : 0.95f, 0.85f, narrow ? 1.0f : 0.85f, 1.0f, 0.75f};
     for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
-        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H" : columns[c].title;
+        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H"
+                            : narrow && c == Col::per_char ? "token" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
