@@ -135,7 +135,9 @@ struct TrainArgs {
 // 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
 // T is the decoder's output steps (the date task's 10 unless given).
 double flops_per_training_example(DecoderKind decoder, double H, double S, int T = output_length);
-double estimated_train_seconds(const RunOptions& options, size_t train_size);
+// A run's training time by that FLOP model, for its task's output steps and its training
+// inputs' mean length in tokens, at this machine's measured speed.
+double estimated_train_seconds(const RunOptions& options, const std::vector<Example>& train);
 constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 // Why path cannot be written, or "" if it can (checked before a long run).
 std::string write_problem(const std::string& path);

@@ -187,14 +187,21 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
     // encoder 18·3·1024·1056 = 58,392,576 and decoder 11·(3·1024·2064 + 2·18·1024 + 1024²)
     // = 81,686,528 multiply-adds; ×2 FLOPs ×3 for training = 840,474,624 per example;
     // 10000 epochs of 6000 at 50 GFLOP/s = 1,008,569.55 s, about 12 days.
+    // The mean length is the training inputs': 6000 inputs of 18 characters here.
     RunOptions o;
     o.model.H = 1024;
     o.epochs = 10000;
-    CHECK(estimated_train_seconds(o, 6000) == doctest::Approx(1008569.55).epsilon(1e-7));
+    const std::vector<Example> eighteen(6000, Example{"18 characters long", "2000-01-01", 0, {}});
+    CHECK(estimated_train_seconds(o, eighteen) == doctest::Approx(1008569.55).epsilon(1e-7));
     CHECK(train({"--width", "1024", "--epochs", "10000"}) == 1);  // refused at once
     o.model.H = 64;
     o.epochs = 12;
-    CHECK(estimated_train_seconds(o, 6000) < 10);  // the shipped models: seconds
+    CHECK(estimated_train_seconds(o, make_date_splits(1).train) < 10);  // the shipped models: seconds
+    // The task's own output steps: a reversal writes up to 28 tokens where a date writes 10, so the
+    // same inputs cost more to train on.
+    RunOptions reversal = o;
+    reversal.model.task = &reversal_task();
+    CHECK(estimated_train_seconds(reversal, eighteen) > 1.5 * estimated_train_seconds(o, eighteen));
 }
 
 TEST_CASE("a held-out evaluation after every epoch changes nothing the run trains") {
