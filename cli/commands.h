@@ -29,6 +29,7 @@ int published_sweep(const SweepArgs& args);  // sweep --published
 int predict(const Args& args);
 int bench(const Args& args);  // cmd_bench.cpp
 int chance(const Args& args);  // cmd_chance.cpp
+int counterfactual(const Args& args);  // cmd_counterfactual.cpp
 
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);
@@ -93,6 +94,12 @@ PredictArgs parse_predict_args(const Args& args);
 // --per-head and --head: transformer only, --attend: models with attention);
 // throws UsageError naming the option and the kind.
 void check_predict_model(const PredictArgs& args, const ModelConfig& model);
+struct CounterfactualArgs {
+    std::string out_dir = "assets";
+    uint64_t data_seed = 1;
+    std::vector<std::string> weights;  // the date models measured, in order
+};
+CounterfactualArgs parse_counterfactual_args(const Args& args);
 struct TrainArgs;
 TrainArgs parse_train_args(const Args& args);
 struct SweepArgs {

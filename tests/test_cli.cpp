@@ -324,3 +324,18 @@ TEST_CASE("predict --attend STEP=POS[,STEP=POS...] and --head H: parsed, refused
     CHECK(predict({"--weights", weights, "--attend", "9=3,9=4", date}) == 2);  // step 9 twice
     CHECK(predict({"--weights", weights, "--attend", "9=1", "--head", "0", date}) == 2);
 }
+
+TEST_CASE("counterfactual: weights files of date models with attention; the rest refused before any work") {
+    const CounterfactualArgs parsed = parse_counterfactual_args({"--out", "/tmp/x", "--data-seed=3", "a", "b"});
+    CHECK(parsed.out_dir == "/tmp/x");
+    CHECK(parsed.data_seed == 3);
+    CHECK(parsed.weights == std::vector<std::string>{"a", "b"});
+    CHECK(parse_counterfactual_args({"a"}).out_dir == "assets");
+    CHECK_THROWS_WITH_AS(parse_counterfactual_args({}), doctest::Contains("give at least one weights file"), UsageError);
+    CHECK_THROWS_AS(parse_counterfactual_args({"--data-seed", "x", "a"}), UsageError);
+    CHECK(counterfactual({"--widths", "8", "a"}) == 2);
+    CHECK(counterfactual({"/nonexistent/model.safetensors"}) == 1);
+    const std::string dir = LOOKBACK_WEIGHTS_DIR;
+    CHECK(counterfactual({dir + "/plain-64.safetensors"}) == 2);                 // no attention to move
+    CHECK(counterfactual({dir + "/attention-reversal-64.safetensors"}) == 2);    // not a date model
+}
