@@ -191,16 +191,16 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
     RunOptions o;
     o.model.H = 1024;
     o.epochs = 10000;
-    const std::vector<Example> eighteen(6000, Example{"18 characters long", "2000-01-01", 0, {}});
+    const std::vector<lb::Example> eighteen(6000, lb::Example{"18 characters long", "2000-01-01", 0, {}});
     CHECK(estimated_train_seconds(o, eighteen) == doctest::Approx(1008569.55).epsilon(1e-7));
     CHECK(train({"--width", "1024", "--epochs", "10000"}) == 1);  // refused at once
     o.model.H = 64;
     o.epochs = 12;
-    CHECK(estimated_train_seconds(o, make_date_splits(1).train) < 10);  // the shipped models: seconds
+    CHECK(estimated_train_seconds(o, lb::make_date_splits(1).train) < 10);  // the shipped models: seconds
     // The task's own output steps: a reversal writes up to 28 tokens where a date writes 10, so the
     // same inputs cost more to train on.
     RunOptions reversal = o;
-    reversal.model.task = &reversal_task();
+    reversal.model.task = &lb::reversal_task();
     CHECK(estimated_train_seconds(reversal, eighteen) > 1.5 * estimated_train_seconds(o, eighteen));
 }
 
