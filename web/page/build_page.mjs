@@ -4,7 +4,8 @@
 //
 // index.html with its math rendered to HTML by KaTeX (so nothing typesets at run time), the
 // page's CSS, scripts and icon (web/page/), the training worker's scripts (web/worker/), the two
-// wasm modules from build/wasm (the page's and the trainer's), assets/, KaTeX's CSS and fonts.
+// wasm modules from build/wasm (the page's and the trainer's), assets/, KaTeX's CSS and fonts;
+// last the service worker, versioned by a hash of all of it (offline.mjs).
 //
 // Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
 // &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
@@ -13,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
+import { workerFile, writeServiceWorker } from './offline.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'build/site'));
@@ -78,9 +80,12 @@ fs.mkdirSync(out, { recursive: true });
 
 const html = fs.readFileSync(path.join(page, 'index.html'), 'utf8');
 fs.writeFileSync(path.join(out, 'index.html'), renderMath(html, 'web/page/index.html'));
-// The page's own files and the worker's: stylesheets, scripts, icon (node scripts are .mjs).
+// The page's own files and the worker's: stylesheets, scripts, icon, manifest (node scripts are
+// .mjs; the service worker is written last, below).
 for (const folder of [page, worker]) {
-  for (const file of fs.readdirSync(folder).filter((f) => /\.(css|js|svg)$/.test(f))) copy(path.join(folder, file), path.join(out, file));
+  for (const file of fs.readdirSync(folder).filter((f) => /\.(css|js|svg|webmanifest)$/.test(f) && f !== workerFile)) {
+    copy(path.join(folder, file), path.join(out, file));
+  }
 }
 for (const file of modules) copy(path.join(wasm, file), path.join(out, file));
 if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), path.join(out, 'assets'));
@@ -93,4 +98,5 @@ for (const font of fs.readdirSync(path.join(katexDist, 'fonts')).filter((f) => f
   copy(path.join(katexDist, 'fonts', font), path.join(out, 'katex/fonts', font));
 }
 
-console.log(`build_page: site assembled in ${path.relative(process.cwd(), out) || '.'}`);
+const version = writeServiceWorker(out);
+console.log(`build_page: site assembled in ${path.relative(process.cwd(), out) || '.'} (version ${version})`);

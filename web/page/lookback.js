@@ -6,7 +6,8 @@
 // and whether the reader prefers a dark theme. Does what the figures ask of the page: the CSS
 // cursor, focus, a height that fits the content, the text alternative in
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
-// Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
+// Module.lookbackRuns. Exposes window.lookback, a read-only test surface. Registers the service
+// worker that keeps the site for reading offline (service_worker.js).
 //
 // It runs deferred, once the article is parsed (index.html says why), starts the module (its
 // wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
@@ -135,7 +136,14 @@
     document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
     // What the page can wait for (the shipped models, the native sweep) after its first frames.
     const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
-    whenIdle(() => module._lb_page_idle(), { timeout: 2000 });
+    whenIdle(() => {
+      module._lb_page_idle();
+      // Every file of the site, kept for reading offline: after the first figures, not before.
+      if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+        navigator.serviceWorker.register('service_worker.js')
+          .catch((error) => console.warn('lookback: the page will not be kept for offline reading:', error));
+      }
+    }, { timeout: 2000 });
 
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);
