@@ -34,7 +34,7 @@ test('a page opened once reads and trains offline, and a new build replaces the 
     (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), 30000);
   assert.deepEqual(await cacheNames(page), [`lookback-${first}`]);
   const kept = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), `lookback-${first}`);
-  for (const file of ['/index.html', '/lookback_web.wasm', '/lookback_trainer.wasm', '/training_worker.js', '/assets/attention-64.safetensors', '/manifest.webmanifest']) {
+  for (const file of ['/index.html', '/embed.html', '/lookback_web.wasm', '/lookback_trainer.wasm', '/training_worker.js', '/assets/attention-64.safetensors', '/manifest.webmanifest']) {
     assert.ok(kept.includes(file), `the cache holds ${file}`);
   }
 
