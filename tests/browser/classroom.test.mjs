@@ -1,13 +1,14 @@
 // tests/browser/classroom.test.mjs — what a teacher does with a figure: opens it alone for an
 // iframe (embed.html?figure=NAME, its settings from the same URL table, an unknown name refused
-// by name), and exports it from the toolbar under it (a PNG with its title
+// by name), locks it (lock=1 or lock=NAME: its controls do not respond, it says so, Unlock opens
+// the same link without the lock), and exports it from the toolbar under it (a PNG with its title
 // and link inside, its state as JSON, its table as CSV, its link copied).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import zlib from 'node:zlib';
-import { canvasInk, clickWidget, openWatched, screenshotPath, settled, site, state, until, useBrowser } from './helpers.mjs';
+import { canvasInk, clickWidget, openWatched, rect, screenshotPath, settled, site, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser();
 // The figures of the article, in its order, from the built page.
@@ -68,6 +69,52 @@ test('an unknown or missing figure name is refused on the page, with every name 
     assert.deepEqual(problems, []);
     await page.close();
   }
+  await context.close();
+});
+
+test('a locked figure takes no input, says so, and Unlock opens the same link without the lock', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, `${env.url}?tr.width=16&lock=training#figure-3`);
+  await settled(page, 'training');
+  assert.equal((await state(page, 'training')).locked, true);
+  assert.equal((await state(page, 'alignment')).locked, false, 'lock=training locks that figure alone');
+  assert.ok(await rect(page, 'training', 'lock-note'), 'the figure says it is locked');
+  await clickWidget(page, 'training', 'train');
+  await page.waitForTimeout(1000);
+  const after = await state(page, 'training');
+  assert.equal(after.running, false, 'Train does not respond');
+  assert.deepEqual(after.runs.map((r) => r.steps), [0, 0]);
+  assert.equal(after.width, 16, 'the teacher\'s settings hold');
+  await page.locator('#figure-3').screenshot({ path: screenshotPath('locked-training-1280.png') });
+  const unlock = page.locator('#figure-3 .figure-unlock');
+  assert.ok(await unlock.isVisible());
+  assert.equal(await page.locator('#figure-5 .figure-unlock').isVisible(), false);
+  await unlock.click();
+  await until('the unlocked page', () => page.evaluate(() => window.lookback !== undefined && !location.search.includes('lock')), 15000);
+  assert.match(page.url(), /\?tr\.width=16#figure-3$/);
+  assert.equal((await state(page, 'training')).locked, false);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('lock=1 locks an embedded figure; a lock naming no figure is refused by name and locks nothing', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const { page, problems } = await openWatched(context, `${env.url}embed.html?figure=alignment&al.ex=7&lock=1`);
+  await settled(page, 'alignment');
+  assert.equal((await state(page, 'alignment')).locked, true);
+  await clickWidget(page, 'alignment', 'next');
+  await page.waitForTimeout(500);
+  assert.equal((await state(page, 'alignment')).example, 7, 'the arrows do not respond');
+  await page.screenshot({ path: screenshotPath('embed-locked-alignment-390.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+
+  const bad = await openWatched(context, `${env.url}?lock=trainnig`);
+  for (const name of ['training', 'alignment']) {
+    const s = await state(bad.page, name);
+    assert.equal(s.locked, false);
+    assert.ok(s.url_messages.some((m) => /lock='trainnig'/.test(m) && /training/.test(m)), `${name}: ${JSON.stringify(s.url_messages)}`);
+  }
+  assert.deepEqual(bad.problems, []);
   await context.close();
 });
 

@@ -78,8 +78,9 @@ function figuresOf(article) {
   });
 }
 
-// Under each figure's canvas: save what it shows as an image, its data as JSON and (where it shows a table)
-// CSV, copy its link; lookback.js wires the buttons.
+// Under each figure's canvas: save what it shows as an image, its data as JSON and (where it
+// shows a table) CSV, copy its link; lookback.js wires the buttons. "Unlock" shows on a figure
+// its link locked.
 function withToolbars(article) {
   const figures = figuresOf(article);
   if (figures.length === 0) fail('web/page/index.html has no <figure class="figure"> with a canvas');
@@ -90,6 +91,7 @@ function withToolbars(article) {
             <button type="button" data-export="json">Save data (JSON)</button>
             <button type="button" data-export="csv" hidden>Save table (CSV)</button>
             <button type="button" data-export="link">Copy link</button>
+            <a class="figure-unlock" href="./" hidden>Unlock</a>
             <span class="figure-tools-status" role="status"></span>
           </div>`;
     article = article.replace(markup, () => markup.replace('</canvas>', tools));

@@ -8,7 +8,7 @@
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface. Wires the toolbar under
 // each figure (build_page.mjs writes it): the figure as a PNG, its state as JSON, the rows it shows
-// as CSV, its link. Registers the service worker that keeps
+// as CSV, its link; Unlock on a figure its link locked. Registers the service worker that keeps
 // the site for reading offline (service_worker.js).
 //
 // It runs deferred, once the article is parsed (index.html says why), starts the module (its
@@ -136,7 +136,7 @@
     return 'Link copied: it opens this figure as it is now.';
   }
 
-  function wireToolbar(canvas) {
+  function wireToolbar(canvas, locked) {
     const toolbar = toolbarOf(canvas);
     if (!toolbar) return;
     const status = toolbar.querySelector('.figure-tools-status');
@@ -152,6 +152,16 @@
           });
       });
     }
+    // The same link without lock=…: the teacher's settings, with every control working.
+    const unlock = toolbar.querySelector('.figure-unlock');
+    const unlocked = () => {
+      const url = new URL(figureLink(canvas));
+      url.searchParams.delete('lock');
+      return url.href;
+    };
+    unlock.hidden = !locked;
+    unlock.href = unlocked();
+    unlock.addEventListener('click', () => { unlock.href = unlocked(); });
   }
 
   // Training runs in workers; what they say goes to the module's Lab (web/lab/runs.cpp).
@@ -185,7 +195,7 @@
       if (index < 0) { canvas.dataset.figureFailed = ''; continue; }
       byIndex[index] = canvas;
       indexByName.set(name, index);
-      wireToolbar(canvas);
+      wireToolbar(canvas, module._lb_locked(index) === 1);
     }
     const indexOf = (canvas) => byIndex.indexOf(canvas);
 
