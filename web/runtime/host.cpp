@@ -144,7 +144,7 @@ void show_url_messages(const Host& h) {
     }
     if (h.locked) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().text_dim);
-        WrappedText("Locked by its link: the figure shows the settings it was sent with and does not respond. "
+        WrappedText("Locked by its link: the figure keeps the settings it was sent with and does not take clicks. "
                     "Unlock, under it, opens the same link without lock.");
         ImGui::PopStyleColor();
         record_rect("lock-note");

@@ -245,11 +245,13 @@ void listen(Host& h) {
     const char* c = h.selector.c_str();
     emscripten_set_webglcontextlost_callback(c, &h, EM_FALSE, on_context_lost);
     emscripten_set_webglcontextrestored_callback(c, &h, EM_FALSE, on_context_restored);
-    if (h.locked) return;  // no input at all: the wheel and touch scroll the page as over text
-    emscripten_set_mousedown_callback(c, &h, EM_FALSE, on_mouse_down);
+    // A locked figure may be looked at (hover, the wheel in a scrolling table) but not changed:
+    // no press, touch or key reaches it, and a touch scrolls the page as over text.
     emscripten_set_mousemove_callback(c, &h, EM_FALSE, on_mouse_move);
     emscripten_set_mouseleave_callback(c, &h, EM_FALSE, on_mouse_leave);
     emscripten_set_wheel_callback(c, &h, EM_FALSE, on_wheel);
+    if (h.locked) return;
+    emscripten_set_mousedown_callback(c, &h, EM_FALSE, on_mouse_down);
     emscripten_set_touchstart_callback(c, &h, EM_FALSE, on_touch_start);
     emscripten_set_touchmove_callback(c, &h, EM_FALSE, on_touch_move);
     emscripten_set_touchend_callback(c, &h, EM_FALSE, on_touch_end);
