@@ -12,15 +12,17 @@ import axe from 'axe-core';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
 import { openWatched, root, settled, site, until, useBrowser } from './helpers.mjs';
 
-test('html-validate finds nothing in the built index.html', async () => {
-  const file = path.join(site, 'index.html');
-  assert.ok(fs.existsSync(file), 'build/site/index.html is missing: run ./build_wasm.sh first');
-  const validator = new HtmlValidate(new FileSystemConfigLoader());
-  const config = await validator.getConfigFor(file);
-  assert.equal(config.getRules().get('no-inline-style')?.[0], 2, 'the inline-style rule is on, with its allowed properties');
-  const report = await validator.validateFile(file);
-  const messages = report.results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
-  assert.deepEqual(messages, []);
+test('html-validate finds nothing in the built index.html and embed.html', async () => {
+  for (const page of ['index.html', 'embed.html']) {
+    const file = path.join(site, page);
+    assert.ok(fs.existsSync(file), `build/site/${page} is missing: run ./build_wasm.sh first`);
+    const validator = new HtmlValidate(new FileSystemConfigLoader());
+    const config = await validator.getConfigFor(file);
+    assert.equal(config.getRules().get('no-inline-style')?.[0], 2, 'the inline-style rule is on, with its allowed properties');
+    const report = await validator.validateFile(file);
+    const messages = report.results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
+    assert.deepEqual(messages, []);
+  }
 });
 
 // A reader who cannot see the formulas hears each one's TeX: every KaTeX formula in the built page
@@ -66,6 +68,10 @@ async function axeViolations(page) {
   await page.locator('#c-dot input[name="answer"]').fill('0.5');
   await page.locator('#c-dot button[type="submit"]').click();
   await until('a computation verdict', () => page.evaluate(() => Boolean(document.querySelector('#c-dot').dataset.result)));
+  return axeRun(page);
+}
+
+async function axeRun(page) {
   await page.evaluate(axe.source);
   const result = await page.evaluate(() => window.axe.run(document, {
     runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
@@ -82,3 +88,19 @@ for (const [width, scheme] of [[1280, 'light'], [1280, 'dark'], [390, 'light']])
     await context.close();
   });
 }
+
+// embed.html: a locked figure alone (its Unlock link shown, its toolbar's status said), dark, on a
+// phone; and the page that refuses a figure name.
+test('axe-core finds nothing in embed.html, with a figure and with a refused name', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  const { page, problems } = await openWatched(context, `${env.url}embed.html?figure=alignment&lock=1`);
+  await settled(page, 'alignment');
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await page.locator('[data-export="json"]').click();
+  await until('the toolbar to answer', async () => (await page.locator('.figure-tools-status').textContent()) !== '');
+  assert.deepEqual(await axeRun(page), []);
+  const refused = await openWatched(context, `${env.url}embed.html?figure=nope`);
+  assert.deepEqual(await axeRun(refused.page), []);
+  assert.deepEqual([...problems, ...refused.problems], []);
+  await context.close();
+});

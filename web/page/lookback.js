@@ -6,7 +6,10 @@
 // and whether the reader prefers a dark theme. Does what the figures ask of the page: the CSS
 // cursor, focus, a height that fits the content, the text alternative in
 // [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
-// Module.lookbackRuns. Exposes window.lookback, a read-only test surface.
+// Module.lookbackRuns. Exposes window.lookback, a read-only test surface. Wires the toolbar under
+// each figure (build_page.mjs writes it): the figure as a PNG, its state as JSON, the rows it shows
+// as CSV, its link; Unlock on a figure its link locked. Registers the service worker that keeps
+// the site for reading offline (service_worker.js).
 //
 // It runs deferred, once the article is parsed (index.html says why), starts the module (its
 // wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
@@ -25,7 +28,11 @@
     setTextAlternative(index, html) {
       const name = byIndex[index].dataset.figure;
       const element = document.querySelector(`[data-figure-alt="${name}"]`);
-      if (element) element.innerHTML = html;
+      if (!element) return;
+      element.innerHTML = html;
+      // A table to save as CSV, where the figure shows one.
+      const csv = toolbarOf(byIndex[index])?.querySelector('[data-export="csv"]');
+      if (csv) csv.hidden = !element.querySelector('table');
     },
     focus(index) { byIndex[index].focus({ preventScroll: true }); },
     // The backing store follows at once, so the figure's next frame, drawn right away, has the
@@ -43,6 +50,119 @@
     },
     failed(index) { byIndex[index].dataset.figureFailed = ''; },
   };
+
+  // --- the toolbar under a figure -------------------------------------------------------------
+  const toolbarOf = (canvas) => canvas.closest('figure')?.querySelector('.figure-tools');
+
+  // The page's address now (each figure keeps its settings in it), pointing at the figure.
+  function figureLink(canvas) {
+    const url = new URL(location.href);
+    url.hash = canvas.closest('figure')?.id ?? canvas.id;
+    return url.href;
+  }
+
+  function save(file, blob) {
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = file;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  }
+
+  // PNG text chunks (iTXt: UTF-8, uncompressed) after the image header, so the file carries the
+  // figure's title and the link that reproduces it. A chunk is its length, type, data and the
+  // CRC-32 of type and data (PNG specification, 5.3).
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (bytes) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  function textChunk(keyword, text) {
+    const data = new TextEncoder().encode(`${keyword}\0\0\0\0\0${text}`);  // flag, method, language, translated keyword
+    const chunk = new Uint8Array(12 + data.length);
+    const view = new DataView(chunk.buffer);
+    view.setUint32(0, data.length);
+    chunk.set(new TextEncoder().encode('iTXt'), 4);
+    chunk.set(data, 8);
+    view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+    return chunk;
+  }
+  function withText(png, texts) {
+    const afterHeader = 8 + 25;  // the signature, then IHDR (13 bytes of data)
+    const chunks = Object.entries(texts).map(([keyword, text]) => textChunk(keyword, text));
+    return new Blob([png.subarray(0, afterHeader), ...chunks, png.subarray(afterHeader)], { type: 'image/png' });
+  }
+
+  // The rows a figure shows: the tables of its text alternative, one after another.
+  function tablesAsCsv(element) {
+    const cell = (c) => {
+      const text = c.textContent.trim().replace(/\s+/g, ' ');
+      return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    };
+    return [...element.querySelectorAll('table')]
+      .map((table) => [...table.rows].map((row) => [...row.cells].map(cell).join(',')).join('\n'))
+      .join('\n\n') + '\n';
+  }
+
+  async function runTool(canvas, kind) {
+    const name = canvas.dataset.figure;
+    const title = canvas.getAttribute('aria-label') ?? name;
+    const link = figureLink(canvas);
+    if (kind === 'png') {
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+      if (!blob) throw new Error('the browser gave no image of the canvas');
+      save(`lookback-${name}.png`, withText(new Uint8Array(await blob.arrayBuffer()), { Title: title, URL: link }));
+      return `Saved lookback-${name}.png (${canvas.width} × ${canvas.height} pixels).`;
+    }
+    if (kind === 'json') {
+      const data = { figure: name, title, link, state: window.lookback.state(name) };
+      save(`lookback-${name}.json`, new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+      return `Saved lookback-${name}.json.`;
+    }
+    if (kind === 'csv') {
+      const alternative = document.querySelector(`[data-figure-alt="${name}"]`);
+      if (!alternative?.querySelector('table')) return 'This figure shows no table yet.';
+      save(`lookback-${name}.csv`, new Blob([tablesAsCsv(alternative)], { type: 'text/csv' }));
+      return `Saved lookback-${name}.csv.`;
+    }
+    await navigator.clipboard.writeText(link);
+    return 'Link copied: it opens this figure as it is now.';
+  }
+
+  function wireToolbar(canvas, locked) {
+    const toolbar = toolbarOf(canvas);
+    if (!toolbar) return;
+    const status = toolbar.querySelector('.figure-tools-status');
+    for (const button of toolbar.querySelectorAll('button[data-export]')) {
+      button.addEventListener('click', () => {
+        status.textContent = '';
+        runTool(canvas, button.dataset.export).then(
+          (said) => { status.textContent = said; },
+          (error) => {
+            status.textContent = button.dataset.export === 'link'
+              ? `The browser did not let the page copy; the link is ${figureLink(canvas)}`
+              : `Could not save: ${error.message || error}`;
+          });
+      });
+    }
+    // The same link without lock=…: the teacher's settings, with every control working.
+    const unlock = toolbar.querySelector('.figure-unlock');
+    const unlocked = () => {
+      const url = new URL(figureLink(canvas));
+      url.searchParams.delete('lock');
+      return url.href;
+    };
+    unlock.hidden = !locked;
+    unlock.href = unlocked();
+    unlock.addEventListener('click', () => { unlock.href = unlocked(); });
+  }
 
   // Training runs in workers; what they say goes to the module's Lab (web/lab/runs.cpp).
   let module = null;
@@ -75,6 +195,7 @@
       if (index < 0) { canvas.dataset.figureFailed = ''; continue; }
       byIndex[index] = canvas;
       indexByName.set(name, index);
+      wireToolbar(canvas, module._lb_locked(index) === 1);
     }
     const indexOf = (canvas) => byIndex.indexOf(canvas);
 
@@ -135,7 +256,14 @@
     document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
     // What the page can wait for (the shipped models, the native sweep) after its first frames.
     const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
-    whenIdle(() => module._lb_page_idle(), { timeout: 2000 });
+    whenIdle(() => {
+      module._lb_page_idle();
+      // Every file of the site, kept for reading offline: after the first figures, not before.
+      if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+        navigator.serviceWorker.register('service_worker.js')
+          .catch((error) => console.warn('lookback: the page will not be kept for offline reading:', error));
+      }
+    }, { timeout: 2000 });
 
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);

@@ -126,13 +126,45 @@ const char* css_cursor(ImGuiMouseCursor cursor) {
     }
 }
 
-// What the link asked for that the figure could not take: one line per refusal, under the figure.
-void show_url_messages(const UrlTable& url) {
-    if (url.messages().empty()) return;
-    ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-    for (const std::string& m : url.messages()) WrappedText("%s", m.c_str());
-    ImGui::PopStyleColor();
-    record_rect("url-message");
+// What the link asked of the figure that it could not take: its own table's refusals and lock's.
+std::vector<std::string> url_messages(const Host& h) {
+    std::vector<std::string> all = h.spec.url ? h.spec.url->messages() : std::vector<std::string>();
+    all.insert(all.end(), h.lock_url.messages().begin(), h.lock_url.messages().end());
+    return all;
+}
+
+// One line per refusal, under the figure; then, on a locked figure, what the lock means.
+void show_url_messages(const Host& h) {
+    const std::vector<std::string> messages = url_messages(h);
+    if (!messages.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
+        for (const std::string& m : messages) WrappedText("%s", m.c_str());
+        ImGui::PopStyleColor();
+        record_rect("url-message");
+    }
+    if (h.locked) {
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().text_dim);
+        WrappedText("Locked by its link: the figure keeps the settings it was sent with and does not take clicks. "
+                    "Unlock, under it, opens the same link without lock.");
+        ImGui::PopStyleColor();
+        record_rect("lock-note");
+    }
+}
+
+std::vector<std::string> comma_separated(const std::string& text) {
+    std::vector<std::string> parts;
+    for (size_t from = 0; from <= text.size();) {
+        const size_t comma = std::min(text.find(',', from), text.size());
+        parts.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+    }
+    return parts;
+}
+
+// lock=1 locks every figure, lock=training,alignment the ones named, lock=0 none.
+bool lock_names(const std::string& value, const std::string& figure) {
+    const std::vector<std::string> names = comma_separated(value);
+    return value == "1" || std::find(names.begin(), names.end(), figure) != names.end();
 }
 
 // Not while the mouse is down or a widget is active: browsers throttle replaceState during a
@@ -149,8 +181,7 @@ void write_url_when_idle(Host& h) {
 void sync_text_alternative(Host& h) {
     if (!h.spec.text_alternative) return;
     std::string text;
-    if (h.spec.url)
-        for (const std::string& m : h.spec.url->messages()) text += "<p role=\"alert\">" + html_escape(m) + "</p>";
+    for (const std::string& m : url_messages(h)) text += "<p role=\"alert\">" + html_escape(m) + "</p>";
     try {
         text += lb::sanitize_utf8(h.spec.text_alternative());
     } catch (const std::exception& e) {  // a bug: logged, and the old text stays
@@ -195,7 +226,7 @@ bool draw_frame(Host& h, double now_ms) {
     bool recovered = false;
     try {
         h.spec.show();
-        if (h.spec.url) show_url_messages(*h.spec.url);
+        show_url_messages(h);
     } catch (const std::exception& e) {
         // A bug, not the reader's input: logged, and the frame closed so the figure lives on.
         std::fprintf(stderr, "lookback: figure %s: %s\n", h.spec.name.c_str(), e.what());
@@ -386,12 +417,25 @@ EMSCRIPTEN_KEEPALIVE int lb_attach(const char* name, const char* selector) {
     h.spec = *spec;
     h.index = int(hosts.size());
     h.selector = selector;
+    std::vector<std::string> names;
+    for (const FigureSpec& s : registered) names.push_back(s.name);
+    h.lock_url.entry("", "1 for every figure, 0 for none, or names of figures with commas: " + UrlTable::join(names),
+                     [&h] { return h.lock; },
+                     [&h, names](const std::string& value) {
+                         if (value != "0" && value != "1")
+                             for (const std::string& name : comma_separated(value))
+                                 if (std::find(names.begin(), names.end(), name) == names.end()) return false;
+                         h.lock = value;
+                         return true;
+                     });
+    char* query = js_query_string();
     if (h.spec.url) {
-        char* query = js_query_string();
         h.spec.url->read(query);
-        std::free(query);
         h.url_written = h.spec.url->query();
     }
+    h.lock_url.read(query);
+    std::free(query);
+    h.locked = lock_names(h.lock, h.spec.name);
     hosts.push_back(std::move(host));
     return h.index;
 }
@@ -457,7 +501,10 @@ EMSCRIPTEN_KEEPALIVE const char* lb_state(int index) {
     const Host* h = host_at(index);
     try {
         nlohmann::json state = h && h->spec.state ? h->spec.state() : nlohmann::json(nullptr);
-        if (h && h->spec.url && state.is_object()) state["url_messages"] = h->spec.url->messages();
+        if (h && state.is_object()) {
+            state["url_messages"] = url_messages(*h);
+            state["locked"] = h->locked;
+        }
         json = state.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);  // never invalid UTF-8
     } catch (const std::exception& e) {
         json = nlohmann::json{{"error", lb::sanitize_utf8(e.what())}}.dump();
@@ -465,12 +512,15 @@ EMSCRIPTEN_KEEPALIVE const char* lb_state(int index) {
     return json.c_str();
 }
 
-// Every figure's URL keys, {"training": ["tr.width", ...], ...}: tests feed each a bad value.
+// Every figure's URL keys, {"training": ["tr.width", ..., "lock"], ...}: tests feed each a bad value.
 EMSCRIPTEN_KEEPALIVE const char* lb_url_keys() {
     static std::string json;
     nlohmann::json keys = nlohmann::json::object();
-    for (const FigureSpec& spec : registered)
-        if (spec.url) keys[spec.name] = spec.url->keys();
+    for (const FigureSpec& spec : registered) {
+        std::vector<std::string> own = spec.url ? spec.url->keys() : std::vector<std::string>();
+        own.push_back("lock");
+        keys[spec.name] = own;
+    }
     json = keys.dump();
     return json.c_str();
 }
@@ -483,6 +533,12 @@ EMSCRIPTEN_KEEPALIVE const char* lb_rect(int index, const char* widget) {
             json = nlohmann::json::array({r->second.Min.x, r->second.Min.y, r->second.GetWidth(), r->second.GetHeight()}).dump();
     }
     return json.c_str();
+}
+
+// Whether the link locked the figure (its toolbar then offers Unlock).
+EMSCRIPTEN_KEEPALIVE int lb_locked(int index) {
+    const Host* h = host_at(index);
+    return h && h->locked ? 1 : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE double lb_frames(int index) {

@@ -55,6 +55,11 @@ struct Host {
     bool dark = false;                         // the theme its ImGui style has
     bool failed = false;                       // no WebGL2 context: never drawn
     std::string url_written;                   // its part of the URL as last written
+    // lock=1 (every figure) or lock=NAME,NAME (those named) in the link: a locked figure takes no
+    // press, touch or key, so a student sees the settings the teacher chose; it says so under itself.
+    std::string lock = "0";                    // the link's value, once accepted
+    UrlTable lock_url{"lock"};
+    bool locked = false;
 };
 
 

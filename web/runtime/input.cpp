@@ -243,10 +243,15 @@ EM_BOOL on_context_restored(int, const void*, void* user) {
 
 void listen(Host& h) {
     const char* c = h.selector.c_str();
-    emscripten_set_mousedown_callback(c, &h, EM_FALSE, on_mouse_down);
+    emscripten_set_webglcontextlost_callback(c, &h, EM_FALSE, on_context_lost);
+    emscripten_set_webglcontextrestored_callback(c, &h, EM_FALSE, on_context_restored);
+    // A locked figure may be looked at (hover, the wheel in a scrolling table) but not changed:
+    // no press, touch or key reaches it, and a touch scrolls the page as over text.
     emscripten_set_mousemove_callback(c, &h, EM_FALSE, on_mouse_move);
     emscripten_set_mouseleave_callback(c, &h, EM_FALSE, on_mouse_leave);
     emscripten_set_wheel_callback(c, &h, EM_FALSE, on_wheel);
+    if (h.locked) return;
+    emscripten_set_mousedown_callback(c, &h, EM_FALSE, on_mouse_down);
     emscripten_set_touchstart_callback(c, &h, EM_FALSE, on_touch_start);
     emscripten_set_touchmove_callback(c, &h, EM_FALSE, on_touch_move);
     emscripten_set_touchend_callback(c, &h, EM_FALSE, on_touch_end);
@@ -255,8 +260,6 @@ void listen(Host& h) {
     emscripten_set_keyup_callback(c, &h, EM_FALSE, on_key);
     emscripten_set_focus_callback(c, &h, EM_FALSE, on_focus);
     emscripten_set_blur_callback(c, &h, EM_FALSE, on_focus);
-    emscripten_set_webglcontextlost_callback(c, &h, EM_FALSE, on_context_lost);
-    emscripten_set_webglcontextrestored_callback(c, &h, EM_FALSE, on_context_restored);
     static bool window_listening = false;
     if (!window_listening) {
         window_listening = true;
