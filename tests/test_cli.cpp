@@ -371,3 +371,43 @@ TEST_CASE("sweep --dial at one setting: its files, every field no better than it
     CHECK(text.find("| 5 (`yyyy mm dd`) | ymd | year ") != std::string::npos);  // the year read first
     std::filesystem::remove_all(folder);
 }
+
+TEST_CASE("assets/dial.json: its default setting trained what the lesson's sweep did; its summaries are its runs'") {
+    auto read = [](const char* name) {
+        std::ifstream in(std::string(LOOKBACK_MEASURED_DIR) + "/" + name);
+        REQUIRE_MESSAGE(in, name);
+        return nlohmann::json::parse(in);
+    };
+    const nlohmann::json dial = read("dial.json"), sweep_json = read("sweep.json");
+    // Seed 1 at the defaults is `lookback sweep`'s width-64 pair: the same strings, the same runs.
+    for (const char* model : {"plain", "attention"}) {
+        CAPTURE(model);
+        const auto is_default = [&](const nlohmann::json& r) {
+            return r.at("model") == model && r.at("formats") == "0,1,2,3,4,5" && r.at("field_order") == "dmy" && r.at("seed") == 1;
+        };
+        const auto runs = dial.at("runs");
+        const auto ours = std::find_if(runs.begin(), runs.end(), is_default);
+        REQUIRE(ours != runs.end());
+        const auto lesson = std::find_if(sweep_json.at("runs").begin(), sweep_json.at("runs").end(),
+                                         [&](const nlohmann::json& r) { return r.at("model") == model && r.at("width") == 64; });
+        CHECK(ours->at("exact") == lesson->at("exact"));
+        CHECK(ours->at("per_position") == lesson->at("per_position"));
+    }
+    // Every summary's field is the mean, lowest and highest of its setting's runs.
+    for (const nlohmann::json& setting : dial.at("settings"))
+        for (const nlohmann::json& model : setting.at("models"))
+            for (const char* field : {"year", "month", "day"}) {
+                double sum = 0, lo = 1, hi = 0;
+                int n = 0;
+                for (const nlohmann::json& r : dial.at("runs"))
+                    if (r.at("formats") == setting.at("formats") && r.at("field_order") == setting.at("field_order") &&
+                        r.at("model") == model.at("model")) {
+                        const double v = r.at("fields").at(field).get<double>();
+                        sum += v, lo = std::min(lo, v), hi = std::max(hi, v), ++n;
+                    }
+                CHECK(n == 3);
+                CHECK(model.at("fields").at(field).at("mean").get<double>() == doctest::Approx(sum / n));
+                CHECK(model.at("fields").at(field).at("min").get<double>() == lo);
+                CHECK(model.at("fields").at(field).at("max").get<double>() == hi);
+            }
+}
