@@ -4,7 +4,9 @@
 // For a Transformer the matrix is its cross-attention, the mean over heads;
 // --per-head adds each head's. --gradient-path DATE adds, for the teacher-forced
 // loss of writing DATE, the gradient's norm at every encoder state (probes.h):
-// the numbers behind the page's Figure 6 and assets/gradient_path.json.
+// the numbers behind the page's Figure 6 and assets/gradient_path.json. --attend STEP=POS decodes
+// again with output step STEP's attention moved wholly onto input position POS (counterfactual.h)
+// and prints both outputs and the steps that changed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "cli/commands.h"
 #include "lesson/probes.h"
 #include "io/safetensors.h"
+#include "models/counterfactual.h"
 #include "models/decoding_check.h"
 
 namespace lb::cli {
@@ -21,10 +24,15 @@ namespace lb::cli {
 namespace {
 
 const char* const predict_usage =
-    "lookback predict --weights FILE [--json] [--per-head] [--gradient-path YYYY-MM-DD] TEXT...\n"
+    "lookback predict --weights FILE [--json] [--per-head] [--gradient-path YYYY-MM-DD]\n"
+    "                 [--attend STEP=POS[,STEP=POS...] [--head H]] TEXT...\n"
     "  --per-head: a Transformer's cross-attention for each head too (the map is their mean)\n"
     "  --gradient-path DATE: the norm of d loss / d h_j at each encoder state, for the loss of writing DATE\n"
-    "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"";
+    "  --attend STEP=POS: decode again with output step STEP's attention moved wholly onto input\n"
+    "    position POS (both from 0), and show both outputs; --head H: a Transformer's head H alone\n"
+    "    (from 0; every head by default)\n"
+    "  e.g. lookback predict --weights attention.safetensors \"monday 19 september 1977\"\n"
+    "       lookback predict --weights attention.safetensors --attend 9=21 \"monday 19 september 1977\"";
 
 // A string as the model's task splits it: characters, or words.
 using Tokens = std::vector<std::string>;
@@ -121,6 +129,47 @@ void print_gradient_path(const std::string& input, const std::string& target, co
     std::printf("  last position against the first: %.4g\n\n", double(path.total.back() / path.total.front()));
 }
 
+std::vector<AttentionEdit> attend_edits(const PredictArgs& args, int input_length) {
+    std::vector<AttentionEdit> edits;
+    for (const AttendTo& a : args.attend)
+        edits.push_back(attention_on(a.step, a.position, input_length, args.head.value_or(every_head)));
+    return edits;
+}
+
+// "step 9 -> position 21 '9'" for each move, and the outputs' tokens that changed.
+void print_moved(const Counterfactual& cf, const PredictArgs& args, const Tokens& input, const Vocabulary& output) {
+    std::string moves;
+    for (const AttendTo& a : args.attend)
+        moves += (moves.empty() ? "" : ", ") + std::string("step ") + std::to_string(a.step) + " -> position " +
+                 std::to_string(a.position) + " '" + token_at(input, size_t(a.position)) + "'";
+    const bool heads = cf.original.heads.dimension() == 3 && cf.original.heads.shape()[0] > 0;
+    const std::string whose = args.head ? " (head " + std::to_string(*args.head) + " only)" : heads ? " (every head)" : "";
+    std::printf("  attention moved wholly%s: %s\n", whose.c_str(), moves.c_str());
+    std::printf("    own      %s\n    edited   %s\n", cf.original.output.c_str(), cf.edited.output.c_str());
+    const Tokens own = tokens_of(output, cf.original.output), edited = tokens_of(output, cf.edited.output);
+    std::string changed;
+    for (int t : cf.changed_steps)
+        changed += (changed.empty() ? "" : ", ") + std::to_string(t) + " ('" + token_at(own, size_t(t)) + "' -> '" +
+                   token_at(edited, size_t(t)) + "')";
+    std::printf("    changed steps: %s\n\n", changed.empty() ? "none" : changed.c_str());
+}
+
+nlohmann::json moved_json(const Counterfactual& cf, const PredictArgs& args) {
+    nlohmann::json moves = nlohmann::json::array(), attention = nlohmann::json::array();
+    for (const AttendTo& a : args.attend) moves.push_back({{"step", a.step}, {"position", a.position}});
+    for (size_t t = 0; t < cf.edited.attention.shape()[0]; ++t) {
+        nlohmann::json row = nlohmann::json::array();
+        for (size_t j = 0; j < cf.edited.attention.shape()[1]; ++j)
+            row.push_back(std::round(double(cf.edited.attention(t, j)) * 1e5) / 1e5);
+        attention.push_back(row);
+    }
+    return {{"moves", moves},
+            {"head", args.head ? nlohmann::json(*args.head) : nlohmann::json(nullptr)},
+            {"output", cf.edited.output},
+            {"changed_steps", cf.changed_steps},
+            {"attention", attention}};
+}
+
 nlohmann::json line_json(const std::string& input, const Tokens& output, const Decoded& d,
                          const std::vector<Peak>& peaks, bool per_head) {
     nlohmann::json attention = nlohmann::json::array(), peak_list = nlohmann::json::array();
@@ -173,6 +222,16 @@ PredictArgs parse_predict_args(const Args& args) {
             if (!iso) throw UsageError("--gradient-path takes a date of 10 characters written as YYYY-MM-DD, not " + shown(v));
             o.gradient_target = v;
         }
+        else if (take_option(args, i, "--attend", v)) {
+            for (const std::string& pair : split_commas(v)) {
+                const size_t equals = pair.find('=');
+                if (equals == std::string::npos || pair.find('=', equals + 1) != std::string::npos)
+                    throw UsageError("--attend takes STEP=POS pairs separated by commas (an output step and an "
+                                     "input position, from 0), not " + shown(pair));
+                o.attend.push_back({int(parse_integer("--attend's STEP", pair.substr(0, equals), 0, 999)),
+                                    int(parse_integer("--attend's POS", pair.substr(equals + 1), 0, 999))});
+            }
+        } else if (take_option(args, i, "--head", v)) o.head = int(parse_integer("--head", v, 0, 7));
         else if (args[i] == "--") {  // everything after is text, even "--x"
             o.texts.insert(o.texts.end(), args.begin() + long(i) + 1, args.end());
             break;
@@ -180,6 +239,7 @@ PredictArgs parse_predict_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         else o.texts.push_back(args[i++]);
     }
+    if (o.head && o.attend.empty()) throw UsageError("--head says which head --attend moves: give --attend too");
     if (o.weights.empty()) throw UsageError("--weights FILE is required");
     if (o.texts.empty()) throw UsageError("give at least one date to read");
     return o;
@@ -195,6 +255,20 @@ void check_predict_model(const PredictArgs& args, const ModelConfig& model) {
     if (args.per_head && model.decoder != DecoderKind::transformer)
         throw UsageError("--per-head applies to transformer weights only, not to a " +
                          std::string(decoder_name(model.decoder)) + " model's");
+    if (!args.attend.empty() && !model_kind(model.decoder).read_attention)
+        throw UsageError("--attend moves attention, which a " + std::string(decoder_name(model.decoder)) +
+                         " model does not have");
+    if (args.head && model.decoder != DecoderKind::transformer)
+        throw UsageError("--head applies to transformer weights only, not to the " +
+                         std::string(decoder_name(model.decoder)) + " model's");
+    if (args.head && *args.head >= model.heads)
+        throw UsageError("--head " + std::to_string(*args.head) + " is outside the transformer's " +
+                         std::to_string(model.heads) + " heads (0 to " + std::to_string(model.heads - 1) + ")");
+    for (const AttendTo& a : args.attend)
+        if (a.step >= output_steps(model))
+            throw UsageError("--attend " + std::to_string(a.step) + "=" + std::to_string(a.position) +
+                             ": the model writes " + std::to_string(output_steps(model)) + " output steps (0 to " +
+                             std::to_string(output_steps(model) - 1) + ")");
 }
 
 int predict(const Args& args) {
@@ -248,14 +322,24 @@ int predict(const Args& args) {
         }
         std::optional<GradientPath> path;
         if (!parsed.gradient_target.empty()) path = gradient_path(model, input, parsed.gradient_target);
+        std::optional<Counterfactual> moved;
+        if (!parsed.attend.empty()) {
+            try {
+                moved = decode_counterfactual(model, tokens, attend_edits(parsed, int(tokens.size())));
+            } catch (const std::invalid_argument& e) {
+                return usage_error("--attend, for " + shown(input) + ": " + e.what(), predict_usage);
+            }
+        }
         if (json) {
             nlohmann::json line = line_json(input, output_tokens, d, peaks, parsed.per_head);
+            if (moved) line["attend"] = moved_json(*moved, parsed);
             if (path) line["gradient_path"] = {{"target", parsed.gradient_target}, {"loss", path->loss},
                                                {"total", path->total}, {"direct", path->direct},
                                                {"last_over_first", path->total.back() / path->total.front()}};
             std::printf("%s\n", line.dump().c_str());
         } else {
             print_text(input, input_tokens, output_tokens, in_vocab.words, d, peaks, parsed.per_head);
+            if (moved) print_moved(*moved, parsed, input_tokens, model.config.task->output);
             if (path) print_gradient_path(input, parsed.gradient_target, *path);
         }
     }

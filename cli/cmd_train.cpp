@@ -263,11 +263,14 @@ std::string hours_text(double seconds) {
 
 }  // namespace
 
-double estimated_train_seconds(const RunOptions& options, size_t train_size) {
+double estimated_train_seconds(const RunOptions& options, const std::vector<Example>& train) {
     constexpr double measured_flops_per_second = 50e9;
-    constexpr double mean_input_length = 18;  // above the real mean (15.8, docs/dataset.md): errs long
-    return double(options.epochs) * double(train_size) *
-           flops_per_training_example(options.model.decoder, options.model.H, mean_input_length) /
+    const Task& task = *options.model.task;
+    double tokens = 0;
+    for (const Example& e : train) tokens += double(task.input.split(e.input).size());
+    const double mean_input_length = train.empty() ? 0 : tokens / double(train.size());
+    return double(options.epochs) * double(train.size()) *
+           flops_per_training_example(options.model.decoder, options.model.H, mean_input_length, task.output_steps) /
            measured_flops_per_second;
 }
 
@@ -338,7 +341,7 @@ int train(const Args& args) {
     }
     const Task& task = *options.model.task;
     const Splits data = task.make_splits(options.data_seed, task.train_size, task.held_out_size);
-    const double estimate = estimated_train_seconds(options, data.train.size());
+    const double estimate = estimated_train_seconds(options, data.train);
     if (estimate > long_run_seconds && !parsed.yes_long) {
         std::fprintf(stderr,
                      "lookback: width %d for %d epochs would train for about %s on this machine's "

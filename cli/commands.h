@@ -29,6 +29,7 @@ int published_sweep(const SweepArgs& args);  // sweep --published
 int predict(const Args& args);
 int bench(const Args& args);  // cmd_bench.cpp
 int chance(const Args& args);  // cmd_chance.cpp
+int counterfactual(const Args& args);  // cmd_counterfactual.cpp
 
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);
@@ -75,18 +76,30 @@ struct BenchArgs {
 };
 BenchArgs parse_bench_args(const Args& args);
 bool parse_worked_example_args(const Args& args);  // --json given
+// --attend STEP=POS: output step STEP's attention moved wholly onto input position POS (0-based).
+struct AttendTo {
+    int step, position;
+};
 struct PredictArgs {
     std::string weights;
     bool json = false;
     bool per_head = false;  // a Transformer's cross-attention per head too
     std::string gradient_target;  // --gradient-path: ‖∂loss/∂h_j‖ for the loss of writing this date
+    std::vector<AttendTo> attend;  // --attend: decode again with these steps' attention moved
+    std::optional<int> head;       // --head: a Transformer's one head to move (else every head)
     std::vector<std::string> texts;
 };
 PredictArgs parse_predict_args(const Args& args);
 // The options that depend on the loaded model's kind (--gradient-path: plain and attention only,
-// --per-head: transformer only);
+// --per-head and --head: transformer only, --attend: models with attention);
 // throws UsageError naming the option and the kind.
 void check_predict_model(const PredictArgs& args, const ModelConfig& model);
+struct CounterfactualArgs {
+    std::string out_dir = "assets";
+    uint64_t data_seed = 1;
+    std::vector<std::string> weights;  // the date models measured, in order
+};
+CounterfactualArgs parse_counterfactual_args(const Args& args);
 struct TrainArgs;
 TrainArgs parse_train_args(const Args& args);
 struct SweepArgs {
@@ -150,7 +163,9 @@ struct TrainArgs {
 // 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
 // T is the decoder's output steps (the date task's 10 unless given).
 double flops_per_training_example(DecoderKind decoder, double H, double S, int T = output_length);
-double estimated_train_seconds(const RunOptions& options, size_t train_size);
+// A run's training time by that FLOP model, for its task's output steps and its training
+// inputs' mean length in tokens, at this machine's measured speed.
+double estimated_train_seconds(const RunOptions& options, const std::vector<Example>& train);
 constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 // Why path cannot be written, or "" if it can (checked before a long run).
 std::string write_problem(const std::string& path);

@@ -24,6 +24,7 @@ const Command commands[] = {
     {"bench", lb::cli::bench, "training and inference speed, kernel GFLOP/s [--json]"},
     {"predict", lb::cli::predict, "a trained model's output and attention for your own dates"},
     {"chance", lb::cli::chance, "what guessing scores on the held-out split, per output position"},
+    {"counterfactual", lb::cli::counterfactual, "attention moved to a wrong field: how often the answer changes"},
 };
 
 void print_usage(FILE* out) {

@@ -189,14 +189,21 @@ TEST_CASE("train: outputs checked and the run's length estimated before any trai
     // encoder 18·3·1024·1056 = 58,392,576 and decoder 11·(3·1024·2064 + 2·18·1024 + 1024²)
     // = 81,686,528 multiply-adds; ×2 FLOPs ×3 for training = 840,474,624 per example;
     // 10000 epochs of 6000 at 50 GFLOP/s = 1,008,569.55 s, about 12 days.
+    // The mean length is the training inputs': 6000 inputs of 18 characters here.
     RunOptions o;
     o.model.H = 1024;
     o.epochs = 10000;
-    CHECK(estimated_train_seconds(o, 6000) == doctest::Approx(1008569.55).epsilon(1e-7));
+    const std::vector<lb::Example> eighteen(6000, lb::Example{"18 characters long", "2000-01-01", 0, {}});
+    CHECK(estimated_train_seconds(o, eighteen) == doctest::Approx(1008569.55).epsilon(1e-7));
     CHECK(train({"--width", "1024", "--epochs", "10000"}) == 1);  // refused at once
     o.model.H = 64;
     o.epochs = 12;
-    CHECK(estimated_train_seconds(o, 6000) < 10);  // the shipped models: seconds
+    CHECK(estimated_train_seconds(o, lb::make_date_splits(1).train) < 10);  // the shipped models: seconds
+    // The task's own output steps: a reversal writes up to 28 tokens where a date writes 10, so the
+    // same inputs cost more to train on.
+    RunOptions reversal = o;
+    reversal.model.task = &lb::reversal_task();
+    CHECK(estimated_train_seconds(reversal, eighteen) > 1.5 * estimated_train_seconds(o, eighteen));
 }
 
 TEST_CASE("a held-out evaluation after every epoch changes nothing the run trains") {
@@ -410,4 +417,62 @@ TEST_CASE("assets/dial.json: its default setting trained what the lesson's sweep
                 CHECK(model.at("fields").at(field).at("min").get<double>() == lo);
                 CHECK(model.at("fields").at(field).at("max").get<double>() == hi);
             }
+}
+
+TEST_CASE("predict --attend STEP=POS[,STEP=POS...] and --head H: parsed, refused by name, run on the shipped model") {
+    const PredictArgs parsed = parse_predict_args({"--weights", "m", "--attend", "8=20,9=21", "--head=2", "x"});
+    REQUIRE(parsed.attend.size() == 2);
+    CHECK(parsed.attend[0].step == 8);
+    CHECK(parsed.attend[0].position == 20);
+    CHECK(parsed.attend[1].step == 9);
+    CHECK(parsed.attend[1].position == 21);
+    CHECK(parsed.head == 2);
+    CHECK_FALSE(parse_predict_args({"--weights", "m", "x"}).head);
+    for (const char* bad : {"8", "8=", "=3", "8=3=1", "a=1", "8=-1", "8=3,", "8:3", "1000=1"})
+        CHECK_THROWS_WITH_AS(parse_predict_args({"--weights", "m", "--attend", bad, "x"}), doctest::Contains("--attend"),
+                             UsageError);
+    CHECK_THROWS_WITH_AS(parse_predict_args({"--weights", "m", "--head", "1", "x"}),
+                         doctest::Contains("--head says which head --attend moves"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_predict_args({"--weights", "m", "--attend", "1=1", "--head", "8", "x"}),
+                         doctest::Contains("--head"), UsageError);
+
+    // What the loaded model decides: attention to move, heads to choose from, steps it writes.
+    lb::ModelConfig attention, plain, transformer;
+    plain.decoder = lb::DecoderKind::plain;
+    transformer.decoder = lb::DecoderKind::transformer;  // 4 heads
+    const PredictArgs head0 = parse_predict_args({"--weights", "m", "--attend", "9=1", "--head", "0", "x"});
+    const PredictArgs head4 = parse_predict_args({"--weights", "m", "--attend", "9=1", "--head", "4", "x"});
+    const PredictArgs step10 = parse_predict_args({"--weights", "m", "--attend", "10=1", "x"});
+    CHECK_NOTHROW(check_predict_model(head0, transformer));
+    CHECK_THROWS_WITH_AS(check_predict_model(head0, attention), doctest::Contains("--head applies to transformer weights only"),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(check_predict_model(head4, transformer),
+                         doctest::Contains("--head 4 is outside the transformer's 4 heads (0 to 3)"), UsageError);
+    CHECK_THROWS_WITH_AS(check_predict_model(step10, attention),
+                         doctest::Contains("--attend 10=1: the model writes 10 output steps (0 to 9)"), UsageError);
+    CHECK_THROWS_WITH_AS(check_predict_model(step10, plain), doctest::Contains("which a plain model does not have"),
+                         UsageError);
+
+    const std::string weights = std::string(LOOKBACK_WEIGHTS_DIR) + "/attention-64.safetensors";
+    const std::string date = "monday 19 september 1977";  // 24 characters
+    CHECK(predict({"--weights", weights, "--attend", "9=21", date}) == 0);
+    CHECK(predict({"--weights", weights, "--json", "--attend", "8=20,9=21", date}) == 0);
+    CHECK(predict({"--weights", weights, "--attend", "9=24", date}) == 2);     // past the input: padding
+    CHECK(predict({"--weights", weights, "--attend", "9=3,9=4", date}) == 2);  // step 9 twice
+    CHECK(predict({"--weights", weights, "--attend", "9=1", "--head", "0", date}) == 2);
+}
+
+TEST_CASE("counterfactual: weights files of date models with attention; the rest refused before any work") {
+    const CounterfactualArgs parsed = parse_counterfactual_args({"--out", "/tmp/x", "--data-seed=3", "a", "b"});
+    CHECK(parsed.out_dir == "/tmp/x");
+    CHECK(parsed.data_seed == 3);
+    CHECK(parsed.weights == std::vector<std::string>{"a", "b"});
+    CHECK(parse_counterfactual_args({"a"}).out_dir == "assets");
+    CHECK_THROWS_WITH_AS(parse_counterfactual_args({}), doctest::Contains("give at least one weights file"), UsageError);
+    CHECK_THROWS_AS(parse_counterfactual_args({"--data-seed", "x", "a"}), UsageError);
+    CHECK(counterfactual({"--widths", "8", "a"}) == 2);
+    CHECK(counterfactual({"/nonexistent/model.safetensors"}) == 1);
+    const std::string dir = LOOKBACK_WEIGHTS_DIR;
+    CHECK(counterfactual({dir + "/plain-64.safetensors"}) == 2);                 // no attention to move
+    CHECK(counterfactual({dir + "/attention-reversal-64.safetensors"}) == 2);    // not a date model
 }

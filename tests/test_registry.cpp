@@ -98,7 +98,9 @@ void toy_backward(Params& g, Activations& a, const Batch& batch, const Model& m)
     (void)S;
 }
 
-void toy_greedy(Activations& a, const int32_t* src, const int* len, int B, int S, const Model& m) {
+// The toy has no attention: it never reads overrides.
+void toy_greedy(Activations& a, const int32_t* src, const int* len, int B, int S, const Model& m,
+                AttentionOverrides) {
     const Params& p = m.params;
     toy_encode(a, src, len, B, S, p);
     for (int t = 0; t < T; ++t)

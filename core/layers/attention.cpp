@@ -99,14 +99,16 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
         }
         // α = softmax(e) over j < L; 0 on padding
         masked_softmax_forward(alpha, L, S);
-        // c = Σ_j α_j h_j
-        float* out = ctx + size_t(b) * ld_ctx;
-        std::memset(out, 0, sizeof(float) * A);
-        for (int j = 0; j < L; ++j) {
-            const float* h = enc + (size_t(b) * S + j) * A;
-            const float a = alpha[j];
-            for (int i = 0; i < A; ++i) out[i] += a * h[i];
-        }
+        attention_context(ctx + size_t(b) * ld_ctx, alpha, enc + size_t(b) * S * A, L, A);
+    }
+}
+
+void attention_context(float* ctx, const float* alpha, const float* enc, int L, int A) {
+    std::memset(ctx, 0, sizeof(float) * A);
+    for (int j = 0; j < L; ++j) {
+        const float* h = enc + size_t(j) * A;
+        const float a = alpha[j];
+        for (int i = 0; i < A; ++i) ctx[i] += a * h[i];
     }
 }
 

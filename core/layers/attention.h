@@ -63,6 +63,10 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& cache, const
                             int ld_prev, const float* enc, const int* src_len,
                             const AttentionParams& p, Scorer scorer, int t, int B, int S, int T,
                             int H);
+// c = Σ_{j < L} α_j h_j of one row: ctx [A] from alpha [L] and enc [L, A], the row's states.
+// attention_step_forward's own sum; counterfactual decoding (models/counterfactual.h) calls it
+// again on edited weights.
+void attention_context(float* ctx, const float* alpha, const float* enc, int L, int A);
 // Backward of step t from dctx [B, A] (row stride ld_dctx): ADDS into ds_prev
 // [B, H] (row stride ld_dprev), denc [B, S, A] and cache.dkeys; writes
 // cache.dscores[:, t] and (additive) cache.dquery[:, t], whose share of ds_prev

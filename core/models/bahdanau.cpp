@@ -75,9 +75,10 @@ void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& 
     attention_keys_forward(c.att, c.annotations.data(), p.attention, Scorer::additive, B, S, H);
 }
 
-// Step t once dec_x[:, t] holds y_t: the context from s_{t−1}, the GRU step,
-// the deep output's logits[:, t].
-void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int B, int S, int H) {
+// Step t once dec_x[:, t] holds y_t: the context from s_{t−1} (or from greedy decoding's
+// overrides, attention_override.h), the GRU step, the deep output's logits[:, t].
+void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int B, int S, int H,
+                  AttentionOverrides overrides = {}) {
     const int T = c.T, V = c.V;
     const int A = 2 * H, D = E_out + A, O = 3 * H + E_out;
     const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
@@ -85,6 +86,8 @@ void decoder_step(BahdanauCache& c, const int* len, const Params& p, int t, int 
     // c_t = attention(s_{t−1}, h), into dec_x[:, t, 16:]
     attention_step_forward(c.dec_x.data() + size_t(t) * D + E_out, T * D, c.att, s_prev, ld_prev,
                            c.annotations.data(), len, p.attention, Scorer::additive, t, B, S, T, H);
+    override_attention(overrides, t, c.att.alpha.data(), c.dec_x.data() + size_t(t) * D + E_out, T * D,
+                       c.annotations.data(), len, S, T, A);
     // s_t = GRU([y_t ; c_t], s_{t−1})
     project_decoder_inputs(c.dec_gru, c.dec_x.data(), p.dec_gru, t, 1, D, B, D, H, T);
     gru_step_forward(c.dec_h.data(), c.dec_gru, s_prev, ld_prev, nullptr, p.dec_gru, t, B, T, H);
@@ -191,13 +194,13 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
 
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* src,
                             const int* src_len, int B, int S, const Params& p,
-                            const ModelConfig& config) {
+                            const ModelConfig& config, AttentionOverrides overrides) {
     const int H = config.H, D = E_out + 2 * H;
     reserve(c, B, S, config);
     encode(c, src, src_len, p, B, S, H);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, H);
     greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B, *config.task,
-                 [&](int t) { decoder_step(c, src_len, p, t, B, S, H); });
+                 [&](int t) { decoder_step(c, src_len, p, t, B, S, H, overrides); });
 }
 
 Params bahdanau_params(const ModelConfig& config) {

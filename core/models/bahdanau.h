@@ -45,6 +45,7 @@
 #include "data/dataset.h"
 #include "layers/attention.h"
 #include "layers/gru.h"
+#include "models/attention_override.h"
 
 namespace lb {
 
@@ -79,10 +80,11 @@ float bahdanau_forward(BahdanauCache& cache, const Batch& batch, const Params& p
 void bahdanau_backward(Params& grads, BahdanauCache& cache, const Batch& batch, const Params& p,
                        const ModelConfig& config);
 // Greedy decoding of T steps: tokens [B, T] (never pad or start),
-// cache.att.alpha the alignment map.
+// cache.att.alpha the alignment map; overrides replace the attention of chosen steps
+// (attention_override.h: their weights are over the annotations, c_t = Σ_j α_tj h_j).
 void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t* src,
                             const int* src_len, int B, int S, const Params& p,
-                            const ModelConfig& config);
+                            const ModelConfig& config, AttentionOverrides overrides = {});
 
 // Zero-filled tensors of the shapes above, and their count by the formula.
 Params bahdanau_params(const ModelConfig& config);

@@ -60,8 +60,10 @@ void project_embeddings(Activations& a, const Model& model, int t0, int steps) {
 }
 
 // Decoder step t once xproj[:, t] holds the embedding part: attention's
-// context (added into the projection), then the GRU step.
-void decoder_step(Activations& a, const int* src_len, const Model& model, int t) {
+// context (added into the projection), then the GRU step. overrides: greedy
+// decoding's edited weights (attention_override.h), none when teacher-forced.
+void decoder_step(Activations& a, const int* src_len, const Model& model, int t,
+                  AttentionOverrides overrides = {}) {
     const Params& p = model.params;
     const int T = a.T;
     const int B = a.B, S = a.S, H = model.config.H, G = 3 * H, D = decoder_input_width(model.config);
@@ -72,6 +74,7 @@ void decoder_step(Activations& a, const int* src_len, const Model& model, int t)
         float* ctx = a.dec_x.data() + size_t(t) * D + E_out;
         attention_step_forward(ctx, T * D, a.att, s_prev, ld_prev, a.enc_h.data(), src_len,
                                p.attention, model.config.scorer, t, B, S, T, H);
+        override_attention(overrides, t, a.att.alpha.data(), ctx, T * D, a.enc_h.data(), src_len, S, T, H);
         // xproj[:, t] += c_t · W_ih[:, 16:]ᵀ
         if (B > 1)
             kernels::matmul_nn(B, G, H, ctx, T * D, a.dec_wctx_t.data(), G,
@@ -220,14 +223,14 @@ void encoder_decoder_backward(Params& grads, Activations& a, const Batch& batch,
 }
 
 void encoder_decoder_greedy_decode(Activations& a, const int32_t* src, const int* src_len, int B,
-                                   int, const Model& model) {
+                                   int, const Model& model, AttentionOverrides overrides) {
     const Params& p = model.params;
     const int H = model.config.H, D = decoder_input_width(model.config), T = a.T, V = a.V;
     encode(a, src, src_len, model);
     begin_decoder(a, model);
     greedy_steps(a.tokens.data(), a.dec_x.data(), D, a.logits.data(), p, B, *model.config.task, [&](int t) {
         project_embeddings(a, model, t, 1);
-        decoder_step(a, src_len, model, t);
+        decoder_step(a, src_len, model, t, overrides);
         // logits_t = W_out s_t + b_out
         float* logits = a.logits.data() + size_t(t) * V;
         for (int b = 0; b < B; ++b)

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include "data/dataset.h"
 #include "kernels/rng.h"
+#include "models/attention_override.h"
 #include "models/params.h"
 
 namespace lb {
@@ -38,8 +39,9 @@ long encoder_decoder_parameter_count(const ModelConfig& config);
 void encoder_decoder_reserve(Activations& acts, const ModelConfig& config, int B, int S);
 float encoder_decoder_forward(Activations& acts, const Batch& batch, const Model& model);
 void encoder_decoder_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);
+// Greedy decoding; overrides replace the attention of chosen steps (attention_override.h).
 void encoder_decoder_greedy_decode(Activations& acts, const int32_t* src, const int* src_len, int B,
-                                   int S, const Model& model);
+                                   int S, const Model& model, AttentionOverrides overrides = {});
 
 // The tensors every GRU encoder–decoder has (embeddings, encoder and decoder
 // GRUs, output layer, the scorer's attention tensors), zero-filled, with a

@@ -3,6 +3,7 @@
 #include "models/gru_decoding.h"
 
 #include "kernels/kernels.h"
+#include "layers/attention.h"
 #include "layers/layers.h"
 
 namespace lb {
@@ -41,6 +42,18 @@ void project_decoder_inputs(GruCache& gru, const float* x, const GruParams& p, i
         for (int t = t0; t < t0 + steps; ++t)
             kernels::matmul_nt(B, G, cols, x + size_t(t) * D, T * D, p.weight_ih.data(), D,
                                xproj + size_t(t) * G, T * G, true);
+}
+
+void override_attention(AttentionOverrides overrides, int t, float* alpha, float* ctx, int ld_ctx,
+                        const float* enc, const int* src_len, int S, int T, int A) {
+    for (const AttentionOverride& o : overrides) {
+        if (o.step != t) continue;
+        const int b = o.row, L = src_len[b];
+        float* row = alpha + (size_t(b) * T + t) * S;
+        std::memcpy(row, o.weights, sizeof(float) * L);
+        std::memset(row + L, 0, sizeof(float) * (S - L));
+        attention_context(ctx + size_t(b) * ld_ctx, row, enc + size_t(b) * S * A, L, A);
+    }
 }
 
 }  // namespace lb

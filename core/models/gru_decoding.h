@@ -10,6 +10,7 @@
 #include <cstring>
 #include "data/dataset.h"
 #include "layers/gru.h"
+#include "models/attention_override.h"
 #include "models/params.h"
 
 namespace lb {
@@ -40,6 +41,13 @@ inline int state_before_ld(int t, int H, int T) { return t == 0 ? H : T * H; }
 // decoder adds its context's per step); all T steps are one product.
 void project_decoder_inputs(GruCache& gru, const float* x, const GruParams& p, int t0, int steps,
                             int cols, int B, int D, int H, int T);
+
+// Counterfactual decoding's hook (attention_override.h), after step t has weighed as usual: each
+// override of step t puts its weights in row b's alpha[b, t] [S] (0 past the row's length) and
+// recomputes that row's context ctx[b] [A] (row stride ld_ctx) from the states enc [B, S, A],
+// with attention.h's own sum.
+void override_attention(AttentionOverrides overrides, int t, float* alpha, float* ctx, int ld_ctx,
+                        const float* enc, const int* src_len, int S, int T, int A);
 
 // Greedy decoding's T steps. At step t: y_t = Embedding_out[the previous
 // output] (the start token at t = 0) into dec_x[b, t, :16]; then step(t), the

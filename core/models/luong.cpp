@@ -165,9 +165,9 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
 }
 
 // Step t once dec_x[:, t] holds y_t: (input feeding) h̃_{t−1}, the GRU step,
-// attention of s_t, h̃_t and logits[:, t].
+// attention of s_t (or greedy decoding's overrides, attention_override.h), h̃_t and logits[:, t].
 void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelConfig& config, int t,
-                  int B, int S) {
+                  int B, int S, AttentionOverrides overrides = {}) {
     const int T = output_steps(config), V = output_vocab(config);
     const int H = config.H, D = input_width(config);
     const float* s_prev = state_before(c.s0.data(), c.dec_h.data(), t, H);
@@ -188,6 +188,9 @@ void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelCon
         attention_step_forward(c.combine_in.data() + size_t(t) * 2 * H, T * 2 * H, c.att,
                                c.dec_h.data() + size_t(t) * H, T * H, c.enc_h.data(), len,
                                p.attention, config.scorer, t, B, S, T, H);
+    // an override stands for local-p's final a_tj over every real position, window or not
+    override_attention(overrides, t, c.att.alpha.data(), c.combine_in.data() + size_t(t) * 2 * H,
+                       T * 2 * H, c.enc_h.data(), len, S, T, H);
     // h̃_t = tanh(W_c [c_t ; s_t]); logits_t = W_out h̃_t + b_out
     for (int b = 0; b < B; ++b) {
         const size_t bt = size_t(b) * T + t;
@@ -293,13 +296,14 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
 }
 
 void luong_greedy_decode(int32_t* tokens, LuongCache& c, const int32_t* src, const int* src_len,
-                         int B, int S, const Params& p, const ModelConfig& config) {
+                         int B, int S, const Params& p, const ModelConfig& config,
+                         AttentionOverrides overrides) {
     const int D = input_width(config);
     reserve(c, config, B, S);
     encode(c, src, src_len, p, config, B, S);
     gru_begin_steps(c.dec_gru, p.dec_gru, B, config.H);
     greedy_steps(tokens, c.dec_x.data(), D, c.logits.data(), p, B, *config.task,
-                 [&](int t) { decoder_step(c, src_len, p, config, t, B, S); });
+                 [&](int t) { decoder_step(c, src_len, p, config, t, B, S, overrides); });
 }
 
 Params luong_params(const ModelConfig& config) {

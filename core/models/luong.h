@@ -53,6 +53,7 @@
 #include "layers/attention.h"
 #include "data/dataset.h"
 #include "layers/gru.h"
+#include "models/attention_override.h"
 
 namespace lb {
 
@@ -91,9 +92,14 @@ float luong_forward(LuongCache& cache, const Batch& batch, const Params& p, cons
 void luong_backward(Params& grads, LuongCache& cache, const Batch& batch, const Params& p,
                     const ModelConfig& config);
 // Greedy decoding of T steps: tokens [B, T] (real characters only),
-// cache.att.alpha the alignment map.
+// cache.att.alpha the alignment map. overrides replace the attention of chosen steps
+// (attention_override.h): c_t = Σ_j a_tj h_j from the given a_tj. For local-p they are the
+// final weights over all of the row's real positions, in the window or not: the step's p_t,
+// window and Gaussian are computed but not read, and the weights may sum to less than one, as
+// the model's own do.
 void luong_greedy_decode(int32_t* tokens, LuongCache& cache, const int32_t* src, const int* src_len,
-                         int B, int S, const Params& p, const ModelConfig& config);
+                         int B, int S, const Params& p, const ModelConfig& config,
+                         AttentionOverrides overrides = {});
 
 // Zero-filled tensors of the shapes above (local-p's when config.decoder is
 // luong_local), and their count by the formula.

@@ -163,9 +163,9 @@ void model_backward(Params& grads, Activations& a, const Batch& batch, const Mod
 }
 
 void greedy_decode_batch(Activations& a, const int32_t* src, const int* src_len, int B, int S,
-                         const Model& model) {
+                         const Model& model, AttentionOverrides overrides) {
     reserve_activations(a, model.config, B, S);
-    model_kind(model.config.decoder).greedy_decode(a, src, src_len, B, S, model);
+    model_kind(model.config.decoder).greedy_decode(a, src, src_len, B, S, model, overrides);
     check_decoding(a, model, src_len, B, S);  // the finiteness guarantee (decoding_check.h)
 }
 
@@ -209,7 +209,7 @@ std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const
     return out;
 }
 
-Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
+Decoded decode_tokens(const std::vector<int>& tokens, const Model& model, AttentionOverrides overrides) {
     if (tokens.empty()) throw std::invalid_argument("decode_tokens: no input tokens");
     const int L = int(tokens.size());
     for (int token : tokens)
@@ -221,7 +221,7 @@ Decoded decode_tokens(const std::vector<int>& tokens, const Model& model) {
     // Buffers reused from call to call (they grow to the longest string seen):
     // the page decodes a string per keystroke and the alignment figure dozens.
     thread_local Activations a;
-    greedy_decode_batch(a, tokens.data(), &L, 1, L, model);
+    greedy_decode_batch(a, tokens.data(), &L, 1, L, model, overrides);
     return read_decoded(a, model, 0, L, L, true);
 }
 

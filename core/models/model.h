@@ -99,9 +99,10 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 // attention weights of the kinds with one map (a Transformer's cross-attention
 // weights are acts.transformer.cross_attn.alpha [B, heads, T, S]). Throws
 // DecodingError (decoding_check.h) for weights that overflow: a non-finite logit
-// or an attention row that does not sum to one.
+// or an attention row that does not sum to one. overrides: counterfactual decoding's edited
+// attention (attention_override.h; counterfactual.h checks them), none by default.
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
-                         const Model& model);
+                         const Model& model, AttentionOverrides overrides = {});
 
 // The logits [B, T, 13] of the last forward or greedy decoding, whichever model.
 const float* model_logits(const Activations& acts);
@@ -121,7 +122,9 @@ struct Decoded {
 // skips copying the matrices (metrics need only the strings).
 std::vector<Decoded> decode_examples(const std::vector<Example>& examples, const Model& model,
                                      bool keep_attention = true, int batch_size = decode_batch_rows);
-// One user string, already tokenised by lb::encode_user_input (non-empty).
-Decoded decode_tokens(const std::vector<int>& tokens, const Model& model);
+// One user string, already tokenised by lb::encode_user_input (non-empty). overrides: as
+// greedy_decode_batch's, for row 0 (counterfactual.h).
+Decoded decode_tokens(const std::vector<int>& tokens, const Model& model,
+                      AttentionOverrides overrides = {});
 
 }  // namespace lb

@@ -99,9 +99,9 @@ ModelKind transformer_row() {
                              transformer_config(m.config));
     };
     row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
-                           const Model& m) {
+                           const Model& m, AttentionOverrides overrides) {
         transformer_greedy_decode(a.tokens.data(), a.transformer, src, len, B, S,
-                                  m.params.transformer, transformer_config(m.config));
+                                  m.params.transformer, transformer_config(m.config), overrides);
     };
     row.logits = [](const Activations& a) -> const float* { return a.transformer.logits.data(); };
     row.read_attention = read_transformer_attention;
@@ -133,8 +133,9 @@ ModelKind bahdanau_row() {
         bahdanau_backward(g, a.bahdanau, batch, m.params, m.config);
     };
     row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
-                           const Model& m) {
-        bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, len, B, S, m.params, m.config);
+                           const Model& m, AttentionOverrides overrides) {
+        bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, len, B, S, m.params, m.config,
+                               overrides);
     };
     row.logits = [](const Activations& a) -> const float* { return a.bahdanau.logits.data(); };
     row.read_attention = read_alignment;
@@ -159,8 +160,8 @@ ModelKind luong_row(std::string_view name, std::vector<ScorerChoice> scorers) {
         luong_backward(g, a.luong, batch, m.params, m.config);
     };
     row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
-                           const Model& m) {
-        luong_greedy_decode(a.tokens.data(), a.luong, src, len, B, S, m.params, m.config);
+                           const Model& m, AttentionOverrides overrides) {
+        luong_greedy_decode(a.tokens.data(), a.luong, src, len, B, S, m.params, m.config, overrides);
     };
     row.logits = [](const Activations& a) -> const float* { return a.luong.logits.data(); };
     row.read_attention = read_alignment;

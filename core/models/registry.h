@@ -11,6 +11,7 @@
 #include <vector>
 #include "data/dataset.h"
 #include "kernels/rng.h"
+#include "models/attention_override.h"
 #include "models/params.h"
 
 namespace lb {
@@ -48,9 +49,11 @@ struct ModelKind {
     float (*forward)(Activations&, const Batch&, const Model&, Rng* dropout) = nullptr;
     // ADDS the gradient of the last forward's mean loss into grads.
     void (*backward)(Params& grads, Activations&, const Batch&, const Model&) = nullptr;
-    // T greedy steps over src [B, S]: Activations::tokens [B, T] (never pad or start).
+    // T greedy steps over src [B, S]: Activations::tokens [B, T] (never pad or start). A kind
+    // with attention replaces its weights at the overridden steps (attention_override.h); one
+    // without ignores them (counterfactual.h refuses them first).
     void (*greedy_decode)(Activations&, const int32_t* src, const int* src_len, int B, int S,
-                          const Model&) = nullptr;
+                          const Model&, AttentionOverrides overrides) = nullptr;
     // The logits [B, T, V] of the last forward or decoding.
     const float* (*logits)(const Activations&) = nullptr;
     // Row b's attention (L real positions of S) of the last decoding into a

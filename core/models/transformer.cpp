@@ -143,6 +143,25 @@ void step_residual_norm(float* out, TransformerCache& c, const float* x, const f
                        norm.weight.data(), norm.bias.data(), B, D);
 }
 
+// Counterfactual decoding's hook (attention_override.h), after row b's cross-attention at step t:
+// each override of (b, t) puts its weights in its head's row of the map (or every head's) and
+// recomputes that head's context α_a V_a with attend_forward's own product.
+void override_cross_attention(TransformerCache& c, AttentionOverrides overrides, const int* src_len,
+                              int b, int t, int S, int T, int D, int A) {
+    const int K = D / A, L = src_len[b];
+    for (const AttentionOverride& o : overrides) {
+        if (o.row != b || o.step != t) continue;
+        for (int a = 0; a < A; ++a) {
+            if (o.head != every_head && o.head != a) continue;
+            float* row = c.cross_attn.alpha.data() + ((size_t(b) * A + a) * T + t) * S;
+            std::memcpy(row, o.weights, sizeof(float) * L);
+            std::memset(row + L, 0, sizeof(float) * (S - L));
+            kernels::matmul_nn(1, K, S, row, S, c.cross_attn.kv.data() + size_t(b) * S * 2 * D + D + a * K,
+                               2 * D, c.step_ctx.data() + size_t(b) * D + a * K, D, false);
+        }
+    }
+}
+
 }  // namespace
 
 const char* memory_name(Memory memory) { return memory == Memory::all ? "all" : "first"; }
@@ -317,7 +336,7 @@ void transformer_backward(TransformerParams& g, TransformerCache& c, const Batch
 
 void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32_t* src,
                                const int* src_len, int B, int S, const TransformerParams& p,
-                               const TransformerConfig& cfg) {
+                               const TransformerConfig& cfg, AttentionOverrides overrides) {
     const int T = cfg.task->output_steps, V = cfg.task->output.size();
     const int D = cfg.D, A = cfg.heads, K = D / A, F = cfg.F;
     const float scale = std::sqrt(float(D));
@@ -357,12 +376,14 @@ void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32
             std::memcpy(c.step_q.data() + size_t(b) * D, p.dec_cross_attn.in_proj_bias.data(),
                         sizeof(float) * D);
         kernels::matmul_nt(B, D, D, c.step_y1.data(), D, cross_W, D, c.step_q.data(), D, true);
-        for (int b = 0; b < B; ++b)
+        for (int b = 0; b < B; ++b) {
             attend_forward(c.step_ctx.data() + size_t(b) * D, D,
                            c.cross_attn.alpha.data() + (size_t(b) * A * T + t) * S, long(T) * S, S,
                            c.step_q.data() + size_t(b) * D, D,
                            c.cross_attn.kv.data() + size_t(b) * S * 2 * D, 2 * D,
                            c.memory_len[size_t(b)], 0, false, 1, S, A, K);
+            override_cross_attention(c, overrides, src_len, b, t, S, T, D, A);
+        }
         dense_forward(c.step_sub.data(), c.step_ctx.data(), p.dec_cross_attn.out_proj_weight.data(),
                       p.dec_cross_attn.out_proj_bias.data(), B, D, D);
         step_residual_norm(c.step_y2.data(), c, c.step_y1.data(), c.step_sub.data(), p.dec_norm2, B, D);

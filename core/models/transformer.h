@@ -50,6 +50,7 @@
 #include "data/dataset.h"
 #include "kernels/rng.h"
 #include "layers/transformer_layers.h"
+#include "models/attention_override.h"
 
 namespace lb {
 
@@ -197,9 +198,11 @@ void transformer_backward(TransformerParams& grads, TransformerCache& cache, con
 // [B, T, 2D]) and each step projects only its own; the memory's keys and values
 // are projected once. Writes tokens [B, T] (real characters only: the argmax
 // skips pad and start), cache.logits [B, T, 13] and the cross-attention map
-// cache.cross_attn.alpha [B, A, T, S].
+// cache.cross_attn.alpha [B, A, T, S]. overrides replace the cross-attention of chosen steps,
+// one head's or every head's (attention_override.h); with memory `first` their weights past
+// position 0 must be 0, as the model's own are.
 void transformer_greedy_decode(int32_t* tokens, TransformerCache& cache, const int32_t* src,
                                const int* src_len, int B, int S, const TransformerParams& p,
-                               const TransformerConfig& config);
+                               const TransformerConfig& config, AttentionOverrides overrides = {});
 
 }  // namespace lb

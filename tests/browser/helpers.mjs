@@ -61,6 +61,11 @@ function siteWithFixtures() {
 export function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
 }
+// The same browser as a server, whose process (and so its children's memory) a benchmark can read.
+export async function launchServer() {
+  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
+  return { server, browser: await chromium.connect(server.wsEndpoint()) };
+}
 
 // A test file's before and after: serves `folder` (build/site unless given; with `fixtures`, the
 // site plus the fixture pages, see siteWithFixtures) and launches Chromium, then closes both.

@@ -175,7 +175,7 @@ test('results: a header click ranks every row by that column', async () => {
   // The saved files are made in the page: a CSV of the rows and real safetensors.
   const [csv] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-csv')]);
   const text = (await streamText(await csv.createReadStream())).split('\n');
-  assert.equal(text[0], 'origin,run,model,width,exact,per_char,parameters,train_seconds');
+  assert.equal(text[0], 'origin,run,task,model,width,exact,per_token,bleu,aer,parameters,train_seconds');
   assert.equal(text.filter((line) => line).length, s.rows.length + 1);
   const [weights] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-attention')]);
   const bytes = await streamBytes(await weights.createReadStream());

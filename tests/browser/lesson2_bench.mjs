@@ -2,6 +2,7 @@
 //
 //   node tests/browser/lesson2_bench.mjs [--site build/site] [--width 64] [--seconds 15]
 //                                        [--rounds 3] [--loads 5] [--no-sweep] [--no-pytorch]
+//   node tests/browser/lesson2_bench.mjs --phone [--throttle 4] [--loads 5]
 //
 // 1. One run in a Web Worker against the same training module (lookback_trainer.wasm) under
 //    node, side by side: examples/s of the worker's busy time and of the wall clock. Each side
@@ -17,12 +18,18 @@
 //    ways in turn: navigating at once from the new context's window, whose own start-up shares
 //    the two cores with the page's, and from a tab that has drawn its blank page, as in a
 //    browser already open.
+// 5. With --phone, a slow phone beside the desktop, in one run: a 390 × 844 viewport with
+//    Chromium's CPU throttling at 4× (--throttle), against 1280 × 900 unthrottled: the first
+//    visible figure; frames/s and the longest main-thread task while the training figure trains
+//    both models, and while "Run all eight" trains on every worker; the input delay of clicks on
+//    the alignment map while training runs; the memory of the browser's processes (proportional
+//    set size, so shared pages count once) with every worker training; examples/s per worker.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { clickWidget, framesPerSecond, launch, openWatched, rect, root, serve, state, until } from './helpers.mjs';
+import { clickWidget, framesPerSecond, launch, launchServer, openWatched, rect, root, serve, state, until } from './helpers.mjs';
 
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -158,10 +165,11 @@ function watchFirstVisibleFigure() {
   requestAnimationFrame(look);
 }
 
-async function firstFigureTimes(browser, url, { openTab }) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function firstFigureTimes(browser, url, { openTab, viewport = { width: 1280, height: 900 }, throttle = 1 }) {
+  const context = await browser.newContext({ viewport });
   await context.addInitScript(watchFirstVisibleFigure);
   const page = await context.newPage();
+  if (throttle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: throttle });
   if (openTab) {  // the blank page has drawn twice, and a little more
     await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
     await page.waitForTimeout(500);
@@ -173,9 +181,118 @@ async function firstFigureTimes(browser, url, { openTab }) {
   return value;
 }
 
+// --- 5. a slow phone --------------------------------------------------------------------------------
+// Every long task (≥ 50 ms) of the page's main thread, and each pointerdown's input delay: from the
+// event's hardware time stamp to its first handler, measured by a capturing listener.
+function watchMainThread() {
+  window.benchLongTasks = [];
+  new PerformanceObserver((list) => window.benchLongTasks.push(...list.getEntries().map((e) => e.duration)))
+    .observe({ type: 'longtask', buffered: true });
+  window.benchInputDelays = [];
+  addEventListener('pointerdown', (e) => window.benchInputDelays.push(performance.now() - e.timeStamp), { capture: true });
+}
+const longestTaskSince = async (page, from) => page.evaluate((n) => Math.max(0, ...window.benchLongTasks.slice(n)), from);
+const longTaskCount = (page) => page.evaluate(() => window.benchLongTasks.length);
+
+// The proportional set size of a process and all its descendants, in MB (/proc, Linux): in all,
+// and of the renderers alone (the page's process, which holds its workers too; the rest are the
+// browser's own, the GPU process among them, here a software renderer that no phone runs).
+function treeMegabytes(pid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const parent = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch { /* gone */ }
+  }
+  const kb = { all: 0, renderer: 0 };
+  const visit = (p) => {
+    try {
+      const pss = Number(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)[1]);
+      kb.all += pss;
+      if (fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer')) kb.renderer += pss;
+    } catch { /* gone */ }
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return { all: kb.all / 1024, renderer: kb.renderer / 1024 };
+}
+
+async function deviceRun(browser, pid, url, { viewport, throttle }) {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript(watchMainThread);
+  const { page } = await openWatched(context, `${url}?tr.width=64&tr.epochs=30`);
+  if (throttle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  const out = {};
+  // Training both models in the training figure.
+  await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  await until('the training figure', async () => (await rect(page, 'training', 'train')) !== null, 60000);
+  await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 120000);
+  await clickWidget(page, 'training', 'train');
+  await until('training to start', async () => (await state(page, 'training')).runs[1].steps >= 2, 60000);
+  let tasks = await longTaskCount(page);
+  out.trainingFps = await framesPerSecond(page, 8000);
+  out.trainingLongest = await longestTaskSince(page, tasks);
+  const training = await state(page, 'training');
+  out.perWorker = training.runs.map((r) => r.busy_examples_per_second);
+  out.workers = training.workers;
+  // Clicks on the alignment map while both still train.
+  await page.locator('canvas[data-figure="alignment"]').scrollIntoViewIfNeeded();
+  await until('the alignment map', async () => (await rect(page, 'alignment', 'out-0')) !== null, 60000);
+  await page.evaluate(() => { window.benchInputDelays.length = 0; });
+  for (let k = 1; k <= 5; ++k) {
+    await clickWidget(page, 'alignment', `out-${k}`);
+    await until(`row ${k} selected`, async () => (await state(page, 'alignment')).selected_output === k, 20000);
+  }
+  out.inputDelays = await page.evaluate(() => window.benchInputDelays.slice());
+  out.stillTraining = (await state(page, 'training')).running;
+  // "Run all eight": every worker trains.
+  await clickWidget(page, 'training', 'pause').catch(() => {});
+  await page.locator('canvas[data-figure="sweep"]').scrollIntoViewIfNeeded();
+  await until('the sweep figure', async () => (await rect(page, 'sweep', 'run-all')) !== null, 60000);
+  await clickWidget(page, 'sweep', 'run-all');
+  await until('the sweep to start', async () => (await state(page, 'sweep')).training.length > 0, 60000);
+  tasks = await longTaskCount(page);
+  out.sweepFps = await framesPerSecond(page, 8000);
+  out.sweepLongest = await longestTaskSince(page, tasks);
+  out.memory = treeMegabytes(pid);
+  await context.close();
+  return out;
+}
+
+async function phone(url) {
+  const throttle = Number(option('throttle', 4));
+  const { server: browserServer, browser } = await launchServer();
+  const pid = browserServer.process().pid;
+  const idle = treeMegabytes(pid);
+  const devices = [['desktop 1280 × 900, unthrottled', { viewport: { width: 1280, height: 900 }, throttle: 1 }],
+                   [`phone 390 × 844, CPU throttled ${throttle}×`, { viewport: { width: 390, height: 844 }, throttle }]];
+  for (const [name, device] of devices) {
+    const starts = [];
+    for (let i = 0; i < loads; ++i) starts.push((await firstFigureTimes(browser, `${url}#bottleneck-figure`, { openTab: true, ...device })).painted);
+    const r = await deviceRun(browser, pid, url, device);
+    console.log(`\n${name}`);
+    print('first visible figure, painted, open tab (ms)', `median ${median(starts).toFixed(0)} of ${starts.map((t) => t.toFixed(0)).join(', ')}`);
+    print('training both: frames/s | longest main-thread task (ms)', `${r.trainingFps.toFixed(1)} | ${r.trainingLongest.toFixed(0)}`);
+    print(`training both: examples/s per run, busy, ${r.workers} worker(s)`, r.perWorker.map((v) => v.toFixed(0)).join(' | '));
+    print('clicks on the map while training: input delay (ms)', `max ${Math.max(...r.inputDelays).toFixed(1)}, median ${median(r.inputDelays).toFixed(1)} of ${r.inputDelays.length}` +
+          (r.stillTraining ? '' : ' (training had ended)'));
+    print('"Run all eight": frames/s | longest main-thread task (ms)', `${r.sweepFps.toFixed(1)} | ${r.sweepLongest.toFixed(0)}`);
+    print('every worker training: the page\'s renderer | all processes (MB, PSS)',
+          `${r.memory.renderer.toFixed(0)} | ${r.memory.all.toFixed(0)} (the idle browser: ${idle.renderer.toFixed(0)} | ${idle.all.toFixed(0)})`);
+  }
+  await browser.close();
+  await browserServer.close();
+}
+
 // --- run -----------------------------------------------------------------------------------------------
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate in ${rounds} rounds`);
 const server = await serve(site);
+if (flag('phone')) {
+  await phone(server.url);
+  server.close();
+  process.exit(0);
+}
 const browser = await launch();
 
 const startups = { newWindow: [], openTab: [] };

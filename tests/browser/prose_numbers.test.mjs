@@ -70,7 +70,7 @@ export const FIXED_FACTS = [
   [/start with a 0, so always writing 0/g, 'the calendar: months 1 to 9 are written 01 to 09'],
   [/10 epochs, a model width of 128, 8 heads/g, "the source's settings, as its notebook states them (transformer.json source)",
     one([transformer.source.epochs, transformer.source.d_model, transformer.source.heads])],
-  [/\b4 heads\b|batches of 64|batch of 64 strings|learning rate 0\.001|rate of 0\.001/g,
+  [/\b4 heads\b|batches of 64|batch of 64 (?:strings|examples)|learning rate 0\.001|rate of 0\.001/g,
     'the training settings (transformer.json learning_rate, the trainer\'s batch of 64, 4 heads)', one([4, 64, 0.001])],
   [/for example 0\.67/g, 'a format example for a typed answer'],
   [/\bmean 0 and variance 1\b/g, "what layer norm makes of each position's vector, by definition"],

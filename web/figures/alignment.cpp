@@ -49,8 +49,10 @@ void show_typed(AlignmentState& st);
 void refresh_alignment(Lab& lab, AlignmentState& st) {
     if (!st.url_applied) {  // the link's string, once: the held-out split is built when first needed
         st.url_applied = true;
+        const Move linked = st.move;  // the link's move is of the link's string
         if (st.example >= 0) show_example(lab, st, st.example);
         else if (st.typed.input.text != st.shown.text) show_typed(st);
+        st.move = linked;
     }
     if (st.use_live && !live_available(lab)) st.use_live = false;
     const ModelRead attention = read_model(lab.live[1], lab.shipped[1] ? &*lab.shipped[1] : nullptr, date_task(), st.use_live);
@@ -60,8 +62,10 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
     const auto a = analyse(attention, st.shown, st.shown_target);
     const auto p = plain.model ? analyse(plain, st.shown, a->gradient_target) : nullptr;
     st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
-    if (a == st.analysis[1] && p == st.analysis[0]) return;
+    const auto moved = st.move.step >= 0 ? what_if(attention, st.shown, st.move) : nullptr;
+    if (a == st.analysis[1] && p == st.analysis[0] && moved == st.what_if) return;
     st.analysis = {p, a};
+    st.what_if = moved;
     st.model_label = attention.run ? "the " + model_label(attention.model->config) + " model trained in this page (epoch " +
                                          std::to_string(attention.run->epoch()) + ")"
                                    : "the shipped attention model (width 64, 12 epochs)";
@@ -94,6 +98,7 @@ void show_example(Lab& lab, AlignmentState& st, int index) {
     st.typed.date = lesson_example().input;  // the link forgets a typed date
     st.typed.message.clear();
     st.masked = -1;
+    st.move = {};  // a move belongs to its string
 }
 
 // The typed string, taken (checked) by the field or the link.
@@ -102,6 +107,7 @@ void show_typed(AlignmentState& st) {
     st.shown_target.clear();  // a typed string's answer is not known to the page
     st.example = -1;
     st.masked = -1;
+    st.move = {};
 }
 
 }  // namespace
@@ -113,7 +119,23 @@ AlignmentState::AlignmentState() : typed(lesson_example().input) {
     url.integer("ex", example, 0, held_out_split_size - 1);
     typed.bind(url);
     url.integer("row", selected_output, 0, output_length - 1)
-        .choice("model", use_live, {{"shipped", false}, {"page", true}});
+        .choice("model", use_live, {{"shipped", false}, {"page", true}})
+        .entry("move", "STEP:POSITION or STEP:FIRST-LAST (an output step 0\u20139, input positions from 0, first \u2264 last)",
+               [this] {
+                   if (move.step < 0) return std::string();
+                   return std::to_string(move.step) + ":" + std::to_string(move.first) +
+                          (move.last != move.first ? "-" + std::to_string(move.last) : "");
+               },
+               [this](const std::string& text) {
+                   int step = 0, first = 0, last = 0, used = 0;
+                   const bool span = std::sscanf(text.c_str(), "%d:%d-%d%n", &step, &first, &last, &used) == 3;
+                   if (!span && std::sscanf(text.c_str(), "%d:%d%n", &step, &first, &used) == 2) last = first;
+                   else if (!span) return false;
+                   if (size_t(used) != text.size() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+                   if (step < 0 || step >= output_length || first < 0 || last < first || last >= max_input_length) return false;
+                   move = {step, first, last};
+                   return true;
+               });
 }
 
 namespace {
@@ -184,9 +206,51 @@ void ShowBars(AlignmentState& st, float width) {
     const Peak peak = peak_of(st, t);
     float sum = 0;
     for (int j = 0; j < S; ++j) sum += weights(st)[size_t(t * S + j)];
-    WrappedText("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f.", t,
+    WrappedText("Output %d, '%c': its weights over the input (they sum to %.4f); the peak is input %d, %s, at %.3f. "
+                "Click a bar, or drag across several, to move this step's attention there and decode again.", t,
                 output(st)[size_t(t)], sum, peak.position, quoted(st.shown.text[size_t(peak.position)]).c_str(), peak.weight);
-    ShowWeightBars("bars", st.shown.text, std::span<const float>(weights(st)).subspan(size_t(t * S), size_t(S)), width);
+    std::optional<std::pair<int, int>> chosen;
+    ShowWeightBars("bars", st.shown.text, std::span<const float>(weights(st)).subspan(size_t(t * S), size_t(S)), width, &chosen);
+    if (chosen) {
+        st.move = {t, chosen->first, chosen->second};
+        request_redraw("alignment");  // decoded again before the next frame draws it
+    }
+}
+
+// The move's result: what the decoder writes now, its changed characters in the decoder's colour,
+// and the map after the move; Reset puts the attention back.
+void ShowMove(AlignmentState& st, float map_w) {
+    if (st.move.step < 0 || !st.what_if) return;
+    const WhatIf& w = *st.what_if;
+    const Move& m = st.move;
+    const std::string where = m.first == m.last ? "input " + std::to_string(m.first) + ", " + quoted(st.shown.text[size_t(m.first)])
+                                                : "inputs " + std::to_string(m.first) + "\u2013" + std::to_string(m.last) + ", \u201c" +
+                                                      st.shown.text.substr(size_t(m.first), size_t(m.last - m.first + 1)) + "\u201d, evenly";
+    ImGui::Spacing();
+    if (!w.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
+        WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
+        ImGui::PopStyleColor();
+    } else {
+        WrappedText("Output %d's attention moved wholly onto %s; every later step decodes freely. The decoder now writes:",
+                    m.step, where.c_str());
+        for (size_t t = 0; t < w.output.size(); ++t) {
+            const bool changed = std::find(w.changed.begin(), w.changed.end(), int(t)) != w.changed.end();
+            if (t > 0) ImGui::SameLine(0, 0);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(changed ? lesson_colors().decoder : lesson_colors().text));
+            ImGui::TextUnformatted(w.output.substr(t, 1).c_str());
+            ImGui::PopStyleColor();
+        }
+        record_rect("moved-output");
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", w.changed.empty() ? "(nothing changed)"
+                                  : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
+                                     " changed, in colour)").c_str());
+        int row = m.step;
+        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, st.shown.text, w.attention, row, map_w);
+    }
+    if (ImGui::Button("Reset the attention")) st.move = {};
+    record_rect("reset-move");
 }
 
 void ShowGuards(const AlignmentState& st) {
@@ -223,12 +287,24 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     ShowPeakTable(st);
     ImGui::EndGroup();
     ShowBars(st, narrow ? width : map_w);
+    ShowMove(st, map_w);
     ShowGuards(st);
 }
 
 //-----------------------------------------------------------------------------------------------
 // [SECTION] State JSON and text alternative
 //-----------------------------------------------------------------------------------------------
+
+// The move's decoding for window.lookback.state: its output, changed steps and map, or why not.
+nlohmann::json moved_json(const AlignmentState& st) {
+    if (st.move.step < 0 || !st.what_if) return nullptr;
+    const WhatIf& w = *st.what_if;
+    const size_t S = st.shown.text.size();
+    nlohmann::json rows = nlohmann::json::array();
+    for (size_t t = 0; S > 0 && t < w.attention.size() / S; ++t)
+        rows.push_back(std::vector<float>(w.attention.begin() + long(t * S), w.attention.begin() + long((t + 1) * S)));
+    return {{"output", w.output}, {"changed", w.changed}, {"weights", rows}, {"error", w.error}};
+}
 
 nlohmann::json state_json(Lab& lab, AlignmentState& st) {
     refresh_alignment(lab, st);
@@ -247,6 +323,9 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
         {"selected_output", st.selected_output},
         {"weights", rows}, {"bars", rows.empty() ? nlohmann::json(nullptr) : rows[size_t(st.selected_output)]},
         {"peaks", peaks},
+        {"move", st.move.step < 0 ? nlohmann::json(nullptr)
+                                  : nlohmann::json{{"step", st.move.step}, {"first", st.move.first}, {"last", st.move.last}}},
+        {"moved", moved_json(st)},
     };
 }
 
@@ -262,7 +341,17 @@ std::string text_alternative(AlignmentState& st) {
                 std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.shown.text[size_t(p.position)])) + "</td><td>" +
                 fixed(p.weight, 3) + "</td></tr>";
     }
-    return html + "</tbody></table>" + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
+    html += "</tbody></table>";
+    if (st.move.step >= 0 && st.what_if) {
+        const WhatIf& w = *st.what_if;
+        html += "<p>" + (w.error.empty() ? "With output " + std::to_string(st.move.step) + "'s attention moved onto input " +
+                                               std::to_string(st.move.first) +
+                                               (st.move.last != st.move.first ? "\u2013" + std::to_string(st.move.last) : "") +
+                                               ", it writes " + html_escape(w.output) + " (" + std::to_string(w.changed.size()) +
+                                               " characters changed)."
+                                         : "Not moved: " + html_escape(w.error) + ".") + "</p>";
+    }
+    return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 
 }  // namespace

@@ -287,10 +287,13 @@ void ShowLegend(const TaskMap& m) {
         ImGui::SameLine();
         ImGui::TextUnformatted(label);
     };
-    if (m.forced) {
+    if (m.forced) {  // only the kinds of link the example has (a reversal has no possible link)
+        const bool possible = std::any_of(m.links.begin(), m.links.end(), [](const AlignmentLink& l) { return !l.sure; });
         swatch("sure link", 0);
-        SameLineIfRoom(box + ImGui::CalcTextSize("possible link").x + 24);
-        swatch("possible link", 1);
+        if (possible) {
+            SameLineIfRoom(box + ImGui::CalcTextSize("possible link").x + 24);
+            swatch("possible link", 1);
+        }
         SameLineIfRoom(box + ImGui::CalcTextSize("each row's peak").x + 24);
     }
     swatch("each row's peak", 2);

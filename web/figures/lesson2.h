@@ -64,6 +64,8 @@ struct AlignmentState {
     bool use_live = false;          // the models trained in the page instead of the shipped
     int selected_output = 0;        // the output row whose bars are shown
     int masked = -1;                // probes: the input position masked (occlusion), or -1
+    Move move;                      // al.move: a step's attention moved and the string decoded again
+    std::shared_ptr<const WhatIf> what_if;  // that decoding, read for `shown` (refresh_alignment)
     // Read for `shown` (refresh_alignment): [0] the plain model's, [1] the attention model's.
     std::array<std::shared_ptr<const Analysis>, 2> analysis;
     std::string model_label;        // which attention model made the map

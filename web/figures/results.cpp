@@ -58,7 +58,9 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case Col::run: return r.label;
         case Col::task: return r.model.task->name;
-        case Col::model: return model_label(r.model);
+        case Col::model:  // a phone's column is narrow: a Transformer by its memory alone
+            return narrow && r.model.decoder == DecoderKind::transformer ? "tf " + std::string(memory_name(r.model.memory))
+                                                                         : model_label(r.model);
         case Col::width: return std::to_string(r.model.H);
         case Col::exact: return fixed(r.exact, 4);
         case Col::per_char: return fixed(r.per_char, 4);
@@ -114,7 +116,7 @@ void save_weights(Lab& lab, DecoderKind kind) {
     download_bytes(name, "application/octet-stream", bytes.data(), bytes.size());
 }
 
-void ShowDownloads(Lab& lab, bool narrow) {
+void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {
     std::string where;
     const bool have = lab.current_model(DecoderKind::attention, &where) && lab.current_model(DecoderKind::plain);
     ImGui::AlignTextToFramePadding();
@@ -129,7 +131,7 @@ void ShowDownloads(Lab& lab, bool narrow) {
     ImGui::EndDisabled();
     if (!narrow) ImGui::SameLine();
     if (ImGui::Button("the table (CSV)")) {
-        const std::string csv = lab.results_csv();
+        const std::string csv = Lab::results_csv(st.rows);
         download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
     }
     record_rect("save-csv");
@@ -152,14 +154,14 @@ void ShowTaskPicker(ResultsState& st) {
 
 void ShowResults(Lab& lab, ResultsState& st) {
     const LessonColors& col = lesson_colors();
-    st.rows = shown_rows(lab, st);
     const bool narrow = ImGui::GetContentRegionAvail().x < 600;
     ShowTaskPicker(st);
+    st.rows = shown_rows(lab, st);
     if (!narrow) ImGui::SameLine(0, 24);
-    ShowDownloads(lab, narrow);
-    std::vector<int> shown;
+    ShowDownloads(lab, st, narrow);
+    std::vector<int> shown;  // the task's column only when every task's rows are shown
     for (int c = 0; c < column_count; ++c)
-        if (!narrow || !columns[c].wide_only) shown.push_back(c);
+        if ((!narrow || !columns[c].wide_only) && (c != Col::task || !st.rows_task)) shown.push_back(c);
 
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingStretchProp;
@@ -167,15 +169,16 @@ void ShowResults(Lab& lab, ResultsState& st) {
     if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     // Proportions: the names wrap in their cells, the numbers keep one line.
-    const float weights[column_count] = {narrow ? 0.95f : 1.2f, 1.4f, 0.9f, narrow ? 1.45f : 1.6f, narrow ? 0.45f : 0.55f,
-                                         narrow ? 1.1f : 0.9f, narrow ? 1.1f : 0.9f, 0.9f, narrow ? 1.1f : 0.9f, 0.9f, 0.7f};
+    const float weights[column_count] = {narrow ? 0.9f : 1.25f, 1.3f, 1.0f, narrow ? 1.5f : 1.6f, narrow ? 0.45f : 0.55f,
+                                         narrow ? 1.2f : 0.9f, narrow ? 1.2f : 0.95f, 0.85f, narrow ? 1.05f : 0.85f, 1.0f, 0.75f};
     for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
-        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H" : columns[c].title;
+        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H"
+                            : narrow && c == Col::per_char ? "token" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {

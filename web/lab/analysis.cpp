@@ -7,6 +7,7 @@
 
 #include "data/dataset.h"
 #include "models/alignment_check.h"
+#include "models/counterfactual.h"
 #include "lesson/probes.h"
 
 namespace lb::web {
@@ -61,6 +62,41 @@ std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput
     kept.push_back(wanted);
     kept.back().analysis = compute(*model.model, input, gradient_target);
     return kept.back().analysis;
+}
+
+std::shared_ptr<const WhatIf> what_if(const ModelRead& model, const ModelInput& input, const Move& move) {
+    struct Kept {
+        const Model* model;
+        long version;
+        std::string input;
+        Move move;
+        std::shared_ptr<const WhatIf> what_if;
+    };
+    static std::vector<Kept> kept;  // the newest last
+    constexpr size_t keep = 4;
+    const auto found = std::find_if(kept.begin(), kept.end(), [&](const Kept& k) {
+        return k.model == model.model && k.version == model.version && k.input == input.text && k.move == move;
+    });
+    if (found != kept.end()) return found->what_if;
+    auto w = std::make_shared<WhatIf>();
+    try {
+        const int S = int(input.tokens.size());
+        if (move.first < 0 || move.last < move.first || move.last >= S)
+            throw std::invalid_argument("the positions " + std::to_string(move.first) + "\u2013" + std::to_string(move.last) +
+                                        " are not inside the input's 0\u2013" + std::to_string(S - 1));
+        AttentionEdit edit{move.step, std::vector<float>(size_t(S), 0.0f)};
+        for (int j = move.first; j <= move.last; ++j) edit.weights[size_t(j)] = 1.0f / float(move.last - move.first + 1);
+        const Counterfactual c = decode_counterfactual(*model.model, input.tokens, {edit});
+        w->output = c.edited.output;
+        w->attention.assign(c.edited.attention.begin(), c.edited.attention.end());
+        w->changed = c.changed_steps;
+    } catch (const std::exception& e) {  // a refused move is said, never thrown to the page
+        *w = WhatIf{};
+        w->error = e.what();
+    }
+    if (kept.size() == keep) kept.erase(kept.begin());
+    kept.push_back({model.model, model.version, input.text, move, w});
+    return w;
 }
 
 namespace {

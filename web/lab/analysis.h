@@ -49,6 +49,23 @@ struct Analysis {
 std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput& input,
                                         const std::string& gradient_target = "");
 
+// "What if the decoder had looked elsewhere?": one step's attention moved evenly onto the input
+// positions first..last, the string decoded again from there (core/models/counterfactual.h).
+struct Move {
+    int step = -1;              // the output step whose attention moves; -1: none
+    int first = 0, last = 0;    // the input positions it moves onto, evenly
+    bool operator==(const Move&) const = default;
+};
+struct WhatIf {
+    std::string output;         // [T] what the decoder writes after the move
+    std::vector<float> attention;  // [T, S] its map: row `step` is the moved weights
+    std::vector<int> changed;   // the output steps whose character changed
+    std::string error;          // why the move was refused ("" = it was not); the rest is empty then
+};
+// The move's decoding of `input` by `model.model` (non-null, a model with attention); a move the
+// core refuses comes back as its message. Kept for the last few asked.
+std::shared_ptr<const WhatIf> what_if(const ModelRead& model, const ModelInput& input, const Move& move);
+
 // One map of a task's model, as the checked figure draws it: rows are output tokens, columns
 // input tokens (characters, or a translation's words). Legend here: T rows, S columns.
 struct TaskMap {

@@ -100,7 +100,7 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
     out.seeds = seeds.is_array() ? int(seeds.size()) : seeds.get<int>();
     // The results table's rows: each model's means, its settings read from its first run (the
     // sweep names a Transformer by its memory, "transformer-all": the schema's model is "transformer").
-    const std::string label = "alignment sweep, mean of " + std::to_string(out.seeds) + " seeds";
+    const std::string label = "alignment sweep, " + std::to_string(out.seeds) + " seeds";
     for (const auto& s : sweep.at("summary")) {
         const std::string name = s.at("model").get<std::string>();
         const auto& runs = sweep.at("runs");

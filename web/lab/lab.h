@@ -248,7 +248,7 @@ struct Lab {
     const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have
-    std::string results_csv() const;
+    static std::string results_csv(const std::vector<ResultRow>& rows);  // the rows a table shows
     bool busy() const;             // a run is training or the shipped models are being checked
 
     // From the worker client and the asset fetches (runs.cpp, assets.cpp).

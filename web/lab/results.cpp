@@ -74,10 +74,10 @@ std::vector<ResultRow> Lab::results() const {
     return rows;
 }
 
-std::string Lab::results_csv() const {
+std::string Lab::results_csv(const std::vector<ResultRow>& rows) {
     std::string csv = "origin,run,task,model,width,exact,per_token,bleu,aer,parameters,train_seconds\n";
     const auto number = [](double v, int decimals) { return std::isnan(v) ? std::string() : fixed(v, decimals); };
-    for (const ResultRow& r : results()) {
+    for (const ResultRow& r : rows) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
         csv += std::string(origin_names(r.origin).label) + "," + label + "," + r.model.task->name + "," + model_label(r.model) +

@@ -10,6 +10,7 @@
 // (input characters).
 #pragma once
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -101,8 +102,11 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
                           hit.col, quoted(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
 }
 
-// One row's weights over `cols` as bars, the peak in the decoder's colour.
-inline void ShowWeightBars(const char* id, const std::string& cols, std::span<const float> row, float width) {
+// One row's weights over `cols` as bars, the peak in the decoder's colour. Given `chosen`, the
+// bars take a click on one (a position) or a drag across several (a span), shaded while the
+// button is held: on release *chosen holds the first and last position.
+inline void ShowWeightBars(const char* id, const std::string& cols, std::span<const float> row, float width,
+                           std::optional<std::pair<int, int>>* chosen = nullptr) {
     const LessonColors& col = lesson_colors();
     const int C = int(cols.size());
     const Peak peak = row_peak(row);
@@ -113,6 +117,17 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const float label_w = map_label_w, cell_w = map_cell_w(width, C);
     const float base = min.y + height;
+    if (chosen) {
+        const int under = std::clamp(int((ImGui::GetIO().MousePos.x - min.x - label_w) / cell_w), 0, C - 1);
+        ImGuiStorage& storage = *ImGui::GetStateStorage();
+        const ImGuiID start_id = ImGui::GetID("drag-start");
+        if (ImGui::IsItemActivated()) storage.SetInt(start_id, under);
+        const int start = std::clamp(storage.GetInt(start_id, under), 0, C - 1);
+        const int first = std::min(start, under), last = std::max(start, under);
+        if (ImGui::IsItemActive())
+            draw.AddRectFilled({min.x + label_w + first * cell_w, min.y}, {min.x + label_w + (last + 1) * cell_w, base}, col.highlight);
+        if (ImGui::IsItemDeactivated()) *chosen = std::pair{first, last};
+    }
     draw.AddLine({min.x + label_w, base}, {min.x + label_w + C * cell_w, base}, col.axis);
     draw.AddText({min.x, min.y}, col.text_dim, "1");
     draw.AddLine({min.x + label_w, min.y + 1}, {min.x + label_w + C * cell_w, min.y + 1}, col.grid);
