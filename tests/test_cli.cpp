@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "data/reversal.h"
 #include "data/translation.h"
+#include "io/safetensors.h"
 
 using namespace lb::cli;
 
@@ -326,6 +327,16 @@ TEST_CASE("train and sweep take the date task's dial: --formats and --field-orde
     CHECK_THROWS_WITH_AS(parse_sweep_args({"--dial", "--published"}), doctest::Contains("give one"), UsageError);
     CHECK_THROWS_WITH_AS(parse_sweep_args({"--dial", "--task", "reversal"}), doctest::Contains("--alignment only"), UsageError);
     CHECK(sweep({"--dial", "--out", "/nonexistent/folder"}) == 1);  // before any training
+
+    // A model of another setting is not measured on the lesson's dates as if it were one of them.
+    lb::ModelConfig config;
+    config.H = 4;
+    config.task = &lb::date_task(lb::DateDial{{5}, "ymd"});
+    const std::string path = std::filesystem::temp_directory_path().string() + "/lookback_dial_model.safetensors";
+    lb::save_model(path, lb::make_model(config));
+    CHECK(lb::load_model(path).config.task == config.task);
+    CHECK(counterfactual({path}) == 2);
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("sweep --dial: a field right in full, and what guessing its most common value scores") {
