@@ -232,9 +232,10 @@ int counterfactual(const Args& args) {
             return 1;
         }
         const ModelConfig& c = models.back().config;
-        if (c.task != &date_task())
-            return usage_error(shown(path) + " holds a model of the " + c.task->name +
-                                   " task: the fields moved are a date's",
+        if (c.task != &date_task())  // every file is measured on one split: the lesson's dates
+            return usage_error(shown(path) + " holds a model of the " + c.task->name + " task" +
+                                   (date_dial(*c.task) ? " at another setting of its dial" : "") +
+                                   ": the moves are measured on the lesson's dates",
                                counterfactual_usage);
         if (!model_kind(c.decoder).read_attention)
             return usage_error(shown(path) + " holds a " + std::string(decoder_name(c.decoder)) +

@@ -249,7 +249,7 @@ void check_predict_model(const PredictArgs& args, const ModelConfig& model) {
     if (!args.gradient_target.empty() && !has_gradient_path(model.decoder))
         throw UsageError("--gradient-path applies to plain and attention weights only, not to a " +
                          std::string(decoder_name(model.decoder)) + " model's");
-    if (!args.gradient_target.empty() && model.task != &date_task())
+    if (!args.gradient_target.empty() && !date_dial(*model.task))  // a date row, at any setting of its dial
         throw UsageError("--gradient-path takes a date, so it applies to weights of the dates task, not of the " +
                          model.task->name + " task");
     if (args.per_head && model.decoder != DecoderKind::transformer)

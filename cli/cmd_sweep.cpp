@@ -2,6 +2,7 @@
 // widths 8/16/32/64 × {plain, additive attention}, 12 epochs each — written as
 // DIR/sweep.md and DIR/sweep.json with the source's measurements beside ours,
 // and the claims the lesson makes checked against our numbers.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -13,21 +14,26 @@ namespace lb::cli {
 namespace {
 
 // The run settings a sweep takes (the settings schema's flags, io/run_settings.h).
-const std::vector<std::string> sweep_setting_keys = {"task", "epochs", "seed", "data_seed", "learning_rate"};
+const std::vector<std::string> sweep_setting_keys = {"task",          "formats", "field_order", "epochs", "seed",
+                                                     "data_seed",     "learning_rate"};
 
 // Built when first shown: the schema is another file's static.
 const char* sweep_usage() {
     static const std::string text =
         "lookback sweep [--out DIR] [--epochs N] [--seed N] [--data-seed N] [--lr X]\n"
         "               [--transformer | --published [--widths 64,16] [--seeds 3] |\n"
-        "                --alignment [--task WORD] [--seeds 3]]\n" +
+        "                --alignment [--task WORD] [--seeds 3] |\n"
+        "                --dial [--formats LIST] [--field-order WORD] [--seeds 3]]\n" +
         settings_usage(sweep_setting_keys) +
         "  writes DIR/sweep.md and DIR/sweep.json (default DIR: assets); with --transformer,\n"
         "  DIR/transformer.md and DIR/transformer.json instead (width 64, seeds 1-3, the shipped\n"
         "  Transformers' settings); --published trains attention, bahdanau, luong and luong-local at\n"
         "  each width for seeds seed .. seed + N - 1 and writes DIR/published.md and DIR/published.json;\n"
         "  --alignment trains every model at width 64 on the task for seeds seed .. seed + N - 1, scores\n"
-        "  its maps against the task's known alignment and writes DIR/alignment-TASK.md and .json";
+        "  its maps against the task's known alignment and writes DIR/alignment-TASK.md and .json;\n"
+        "  --dial trains plain and attention at width 64 on the dates at each setting of the dial (one\n"
+        "  format; all six in each field order), or at the one given, for seeds seed .. seed + N - 1, and\n"
+        "  writes DIR/dial.md and DIR/dial.json";
     return text.c_str();
 }
 
@@ -277,6 +283,9 @@ SweepArgs parse_sweep_args(const Args& args) {
         } else if (args[i] == "--alignment") {
             o.alignment = true;
             ++i;
+        } else if (args[i] == "--dial") {
+            o.dial = true;
+            ++i;
         } else if (take_option(args, i, "--widths", v)) {
             o.widths.clear();
             for (const std::string& w : split_commas(v))
@@ -295,14 +304,19 @@ SweepArgs parse_sweep_args(const Args& args) {
     o.data_seed = settings.data_seed;
     o.learning_rate = settings.learning_rate;
     o.task = settings.model.task;
-    if (int(o.transformer) + int(o.published) + int(o.alignment) > 1)
-        throw UsageError("--transformer, --published and --alignment are three sweeps: give one");
-    if (o.task != &date_task() && !o.alignment) throw UsageError("--task applies to --alignment only");
+    const bool dial_given = std::any_of(given.begin(), given.end(), [](const auto& g) {
+        return std::string_view(g.first->key) == "formats" || std::string_view(g.first->key) == "field_order";
+    });
+    if (int(o.transformer) + int(o.published) + int(o.alignment) + int(o.dial) > 1)
+        throw UsageError("--transformer, --published, --alignment and --dial are four sweeps: give one");
+    if (o.task->name != date_task().name && !o.alignment) throw UsageError("--task applies to --alignment only");
+    if (dial_given && !o.dial) throw UsageError("--formats and --field-order apply to --dial only");
     if (o.transformer && o.seed != SweepArgs{}.seed)
         throw UsageError("--transformer runs seeds 1-3: it takes no --seed");
     if (widths_given && !o.published) throw UsageError("--widths applies to --published only");
-    if (seeds_given && !o.published && !o.alignment)
-        throw UsageError("--seeds applies to --published and --alignment only");
+    if (seeds_given && !o.published && !o.alignment && !o.dial)
+        throw UsageError("--seeds applies to --published, --alignment and --dial only");
+    if (o.dial) o.dials = dial_given ? std::vector<DateDial>{*date_dial(*o.task)} : dial_settings();
     return o;
 }
 
@@ -316,6 +330,7 @@ int sweep(const Args& args) {
     if (parsed.transformer) return transformer_sweep(parsed);
     if (parsed.published) return published_sweep(parsed);
     if (parsed.alignment) return alignment_sweep(parsed);
+    if (parsed.dial) return dial_sweep(parsed);
     const int epochs = parsed.epochs;
     const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const SweepFiles files(parsed.out_dir, "sweep");

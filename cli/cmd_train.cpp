@@ -120,6 +120,7 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     const Task& task = *options.model.task;
     result.metrics = evaluate_predictions(task, data.held_out, predictions);  // BLEU too, for a task of words
     result.alignment = check_alignment(trainer.model(), data.held_out);
+    result.predictions = std::move(predictions);
     result.eval_seconds = seconds_since(eval_start);
     return result;
 }
@@ -159,6 +160,10 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"epoch_train_loss", losses},
     };
     if (!std::isnan(m.bleu)) json["bleu"] = m.bleu;
+    if (const DateDial* dial = date_dial(*options.model.task)) {
+        json["formats"] = formats_text(dial->formats);
+        json["field_order"] = dial->order;
+    }
     if (r.alignment) {
         auto scores = [](const AlignmentScores& a) {
             return nlohmann::json{{"aer", a.aer()}, {"peak_hit_rate", a.peak_hit_rate()},

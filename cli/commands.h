@@ -116,10 +116,24 @@ struct SweepArgs {
     // --alignment: every model at width 64 on `task`, its maps scored (cmd_sweep_alignment.cpp)
     bool alignment = false;
     const Task* task = &date_task();
+    // --dial: plain and attention at width 64 on the date task at each of these settings of its
+    // dial (cmd_sweep_dial.cpp): dial_settings(), or the one given by --formats and --field-order
+    bool dial = false;
+    std::vector<DateDial> dials;
 };
 SweepArgs parse_sweep_args(const Args& args);
 int transformer_sweep(const SweepArgs& args);
 int alignment_sweep(const SweepArgs& args);
+int dial_sweep(const SweepArgs& args);
+// The dial sweep's settings: one format (5, dd mm yyyy), then all six in each of the six orders.
+std::vector<DateDial> dial_settings();
+// Of held-out targets YYYY-MM-DD and their predictions, the share whose field — characters
+// [start, start + length) — is right in full; a prediction too short has it wrong.
+double field_right(const std::vector<Example>& examples, const std::vector<std::string>& predictions, int start,
+                   int length);
+// The share of targets whose field is the most common value there: what always writing that
+// value scores.
+double field_chance(const std::vector<Example>& examples, int start, int length);
 
 // --- one training run, shared by train and sweep (cmd_train.cpp) -------------
 // The run's settings (model, epochs, seeds, learning rate, warmup), and how the command runs it.
@@ -135,6 +149,7 @@ struct RunResult {
     long parameters = 0;
     double train_seconds = 0, eval_seconds = 0, examples_per_second = 0;
     std::string failure;  // the trainer's stop message (then nothing was evaluated)
+    std::vector<std::string> predictions;  // greedy decoding of the held-out split, in its order
     std::optional<AlignmentCheck> alignment;  // held-out maps against the task's truth (attention models)
 };
 struct TrainArgs {

@@ -69,6 +69,8 @@ double parse_decimal(const char* flag, const std::string& text, double lo, doubl
 
 namespace {
 std::string flag_name(const SettingField& field) { return field.flag; }
+// The one choice that is a list of numbers, not a word: --formats 0,2,5.
+bool is_list(const SettingField& field) { return std::string_view(field.key) == "formats"; }
 }  // namespace
 
 bool take_setting(const Args& args, size_t& i, const std::vector<std::string>& keys, GivenSettings& given) {
@@ -100,6 +102,7 @@ std::string settings_usage(const std::vector<std::string>& keys) {
     for (const std::string& key : keys) {
         const SettingField& field = *find_setting(key);
         const char* value = field.type == SettingType::flag      ? ""
+                            : is_list(field)                     ? " LIST"
                             : field.type == SettingType::choice  ? " WORD"
                             : field.type == SettingType::integer ? " N"
                                                                  : " X";

@@ -6,12 +6,15 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "data/reversal.h"
 #include "data/translation.h"
+#include "io/safetensors.h"
 
 using namespace lb::cli;
 
@@ -287,6 +290,144 @@ TEST_CASE("a run's flags are the settings schema's: its bounds, its refusals, in
     CHECK(sweep_args.data_seed == 9u);
     CHECK_THROWS_AS(parse_sweep_args({"--width", "8"}), UsageError);  // not a sweep's setting
     CHECK(chance({"--data-seed", "2147483648"}) == 2);
+}
+
+TEST_CASE("train and sweep take the date task's dial: --formats and --field-order") {
+    const lb::DateDial want{{0, 2}, "ymd"};
+    CHECK(parse_train_args({"--field-order", "ymd", "--formats=2,0"}).run.model.task == &lb::date_task(want));
+    CHECK(parse_train_args({"--formats", "5", "--task", "dates"}).run.model.task == &lb::date_task(lb::DateDial{{5}, "dmy"}));
+    CHECK(parse_train_args({}).run.model.task == &lb::date_task());
+    CHECK_THROWS_WITH_AS(parse_train_args({"--formats", "0,7"}),
+                         "--formats must be format numbers from 0 to 5 separated by commas, each once, such as 5 or "
+                         "0,2,5, not '0,7'",
+                         UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--field-order", "dym", "--field-order", "ymy"}),
+                         "--field-order must be dmy, dym, mdy, myd, ydm or ymd, not 'ymy'", UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--task", "reversal", "--formats", "0"}),
+                         "--formats applies to --task dates only, not reversal", UsageError);
+    CHECK(train({"--formats", "1,1"}) == 2);
+
+    const SweepArgs all = parse_sweep_args({"--dial"});
+    CHECK(all.dial);
+    CHECK(all.seeds == 3);
+    REQUIRE(all.dials.size() == 7);
+    CHECK(all.dials[0] == lb::DateDial{{5}, "dmy"});  // one format
+    std::vector<std::string> orders;
+    for (size_t k = 1; k < all.dials.size(); ++k) {
+        CHECK(all.dials[k].formats == lb::DateDial{}.formats);
+        orders.push_back(all.dials[k].order);
+    }
+    std::sort(orders.begin(), orders.end());
+    CHECK(orders == std::vector<std::string>{"dmy", "dym", "mdy", "myd", "ydm", "ymd"});
+    const SweepArgs one = parse_sweep_args({"--dial", "--field-order", "mdy", "--seeds", "2"});
+    CHECK(one.dials == std::vector<lb::DateDial>{{lb::DateDial{}.formats, "mdy"}});
+    CHECK(one.seeds == 2);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--formats", "0"}), "--formats and --field-order apply to --dial only", UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--alignment", "--field-order", "ymd"}), doctest::Contains("--dial only"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--dial", "--published"}), doctest::Contains("give one"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--dial", "--task", "reversal"}), doctest::Contains("--alignment only"), UsageError);
+    CHECK(sweep({"--dial", "--out", "/nonexistent/folder"}) == 1);  // before any training
+
+    // A model of another setting is not measured on the lesson's dates as if it were one of them.
+    lb::ModelConfig config;
+    config.H = 4;
+    config.task = &lb::date_task(lb::DateDial{{5}, "ymd"});
+    const std::string path = std::filesystem::temp_directory_path().string() + "/lookback_dial_model.safetensors";
+    lb::save_model(path, lb::make_model(config));
+    CHECK(lb::load_model(path).config.task == config.task);
+    CHECK(counterfactual({path}) == 2);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("sweep --dial: a field right in full, and what guessing its most common value scores") {
+    auto ex = [](const char* target) { return lb::Example{"x", target, 0, {}}; };
+    const std::vector<lb::Example> examples = {ex("1994-03-19"), ex("2001-03-04"), ex("1994-12-19"), ex("1950-05-04"),
+                                               ex("1994-01-01")};
+    const std::vector<std::string> predictions = {"1994-03-19", "2001-03-05", "19", "1950-05-14", "1994-10-01"};
+    // Years right: 1, 2, 4, 5 (the third is cut short); months: 1, 2, 4; days: 1, 5.
+    CHECK(field_right(examples, predictions, 0, 4) == doctest::Approx(0.8));
+    CHECK(field_right(examples, predictions, 5, 2) == doctest::Approx(0.6));
+    CHECK(field_right(examples, predictions, 8, 2) == doctest::Approx(0.4));
+    // 1994 three times of five; 03 twice; 19 and 04 twice each.
+    CHECK(field_chance(examples, 0, 4) == doctest::Approx(0.6));
+    CHECK(field_chance(examples, 5, 2) == doctest::Approx(0.4));
+    CHECK(field_chance(examples, 8, 2) == doctest::Approx(0.4));
+    CHECK_THROWS_AS(field_right(examples, {"1994-03-19"}, 0, 4), std::invalid_argument);
+    CHECK_THROWS_AS(field_chance({}, 0, 4), std::invalid_argument);
+}
+
+TEST_CASE("sweep --dial at one setting: its files, every field no better than its weakest character") {
+    const std::string folder = std::filesystem::temp_directory_path().string() + "/lookback_dial";
+    std::filesystem::create_directories(folder);
+    REQUIRE(sweep({"--dial", "--formats", "5", "--field-order", "ymd", "--epochs", "1", "--seeds", "1", "--out", folder}) == 0);
+    std::ifstream in(folder + "/dial.json");
+    const nlohmann::json dial = nlohmann::json::parse(in);
+    REQUIRE(dial.at("settings").size() == 1);
+    const nlohmann::json& setting = dial.at("settings")[0];
+    CHECK(setting.at("formats") == "5");
+    CHECK(setting.at("field_order") == "ymd");
+    CHECK(setting.at("group_names") == nlohmann::json{"yyyy mm dd"});
+    REQUIRE(dial.at("runs").size() == 2);
+    for (const nlohmann::json& run : dial.at("runs")) {
+        CHECK(run.at("formats") == "5");
+        const auto& pos = run.at("per_position");
+        CHECK(run.at("fields").at("year").get<double>() <=
+              std::min({pos[0].get<double>(), pos[1].get<double>(), pos[2].get<double>(), pos[3].get<double>()}) + 1e-12);
+        CHECK(run.at("fields").at("month").get<double>() <= std::min(pos[5].get<double>(), pos[6].get<double>()) + 1e-12);
+        CHECK(run.at("fields").at("day").get<double>() <= std::min(pos[8].get<double>(), pos[9].get<double>()) + 1e-12);
+        CHECK(run.at("exact").get<double>() <= run.at("fields").at("day").get<double>() + 1e-12);
+    }
+    // The chance of the year, counted here from the same split.
+    const lb::Splits data = lb::date_task(lb::DateDial{{5}, "ymd"}).make_splits(1, 6000, 1200);
+    std::map<std::string, int> years;
+    int most = 0;
+    for (const lb::Example& e : data.held_out) most = std::max(most, ++years[e.target.substr(0, 4)]);
+    CHECK(setting.at("chance").at("year").get<double>() == doctest::Approx(most / 1200.0));
+    std::ifstream md(folder + "/dial.md");
+    const std::string text((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+    CHECK(text.find("| 5 (`yyyy mm dd`) | ymd | plain |") != std::string::npos);
+    CHECK(text.find("| 5 (`yyyy mm dd`) | ymd | year ") != std::string::npos);  // the year read first
+    std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("assets/dial.json: its default setting trained what the lesson's sweep did; its summaries are its runs'") {
+    auto read = [](const char* name) {
+        std::ifstream in(std::string(LOOKBACK_MEASURED_DIR) + "/" + name);
+        REQUIRE_MESSAGE(in, name);
+        return nlohmann::json::parse(in);
+    };
+    const nlohmann::json dial = read("dial.json"), sweep_json = read("sweep.json");
+    // Seed 1 at the defaults is `lookback sweep`'s width-64 pair: the same strings, the same runs.
+    for (const char* model : {"plain", "attention"}) {
+        CAPTURE(model);
+        const auto is_default = [&](const nlohmann::json& r) {
+            return r.at("model") == model && r.at("formats") == "0,1,2,3,4,5" && r.at("field_order") == "dmy" && r.at("seed") == 1;
+        };
+        const auto runs = dial.at("runs");
+        const auto ours = std::find_if(runs.begin(), runs.end(), is_default);
+        REQUIRE(ours != runs.end());
+        const auto lesson = std::find_if(sweep_json.at("runs").begin(), sweep_json.at("runs").end(),
+                                         [&](const nlohmann::json& r) { return r.at("model") == model && r.at("width") == 64; });
+        CHECK(ours->at("exact") == lesson->at("exact"));
+        CHECK(ours->at("per_position") == lesson->at("per_position"));
+    }
+    // Every summary's field is the mean, lowest and highest of its setting's runs.
+    for (const nlohmann::json& setting : dial.at("settings"))
+        for (const nlohmann::json& model : setting.at("models"))
+            for (const char* field : {"year", "month", "day"}) {
+                double sum = 0, lo = 1, hi = 0;
+                int n = 0;
+                for (const nlohmann::json& r : dial.at("runs"))
+                    if (r.at("formats") == setting.at("formats") && r.at("field_order") == setting.at("field_order") &&
+                        r.at("model") == model.at("model")) {
+                        const double v = r.at("fields").at(field).get<double>();
+                        sum += v, lo = std::min(lo, v), hi = std::max(hi, v), ++n;
+                    }
+                CHECK(n == 3);
+                CHECK(model.at("fields").at(field).at("mean").get<double>() == doctest::Approx(sum / n));
+                CHECK(model.at("fields").at(field).at("min").get<double>() == lo);
+                CHECK(model.at("fields").at(field).at("max").get<double>() == hi);
+            }
 }
 
 TEST_CASE("predict --attend STEP=POS[,STEP=POS...] and --head H: parsed, refused by name, run on the shipped model") {

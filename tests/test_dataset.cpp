@@ -159,14 +159,17 @@ TEST_CASE("dataset: weekdays against Zeller's congruence and known dates") {
     CHECK(previous - days_from_civil(1950, 1, 1) + 1 == 36525);  // 100 years, 25 leap days
 }
 
-TEST_CASE("dataset: no string of the range is longer than 27 characters") {
-    size_t longest = 0;
-    for (int y = first_year; y <= last_year; ++y)
-        for (int m = 1; m <= 12; ++m)
-            for (int f : {1, 2})  // the two long formats; the others are at most 19
-                for (int d = 1; d <= days_in_month(y, m); ++d)
-                    longest = std::max(longest, format_date(y, m, d, f).input.size());
-    CHECK(longest == 27);
+TEST_CASE("dataset: no string of the range is longer than 27 characters, in any field order") {
+    for (const char* order : {"dmy", "dym", "mdy", "myd", "ydm", "ymd"}) {
+        CAPTURE(order);
+        size_t longest = 0;
+        for (int y = first_year; y <= last_year; ++y)
+            for (int m = 1; m <= 12; ++m)
+                for (int f : {1, 2})  // the two long formats; the others are at most 19
+                    for (int d = 1; d <= days_in_month(y, m); ++d)
+                        longest = std::max(longest, format_date(y, m, d, f, order).input.size());
+        CHECK(longest == 27);  // format 1's "wednesday 30 september 1953" moves but keeps its length
+    }
     // The short formats' bounds, by hand: "30/12/2000" 10, "wed, 30 sep 2000" 16,
     // "30th september 2000" 19, "30 12 2000" 10.
     CHECK(format_date(2000, 9, 30, 4).input.size() == 19);
@@ -383,4 +386,233 @@ TEST_CASE("dataset: each string's known alignment, by hand") {
             }
         }
     }
+}
+
+// --- the dial: formats drawn and the fields' order ------------------------------------------------
+
+TEST_CASE("dataset: the dial's field orders, by hand") {
+    // 19 September 1977, a Monday, in every format with the year read first.
+    const char* ymd[] = {"1977/9/19", "monday 1977 september 19", "1977, september the 19",
+                         "mon, 1977 sep 19", "1977 september 19th", "1977 09 19"};
+    for (int f = 0; f < format_count; ++f) {
+        const Example ex = format_date(1977, 9, 19, f, "ymd");
+        CHECK(ex.input == ymd[f]);
+        CHECK(ex.target == "1977-09-19");
+        CHECK(ex.group == f);
+    }
+    // Format 2 in the other orders: "of" joins a day to a month after it, a comma sets off the year.
+    CHECK(format_date(1977, 9, 19, 2, "mdy").input == "september the 19, 1977");
+    CHECK(format_date(1977, 9, 19, 2, "ydm").input == "1977, the 19 of september");
+    CHECK(format_date(1977, 9, 19, 2, "dym").input == "the 19, 1977, september");
+    CHECK(format_date(1977, 9, 19, 2, "myd").input == "september, 1977, the 19");
+    CHECK(format_date(1977, 9, 19, 2, "dmy").input == "the 19 of september, 1977");
+    CHECK(format_date(1994, 3, 4, 0, "mdy").input == "3/4/1994");
+    CHECK(format_date(1994, 3, 4, 4, "myd").input == "march 1994 4th");
+    CHECK(format_date(1994, 3, 4, 3, "dym").input == "fri, 4 1994 mar");
+    // The names, written by the same rule; the default order's are the table's.
+    const char* names[] = {"d/m/yyyy", "weekday d month yyyy", "the d of month, yyyy",
+                           "wkd, d mon yyyy", "dth month yyyy", "dd mm yyyy"};
+    const char* ymd_names[] = {"yyyy/m/d", "weekday yyyy month d", "yyyy, month the d",
+                               "wkd, yyyy mon d", "yyyy month dth", "yyyy mm dd"};
+    for (int f = 0; f < format_count; ++f) {
+        CHECK(format_name(f) == names[f]);
+        CHECK(format_name(f, "ymd") == ymd_names[f]);
+    }
+    CHECK(format_name(6) == "?");
+    CHECK(format_name(0, "dd") == "?");
+    // The known alignment follows the fields: "1977, september the 19"
+    //  1 9 7 7 , _ s e p t e m b e r _ t h e _ 1  9
+    //  0 1 2 3 4 5 6 . . . . . . . 14 15 . . 19 20 21
+    using L = AlignmentLink;
+    std::vector<L> expected = {{0, 0, true}, {1, 1, true}, {2, 2, true}, {3, 3, true}};
+    for (int t : {5, 6})
+        for (int j = 6; j <= 14; ++j) expected.push_back({t, j, false});
+    expected.push_back({8, 20, true});
+    expected.push_back({9, 21, true});
+    CHECK(format_date(1977, 9, 19, 2, "ymd").alignment == expected);
+    // "9/4/1994" in mdy: the month's one digit first, the day's next.
+    CHECK(format_date(1994, 9, 4, 0, "mdy").alignment ==
+          std::vector<L>{{0, 4, true}, {1, 5, true}, {2, 6, true}, {3, 7, true}, {5, 0, false}, {6, 0, true},
+                         {8, 2, false}, {9, 2, true}});
+    for (const char* bad : {"", "dm", "dmd", "dmyy", "DMY", "dmx"})
+        CHECK_THROWS_AS(format_date(1977, 9, 19, 0, bad), std::invalid_argument);
+}
+
+TEST_CASE("dataset: the dial's settings as text") {
+    std::vector<int> formats = {1};
+    CHECK(parse_formats("0,2,5", formats));
+    CHECK(formats == std::vector<int>{0, 2, 5});
+    CHECK(parse_formats("5,0", formats));  // any order, kept ascending
+    CHECK(formats == std::vector<int>{0, 5});
+    CHECK(parse_formats("3", formats));
+    CHECK(formats == std::vector<int>{3});
+    for (const char* bad : {"", "6", "0,0", "5,3,5", "0,,1", "01", "0,", ",0", " 0", "-1", "0;1", "a", "0,1,2,3,4,5,6"}) {
+        CHECK_FALSE(parse_formats(bad, formats));
+        CHECK(formats == std::vector<int>{3});  // unchanged
+    }
+    CHECK(formats_text({0, 2, 5}) == "0,2,5");
+    CHECK(formats_text(DateDial{}.formats) == "0,1,2,3,4,5");
+    for (const char* order : {"dmy", "dym", "mdy", "myd", "ydm", "ymd"}) CHECK(valid_field_order(order));
+    for (const char* order : {"", "dmd", "yy", "dmyy", "Dmy", "mdy "}) CHECK_FALSE(valid_field_order(order));
+}
+
+TEST_CASE("dataset: a dial's row of the date task") {
+    CHECK(&date_task(DateDial{}) == &date_task());
+    REQUIRE(date_dial(date_task()) != nullptr);
+    CHECK(*date_dial(date_task()) == DateDial{});
+    const DateDial one{{5}, "ymd"};
+    const Task& task = date_task(one);
+    CHECK(&task != &date_task());
+    CHECK(&date_task(one) == &task);  // made once
+    REQUIRE(date_dial(task) != nullptr);
+    CHECK(*date_dial(task) == one);
+    CHECK(task.name == "dates");
+    CHECK(task.group_names == std::vector<std::string>{"yyyy mm dd"});
+    CHECK(task.example_input == "1994 03 19");
+    CHECK(task.max_input_tokens == 27);
+    CHECK(task.output_steps == 10);
+    CHECK(task.input.tokens() == date_task().input.tokens());
+    CHECK(task.output.tokens() == date_task().output.tokens());
+    CHECK(date_task(DateDial{{0, 5}, "dmy"}).group_names == std::vector<std::string>{"d/m/yyyy", "dd mm yyyy"});
+    CHECK(date_dial(*tasks()[1]) == nullptr);  // the reversal has no dial
+    for (const DateDial& bad : {DateDial{{}, "dmy"}, DateDial{{6}, "dmy"}, DateDial{{2, 0}, "dmy"},
+                                DateDial{{0, 0}, "dmy"}, DateDial{{0}, "ddy"}})
+        CHECK_THROWS_AS(date_task(bad), std::invalid_argument);
+    CHECK_THROWS_AS(make_date_splits(1, 6, 6, DateDial{{0}, "yyy"}), std::invalid_argument);
+}
+
+namespace {
+
+// A string of any format and field order read back by rules of its own: the weekday that opens
+// formats 1 and 3, then numbers and words, leaving out "the", "of" and an ordinal suffix. Returns
+// where each field stands (day, month, year: first character and length) and checks the fields
+// come in `order` and the weekday and suffix are right.
+struct ReadBack {
+    Date date;
+    int start[3] = {}, length[3] = {};  // day, month, year
+    bool month_word = false;
+};
+ReadBack read_back(const std::string& s, int format, const std::string& order) {
+    ReadBack r;
+    size_t i = 0;
+    std::string weekday_word;
+    if (format == 1 || format == 3) {
+        while (i < s.size() && s[i] >= 'a' && s[i] <= 'z') weekday_word += s[i++];
+        CHECK(s.substr(i, format == 3 ? 2 : 1) == (format == 3 ? ", " : " "));
+        i += format == 3 ? 2 : 1;
+    }
+    std::string seen;  // the fields' letters in the order found
+    std::string suffix;
+    while (i < s.size()) {
+        const size_t from = i;
+        const bool digits = s[i] >= '0' && s[i] <= '9', letters = s[i] >= 'a' && s[i] <= 'z';
+        while (i < s.size() && (digits ? (s[i] >= '0' && s[i] <= '9') : letters ? (s[i] >= 'a' && s[i] <= 'z') : false)) ++i;
+        if (!digits && !letters) {  // a separator: a space, '/', ','
+            ++i;
+            continue;
+        }
+        const std::string token = s.substr(from, i - from);
+        if (letters && (token == "the" || token == "of")) continue;
+        if (letters && from > 0 && s[from - 1] >= '0' && s[from - 1] <= '9') {  // "19th"
+            suffix = token;
+            continue;
+        }
+        int field;  // 0 day, 1 month, 2 year
+        if (letters) {
+            field = 1;
+            r.month_word = true;
+            r.date.m = month_index(token, format == 3);
+        } else if (token.size() == 4) {
+            field = 2;
+            r.date.y = std::stoi(token);
+        } else {  // a day or a numeric month: the order says which comes first
+            const bool day_first = order.find('d') < order.find('m');
+            const bool month_taken = r.length[1] > 0, day_taken = r.length[0] > 0;
+            field = format == 0 || format == 5 ? (day_first ? (day_taken ? 1 : 0) : (month_taken ? 0 : 1)) : 0;
+            (field == 0 ? r.date.d : r.date.m) = std::stoi(token);
+        }
+        r.start[field] = int(from), r.length[field] = int(token.size());
+        seen += "dmy"[field];
+    }
+    CHECK(seen == order);
+    if (format == 1 || format == 3) CHECK(weekday_index(weekday_word, format == 3) == zeller_weekday(r.date.y, r.date.m, r.date.d));
+    if (format == 4) {
+        const int last = r.date.d % 10;
+        const bool teen = r.date.d >= 11 && r.date.d <= 13;
+        CHECK(suffix == (teen ? "th" : last == 1 ? "st" : last == 2 ? "nd" : last == 3 ? "rd" : "th"));
+    }
+    if (format == 5) CHECK((r.length[0] == 2 && r.length[1] == 2));
+    if (format == 0) CHECK((s[size_t(r.start[0])] != '0' && s[size_t(r.start[1])] != '0'));
+    return r;
+}
+
+// docs/tasks.md's rule for a date's known alignment, from the fields' places.
+std::vector<AlignmentLink> expected_links(const ReadBack& r) {
+    std::vector<AlignmentLink> links;
+    for (int t = 0; t < 4; ++t) links.push_back({t, r.start[2] + t, true});
+    auto two = [&](int t0, int field, bool word) {
+        for (int t = t0; t < t0 + 2; ++t)
+            if (word)
+                for (int j = 0; j < r.length[field]; ++j) links.push_back({t, r.start[field] + j, false});
+            else if (r.length[field] == 2)
+                links.push_back({t, r.start[field] + t - t0, true});
+            else
+                links.push_back({t, r.start[field], t == t0 + 1});
+    };
+    two(5, 1, r.month_word);
+    two(8, 0, false);
+    return links;
+}
+
+}  // namespace
+
+TEST_CASE("dataset: every order's splits, read back, with alignments consistent with their strings") {
+    const Splits dmy = make_date_splits(3, 600, 120);
+    for (const char* order : {"dmy", "dym", "mdy", "myd", "ydm", "ymd"}) {
+        CAPTURE(order);
+        const Splits splits = make_date_splits(3, 600, 120, DateDial{DateDial{}.formats, order});
+        std::set<std::string> inputs;
+        for (const auto* split : {&splits.train, &splits.held_out})
+            for (size_t i = 0; i < split->size(); ++i) {
+                const Example& ex = (*split)[i];
+                CAPTURE(ex.input);
+                CHECK(ex.group == int(i % 6));
+                CHECK(ex.input.size() <= size_t(max_input_length));
+                for (char c : ex.input) CHECK(date_task().input.id(c) > 0);
+                const ReadBack r = read_back(ex.input, ex.group, order);
+                CHECK(real_date(r.date));
+                CHECK(ex.target == iso(r.date));
+                CHECK(ex.alignment == expected_links(r));
+                inputs.insert(ex.input);
+            }
+        CHECK(inputs.size() == 720);  // distinct within and across the splits
+        // The same dates as the default order's: only the strings change.
+        for (size_t i = 0; i < dmy.train.size(); ++i) CHECK(splits.train[i].target == dmy.train[i].target);
+        for (size_t i = 0; i < dmy.held_out.size(); ++i) CHECK(splits.held_out[i].target == dmy.held_out[i].target);
+    }
+}
+
+TEST_CASE("dataset: a dial of fewer formats draws only those, each an equal share") {
+    const Splits two = make_date_splits(2, 600, 120, DateDial{{0, 5}, "dmy"});
+    for (const auto* split : {&two.train, &two.held_out})
+        for (size_t i = 0; i < split->size(); ++i) {
+            const Example& ex = (*split)[i];
+            CHECK(ex.group == int(i % 2));
+            const int format = ex.group == 0 ? 0 : 5;  // the dial's formats, in its order
+            CHECK((ex.input.find('/') != std::string::npos) == (format == 0));
+            CHECK(ex.target == iso(read_back(ex.input, format, "dmy").date));
+        }
+    // One format: every string "yyyy mm dd", all 7,200 distinct.
+    const Splits one = date_task(DateDial{{5}, "ymd"}).make_splits(1, 6000, 1200);
+    std::set<std::string> inputs;
+    for (const auto* split : {&one.train, &one.held_out})
+        for (const Example& ex : *split) {
+            CHECK(ex.group == 0);
+            CHECK(ex.input.size() == 10);
+            CHECK(ex.input.substr(0, 4) == ex.target.substr(0, 4));
+            CHECK(ex.input.substr(5, 2) == ex.target.substr(5, 2));
+            CHECK(ex.input.substr(8, 2) == ex.target.substr(8, 2));
+            inputs.insert(ex.input);
+        }
+    CHECK(inputs.size() == 7200);
 }

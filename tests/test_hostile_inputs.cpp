@@ -176,6 +176,14 @@ TEST_CASE("predict: an option the weights' model kind does not take is a usage e
         else CHECK_THROWS_WITH_AS(cli::check_predict_model(per_head, config), doctest::Contains("--per-head"),
                                   cli::UsageError);
     }
+    // The gradient path takes a date: any setting of the date task's dial, no other task.
+    const cli::PredictArgs gradient = cli::parse_predict_args({"--weights", "w", "--gradient-path", "1977-09-19", "x"});
+    ModelConfig dial;
+    dial.task = &date_task(DateDial{{5}, "ymd"});
+    CHECK_NOTHROW(cli::check_predict_model(gradient, dial));
+    dial.task = tasks()[1];
+    CHECK_THROWS_WITH_AS(cli::check_predict_model(gradient, dial), doctest::Contains("not of the reversal task"),
+                         cli::UsageError);
     // The issue's command: a usage error (exit 2), not "stopped by an unexpected error" (exit 1).
     const std::string transformer = weights_dir + "/transformer-all-64.safetensors";
     REQUIRE_MESSAGE(std::filesystem::exists(transformer), "missing: build the native target shipped_models");

@@ -221,3 +221,60 @@ TEST_CASE("worker codec: a report's numbers must fit the types they are stored i
         CHECK_THROWS_AS(worker_report_from_json(report), std::invalid_argument);
     }
 }
+
+TEST_CASE("settings schema: the date task's dial, read after the task and refused by name") {
+    const RunSettings s = from_text({{"formats", "5,0"}, {"field_order", "ymd"}, {"task", "dates"}});
+    const DateDial want{{0, 5}, "ymd"};
+    CHECK(s.model.task == &date_task(want));  // given before the task, read after it
+    CHECK(s.model.task->name == "dates");
+    CHECK(setting_text(*find_setting("formats"), s) == "0,5");
+    CHECK(setting_text(*find_setting("field_order"), s) == "ymd");
+    const RunSettings order_only = from_text({{"field_order", "mdy"}});
+    CHECK(*date_dial(*order_only.model.task) == DateDial{DateDial{}.formats, "mdy"});
+    CHECK(from_text({{"formats", "0,1,2,3,4,5"}, {"field_order", "dmy"}}).model.task == &date_task());
+
+    for (const char* bad : {"6", "0,0", "", "0 2", "0,,2"})
+        CHECK_THROWS_WITH_AS(from_text({{"formats", bad}}),
+                             ("--formats must be format numbers from 0 to 5 separated by commas, each once, such as 5 "
+                              "or 0,2,5, not '" + std::string(bad) + "'").c_str(),
+                             SettingError);
+    for (const char* bad : {"ddy", "dm", "ymdd", "YMD"})
+        CHECK_THROWS_WITH_AS(from_text({{"field_order", bad}}),
+                             ("--field-order must be dmy, dym, mdy, myd, ydm or ymd, not '" + std::string(bad) + "'").c_str(),
+                             SettingError);
+    CHECK_THROWS_WITH_AS(from_text({{"formats", "0"}, {"task", "reversal"}}),
+                         "--formats applies to --task dates only, not reversal", SettingError);
+    CHECK_THROWS_WITH_AS(from_text({{"task", "translation"}, {"field_order", "ymd"}}),
+                         "--field-order applies to --task dates only, not translation", SettingError);
+    // Set alone, a dial's field leaves another task's settings as they were.
+    RunSettings reversal = from_text({{"task", "reversal"}});
+    CHECK_FALSE(try_set_setting(reversal, *find_setting("formats"), "0"));
+    CHECK(reversal.model.task->name == "reversal");
+    CHECK(setting_usage(*find_setting("formats")) ==
+          "the date formats drawn: format numbers from 0 to 5 separated by commas, each once, such as 5 or 0,2,5 "
+          "(0,1,2,3,4,5); the dates task only");
+    CHECK(setting_usage(*find_setting("field_order")) ==
+          "the order of the day, month and year in the input: dmy, dym, mdy, myd, ydm or ymd (dmy); the dates task only");
+}
+
+TEST_CASE("worker codec: the dial travels in a run's config, for the date task only") {
+    using nlohmann::json;
+    const RunSettings s = from_text({{"formats", "5"}, {"field_order", "ymd"}, {"width", "16"}});
+    const json config = run_settings_to_json(s);
+    CHECK(config.at("task") == "dates");
+    CHECK(config.at("formats") == "5");
+    CHECK(config.at("field_order") == "ymd");
+    CHECK(run_settings_from_json(json::parse(config.dump())).model.task == &date_task(DateDial{{5}, "ymd"}));
+    const json reversal = run_settings_to_json(from_text({{"task", "reversal"}}));
+    CHECK_FALSE(reversal.contains("formats"));
+    CHECK_FALSE(reversal.contains("field_order"));
+    CHECK(run_settings_to_json(RunSettings{}).at("formats") == "0,1,2,3,4,5");
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"task", "reversal"}, {"formats", "0"}}),
+                         "formats applies to task dates only, not reversal", SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"formats", 5}}), "formats must be a string, not '5'", SettingError);
+    CHECK_THROWS_WITH_AS(run_settings_from_json(json{{"field_order", "dd"}}),
+                         "field_order must be dmy, dym, mdy, myd, ydm or ymd, not 'dd'", SettingError);
+    // A record of the dial sweep names its setting.
+    CHECK(run_settings_from_record(json{{"model", "plain"}, {"scorer", "none"}, {"formats", "5"}, {"field_order", "dmy"}})
+              .model.task == &date_task(DateDial{{5}, "dmy"}));
+}

@@ -420,3 +420,38 @@ TEST_CASE("safetensors: a model's settings in the metadata, as the shipped files
     CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), "the metadata has no \"memory\": not a lookback weights file",
                          SafetensorsError);
 }
+
+TEST_CASE("safetensors: a date model's dial is recorded when not the default, so it is evaluated on its own data") {
+    using Meta = std::map<std::string, std::string>;
+    ModelConfig dial;
+    dial.decoder = DecoderKind::plain;
+    dial.H = 4;
+    dial.task = &date_task(DateDial{{0, 5}, "ymd"});
+    const SafetensorsContent content = model_to_safetensors(make_model(dial));
+    CHECK(content.metadata == Meta{{"format", "lookback-1"}, {"model", "plain"}, {"scorer", "none"}, {"width", "4"},
+                                   {"formats", "0,5"}, {"field_order", "ymd"}});
+    CHECK(model_from_safetensors(content).config.task == dial.task);
+    // One part of the dial left at its default is not recorded; the other is.
+    dial.task = &date_task(DateDial{{3}, "dmy"});
+    CHECK(model_to_safetensors(make_model(dial)).metadata.count("field_order") == 0);
+    CHECK(model_from_safetensors(model_to_safetensors(make_model(dial))).config.task == dial.task);
+
+    SafetensorsContent wrong = content;
+    wrong.metadata["formats"] = "0,9";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), doctest::Contains("metadata \"formats\" must be format numbers"),
+                         SafetensorsError);
+    wrong = content;
+    wrong.metadata["field_order"] = "yyy";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(wrong), doctest::Contains("metadata \"field_order\" must be dmy"),
+                         SafetensorsError);
+    // A reversal model's file with a dial is not one this project writes.
+    ModelConfig reversal;
+    reversal.decoder = DecoderKind::plain;
+    reversal.H = 4;
+    reversal.task = tasks()[1];
+    SafetensorsContent other = model_to_safetensors(make_model(reversal));
+    CHECK(other.metadata.count("formats") == 0);
+    other.metadata["formats"] = "0";
+    CHECK_THROWS_WITH_AS(model_from_safetensors(other),
+                         "metadata \"formats\" applies to metadata \"task\" dates only, not reversal", SafetensorsError);
+}

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../web/lab/url_setting.h"
 #include "url_settings.h"
 
 using lb::test::Pick;
@@ -121,4 +122,33 @@ TEST_CASE("url table: values apply in the table's order, so a setting can depend
     REQUIRE(url.messages().size() == 1);
     CHECK(url.messages()[0] == "The link's tr.scorer='concat' is not usable (tr.scorer takes dot, or concat for model b), "
                                "so the figure uses its default, 'dot'.");
+}
+
+TEST_CASE("url table: the date task's dial, read through the settings schema, for the date task only") {
+    const lb::Task* task = &lb::date_task();
+    lb::DateDial dial;
+    lb::web::UrlTable url{"tr."};
+    url.choice("task", task, {{"dates", &lb::date_task()}, {"reversal", lb::tasks()[1]}});
+    lb::web::url_dial_setting(url, "formats", dial, task, "formats");
+    lb::web::url_dial_setting(url, "order", dial, task, "field_order");
+    url.read("tr.order=ymd&tr.formats=5,0");
+    CHECK(url.messages().empty());
+    CHECK(dial == lb::DateDial{{0, 5}, "ymd"});
+    CHECK(url.query() == "tr.formats=0,5&tr.order=ymd");  // only what differs from the defaults
+
+    dial = {};
+    url.read("tr.formats=0,7&tr.order=ddy");
+    REQUIRE(url.messages().size() == 2);
+    CHECK(url.messages()[0] == "The link's tr.formats='0,7' is not usable (tr.formats takes format numbers from 0 to 5 "
+                               "separated by commas, each once, such as 5 or 0,2,5, for the dates task only), so the "
+                               "figure uses its default, '0,1,2,3,4,5'.");
+    CHECK(url.messages()[1].find("tr.order='ddy'") != std::string::npos);
+    CHECK(url.messages()[1].find("dmy, dym, mdy, myd, ydm or ymd") != std::string::npos);
+    CHECK(dial == lb::DateDial{});
+
+    url.read("tr.task=reversal&tr.order=ymd");  // the task is read first: the reversal has no dial
+    REQUIRE(url.messages().size() == 1);
+    CHECK(url.messages()[0].find("tr.order='ymd'") != std::string::npos);
+    CHECK(task == lb::tasks()[1]);
+    CHECK(dial == lb::DateDial{});
 }

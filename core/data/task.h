@@ -6,6 +6,7 @@
 // int32; 0 is padding in both vocabularies, 1 the output's start token.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -79,8 +80,9 @@ struct Task {
     std::vector<std::string> group_names;    // Example::group's labels, for tables
     std::string example_input;               // what a refusal suggests typing
     // Deterministic for a seed on every platform; throws std::invalid_argument for sizes the
-    // task cannot draw distinct strings for.
-    Splits (*make_splits)(uint64_t seed, int train_size, int held_out_size) = nullptr;
+    // task cannot draw distinct strings for. A function object, so a row made from settings (the
+    // date task's dial, dataset.h) draws with them.
+    std::function<Splits(uint64_t seed, int train_size, int held_out_size)> make_splits;
 
     int end_token() const { return ends ? 2 : -1; }
     // The most likely token greedy decoding may write from one step's logits [V_out]: never pad

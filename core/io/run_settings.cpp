@@ -31,6 +31,21 @@ bool transformer_kind(const ModelKind& row) { return row.transformer_options; }
 
 bool is(const SettingField& f, const char* key) { return std::string_view(f.key) == key; }
 
+// The dial of a date task's settings (the defaults for another task's, never read: the dial's
+// fields apply to the date task only).
+DateDial dial_of(const RunSettings& s) {
+    const DateDial* dial = date_dial(*s.model.task);
+    return dial ? *dial : DateDial{};
+}
+// Sets one part of the date task's dial; false for another task, or a value the part refuses.
+bool set_dial(RunSettings& s, std::string_view text, bool (*take)(std::string_view, DateDial&)) {
+    if (!date_dial(*s.model.task)) return false;
+    DateDial dial = dial_of(s);
+    if (!take(text, dial)) return false;
+    s.model.task = &date_task(dial);
+    return true;
+}
+
 // The shortest text that reads back as the same float: "0.001", not "0.00100000005".
 std::string number_text(double v) {
     char text[32];
@@ -76,6 +91,21 @@ const std::vector<SettingField> fields = {
          return s.model.task->name == w;
      },
      [](const S&) { return task_names_text(); }},
+    {"formats", "--formats", SettingType::choice, 0, 0, false, true, every_kind, "the date formats drawn",
+     [](const S& s) { return formats_text(dial_of(s).formats); }, nullptr,
+     [](S& s, std::string_view w) {
+         return set_dial(s, w, [](std::string_view text, DateDial& d) { return parse_formats(text, d.formats); });
+     },
+     [](const S&) { return std::string("format numbers from 0 to 5 separated by commas, each once, such as 5 or 0,2,5"); },
+     "dates"},
+    {"field_order", "--field-order", SettingType::choice, 0, 0, false, true, every_kind,
+     "the order of the day, month and year in the input", [](const S& s) { return dial_of(s).order; }, nullptr,
+     [](S& s, std::string_view w) {
+         return set_dial(s, w, [](std::string_view text, DateDial& d) {
+             return valid_field_order(text) && (d.order = std::string(text), true);
+         });
+     },
+     [](const S&) { return std::string("dmy, dym, mdy, myd, ydm or ymd"); }, "dates"},
     {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind",
      [](const S& s) { return std::string(decoder_name(s.model.decoder)); }, nullptr,
      [](S& s, std::string_view w) {
@@ -150,6 +180,10 @@ const SettingField* find_setting_flag(std::string_view flag) {
 
 bool applies_to(const SettingField& field, DecoderKind kind) { return field.applies(model_kind(kind)); }
 
+bool applies_to(const SettingField& field, const ModelConfig& model) {
+    return applies_to(field, model.decoder) && (!field.task || model.task->name == field.task);
+}
+
 std::string kinds_text(const SettingField& field) {
     std::vector<std::string> names;
     for (DecoderKind kind : model_kinds())
@@ -201,6 +235,7 @@ std::string setting_usage(const SettingField& f) {
                     " (" + per_kind[i].fallback + ")";
     }
     if (f.applies != every_kind) text += "; " + kinds_text(f) + " only";
+    if (f.task) text += std::string("; the ") + f.task + " task only";
     return text;
 }
 
@@ -248,13 +283,18 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
                               RunSettings defaults) {
     RunSettings s = defaults;
     const SettingField& model = *find_setting("model");
-    for (const auto& [field, text] : given)
-        if (field == &model) set_setting(s, *field, text, name(*field));
+    const SettingField& task = *find_setting("task");
+    for (const SettingField* first : {&model, &task})
+        for (const auto& [field, text] : given)
+            if (field == first) set_setting(s, *field, text, name(*field));
     for (const auto& [field, text] : given) {
-        if (field == &model) continue;
+        if (field == &model || field == &task) continue;
         if (!applies_to(*field, s.model.decoder))
             throw SettingError(name(*field) + " applies to " + name(model) + " " + kinds_text(*field) +
                                " only, not " + std::string(decoder_name(s.model.decoder)));
+        if (!applies_to(*field, s.model))
+            throw SettingError(name(*field) + " applies to " + name(task) + " " + field->task + " only, not " +
+                               s.model.task->name);
         set_setting(s, *field, text, name(*field));
     }
     if (s.model.decoder == DecoderKind::transformer) {

@@ -56,6 +56,8 @@ struct SettingField {
     void (*store)(RunSettings&, double);                  // a number or flag (1 or 0), already checked
     bool (*choose)(RunSettings&, std::string_view);       // a choice's word; false if it is not one
     std::string (*choices)(const RunSettings&);           // a choice's words: "all or first"
+    // The one task it applies to ("dates": the date task's dial, data/dataset.h), or every task.
+    const char* task = nullptr;
 };
 
 // Every field, in the order usage text lists them.
@@ -63,6 +65,8 @@ const std::vector<SettingField>& run_setting_fields();
 const SettingField* find_setting(std::string_view key);          // by key, or nullptr
 const SettingField* find_setting_flag(std::string_view flag);    // by flag, or nullptr
 bool applies_to(const SettingField& field, DecoderKind kind);
+// To a model's kind and to its task.
+bool applies_to(const SettingField& field, const ModelConfig& model);
 
 // What a field takes, for a refusal or a usage line: "an integer from 1 to 1024", "dot, general
 // or concat" (a scorer: of the kind in `settings`), "1 or 0".
@@ -78,9 +82,10 @@ bool try_set_setting(RunSettings& settings, const SettingField& field, std::stri
 void set_setting(RunSettings& settings, const SettingField& field, std::string_view text, const std::string& name);
 
 // Settings given as (field, text) pairs, in any order: the kind first (so a scorer is read as
-// its), then every other field, then the rules between fields: a field given for a kind it does
-// not apply to, a Transformer's heads that do not divide its width. A kind without a scorer
-// given gets its default scorer. `name` says how a message names a field. Throws SettingError.
+// its), the task next (so the date task's dial is read for it), then every other field, then the
+// rules between fields: a field given for a kind or a task it does not apply to, a Transformer's
+// heads that do not divide its width. A kind without a scorer given gets its default scorer.
+// `name` says how a message names a field. Throws SettingError.
 using GivenSettings = std::vector<std::pair<const SettingField*, std::string>>;
 RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(const SettingField&),
                               RunSettings defaults = {});
@@ -89,7 +94,8 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
 std::string kinds_text(const SettingField& field);
 
 // What a field takes and its default, for usage text: "H, the GRU's or d_model: an integer from 1
-// to 1024 (64)"; per kind where that differs (a scorer), and the kinds when not every kind.
+// to 1024 (64)"; per kind where that differs (a scorer), and the kinds or the task when not every
+// one.
 std::string setting_usage(const SettingField& field);
 
 }  // namespace lb

@@ -300,6 +300,13 @@ std::vector<ExpectedTensor> expected_tensors(const Params& params) {
 
 std::string metadata_name(const SettingField& field) { return "metadata \"" + std::string(field.key) + "\""; }
 
+// Settings that came after the first weights files, so recorded only when not their defaults: such
+// a file loads as it did, and a default model's file is the same bytes as before them.
+bool optional_in_weights(const SettingField& field) {
+    const std::string_view key = field.key;
+    return key == "task" || key == "formats" || key == "field_order";
+}
+
 // The model's settings, read through the settings schema (io/run_settings.h): the kind, then
 // every field recorded in weights that applies to it.
 ModelConfig config_from_metadata(const std::map<std::string, std::string>& metadata) {
@@ -310,10 +317,9 @@ ModelConfig config_from_metadata(const std::map<std::string, std::string>& metad
                                    "\": not a lookback weights file");
         return std::make_pair(&field, it->second);
     };
-    // The task is recorded only when it is not the date task (files from before tasks have none).
-    auto recorded = [&](const SettingField& field) {
-        return !(std::string_view(field.key) == "task" && !metadata.count("task"));
-    };
+    // The task and the date task's dial are recorded only when not the defaults (files from before
+    // them have none).
+    auto recorded = [&](const SettingField& field) { return !(optional_in_weights(field) && !metadata.count(field.key)); };
     try {
         const GivenSettings kind = {given(*find_setting("model"))};
         const DecoderKind decoder = read_run_settings(kind, metadata_name).model.decoder;
@@ -357,9 +363,9 @@ SafetensorsContent model_to_safetensors(const Model& model,
     RunSettings settings;
     settings.model = model.config;
     for (const SettingField& field : run_setting_fields())
-        if (field.in_weights && applies_to(field, model.config.decoder))
+        if (field.in_weights && applies_to(field, model.config) &&
+            !(optional_in_weights(field) && setting_text(field, settings) == setting_text(field, RunSettings{})))
             content.metadata[field.key] = setting_text(field, settings);
-    if (model.config.task == tasks().front()) content.metadata.erase("task");  // as before tasks
     // A kind that does not score has always recorded its scorer as model_scorer_name's "none".
     if (!applies_to(*find_setting("scorer"), model.config.decoder))
         content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));

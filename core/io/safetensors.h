@@ -76,7 +76,8 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
 // metadata records "format" ("lookback-1") and the settings schema's fields that
 // build the model (io/run_settings.h's in_weights: "model", "width"; "scorer" for
 // the kinds that score, "none" for the others; "input_feeding" 0|1 for luong and
-// luong-local; "memory", "heads" and "ffn" for a transformer), written and read
+// luong-local; "memory", "heads" and "ffn" for a transformer; "task", and the date
+// task's "formats" and "field_order", when not the defaults), written and read
 // through the schema, so a file's bounds are the command line's; plus any extra
 // entries given (seed, epochs, ...).
 SafetensorsContent model_to_safetensors(const Model& model,

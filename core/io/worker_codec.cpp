@@ -54,7 +54,7 @@ nlohmann::json json_value(const SettingField& field, const RunSettings& settings
 nlohmann::json run_settings_to_json(const RunSettings& settings) {
     nlohmann::json config = nlohmann::json::object();
     for (const SettingField& field : run_setting_fields())
-        if (applies_to(field, settings.model.decoder)) config[field.key] = json_value(field, settings);
+        if (applies_to(field, settings.model)) config[field.key] = json_value(field, settings);
     return config;
 }
 

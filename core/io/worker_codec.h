@@ -14,11 +14,11 @@
 
 namespace lb {
 
-// A run's config: every field of the schema that applies to its kind, keyed by the field's key.
+// A run's config: every field of the schema that applies to its kind and task, keyed by the field's key.
 nlohmann::json run_settings_to_json(const RunSettings& settings);
 // Reads a config: an object of the schema's keys (any subset; the rest keep their defaults).
 // Throws SettingError naming the key for an unknown key, a value of the wrong JSON type or one
-// the field does not take, or a field given for a kind it does not apply to.
+// the field does not take, or a field given for a kind or a task it does not apply to.
 RunSettings run_settings_from_json(const nlohmann::json& config);
 // A run recorded among other things (a row of assets/sweep.json or published.json, `lookback train
 // --json`): its schema keys that apply to its kind, read as a config; every other key is ignored

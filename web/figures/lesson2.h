@@ -34,7 +34,8 @@ namespace lb::web {
 // The GRU pair's settings: plain against the attention design picked, on any task.
 struct TrainingState {
     TrainingState();
-    const Task* task = &date_task();   // what both learn
+    const Task* task = &date_task();   // what both learn: a row of the task table
+    DateDial dial;                     // the date task's formats and field order (tr.formats, tr.order)
     int width = 64;
     DecoderKind design = DecoderKind::attention;
     Scorer scorer = Scorer::additive;

@@ -1,7 +1,8 @@
 // web/figures/training.cpp — figure "training": the plain encoder–decoder and an attention one
 // trained side by side, from scratch, in the page. The reader picks the width, the attention
 // design (the lesson's model, Bahdanau's or Luong's global or local-p), its scorer and input
-// feeding where the design has them, the seed and the number of epochs; Train, Pause, Step (one
+// feeding where the design has them, the task and, for the dates, the formats drawn and the
+// order of the fields (the difficulty dial), the seed and the number of epochs; Train, Pause, Step (one
 // batch) and Reset. The loss of every step, the held-out exact match and per-character accuracy
 // after every epoch, and a progress bar with the examples per second and the time left. Settings
 // live in the URL (tr.*).
@@ -47,6 +48,8 @@ TrainingState::TrainingState() {
     std::vector<std::pair<std::string, const Task*>> task_names;
     for (const Task* t : tasks()) task_names.push_back({t->name, t});
     url.choice("task", task, task_names);
+    url_dial_setting(url, "formats", dial, task, "formats");  // after the task: they are the dates'
+    url_dial_setting(url, "order", dial, task, "field_order");
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
     url.integer_in("width", width, widths)
         .entry("model", "one of attention, bahdanau, luong or luong-local",
@@ -81,7 +84,7 @@ std::array<TrainerConfig, 2> TrainingState::configs() const {
     std::array<TrainerConfig, 2> c = {trainer_config(DecoderKind::plain, scorer, width, epochs, seed, learning_rate),
                                       trainer_config(design, scorer, width, epochs, seed, learning_rate)};
     c[1].model.input_feeding = input_feeding;
-    for (TrainerConfig& config : c) config.model.task = task;
+    for (TrainerConfig& config : c) config.model.task = task == &date_task() ? &date_task(dial) : task;
     return c;
 }
 
@@ -101,6 +104,35 @@ bool ShowSettings(TrainingState& st) {
         ImGui::EndCombo();
     }
     record_rect("task");
+    // The date task's dial: which formats are drawn (at least one) and the order of the fields.
+    ImGui::BeginDisabled(st.task != &date_task());
+    SameLineIfRoom(labelled(120, "formats"));
+    ImGui::SetNextItemWidth(120);
+    if (ImGui::BeginCombo("formats", formats_text(st.dial.formats).c_str())) {
+        for (int f = 0; f < format_count; ++f) {
+            const auto at = std::find(st.dial.formats.begin(), st.dial.formats.end(), f);
+            bool used = at != st.dial.formats.end();
+            ImGui::BeginDisabled(used && st.dial.formats.size() == 1);
+            const std::string label = std::to_string(f) + "  " + format_name(f, st.dial.order);
+            if (ImGui::Checkbox(label.c_str(), &used)) {
+                if (used) st.dial.formats.insert(std::upper_bound(st.dial.formats.begin(), st.dial.formats.end(), f), f);
+                else st.dial.formats.erase(at);
+                changed = true;
+            }
+            ImGui::EndDisabled();
+        }
+        ImGui::EndCombo();
+    }
+    record_rect("formats");
+    SameLineIfRoom(labelled(70, "order"));
+    ImGui::SetNextItemWidth(70);
+    if (ImGui::BeginCombo("order", st.dial.order.c_str())) {
+        for (const char* order : {"dmy", "dym", "mdy", "myd", "ydm", "ymd"})
+            if (ImGui::Selectable(order, st.dial.order == order) && st.dial.order != order) st.dial.order = order, changed = true;
+        ImGui::EndCombo();
+    }
+    record_rect("order");
+    ImGui::EndDisabled();
     SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
     if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
@@ -198,6 +230,8 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
     return {
         {"running", lab.live.running()},
         {"task", st.task->name},
+        {"formats", formats_text(st.dial.formats)},
+        {"order", st.dial.order},
         {"width", st.width},
         {"model", std::string(decoder_name(st.design))},
         {"scorer", std::string(model_scorer_name(st.design, st.scorer))},
@@ -208,6 +242,11 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
         {"runs", built ? nlohmann::json{pair_run_json(*lab.live[0], "plain"),
                                         pair_run_json(*lab.live[1], model_label(lab.live[1]->config().model).c_str())}
                        : nlohmann::json::array()},
+        // What each worker was given, and the groups of the held-out split it evaluated on.
+        {"worker_configs", built ? nlohmann::json{worker_config(lab.live[0]->config()), worker_config(lab.live[1]->config())}
+                                 : nlohmann::json::array()},
+        {"held_out_groups", built && lab.live[1]->metrics() ? nlohmann::json(lab.live[1]->metrics()->examples_per_format)
+                                                            : nlohmann::json::array()},
         {"wall_seconds", lab.live.clock.ms() / 1000},
         {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
         {"workers", lab.worker_count},
@@ -222,7 +261,10 @@ std::string text_alternative(const Lab& lab, const TrainingState& st) {
     std::snprintf(rate, sizeof rate, "%g", st.learning_rate);
     std::string second;
     const PairLook shown = look(lab.live, second);
-    std::string html = "<p>Plain against " + second + " on the " + st.task->name + " task, width " + std::to_string(st.width) + ", seed " +
+    const std::string dial = st.task == &date_task() ? " (formats " + formats_text(st.dial.formats) + ", fields in the order " +
+                                                           st.dial.order + ")"
+                                                     : "";
+    std::string html = "<p>Plain against " + second + " on the " + st.task->name + " task" + dial + ", width " + std::to_string(st.width) + ", seed " +
                        std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs, learning rate " + rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     return html + pair_epochs_table(lab.live, shown);

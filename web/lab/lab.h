@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "data/dataset.h"
 #include "data/metrics.h"
 #include "models/model.h"
@@ -57,6 +59,10 @@ private:
 // The settings of a run: its model, width, epochs, seed and Adam's learning rate; the date task
 // unless the figure sets another.
 TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3);
+
+// A run's config as the worker reads it, written by the codec the worker reads it with
+// (io/worker_codec.h).
+nlohmann::json worker_config(const TrainerConfig& config);
 
 // --- a training run in a worker, as the page knows it ------------------------------------------
 class Run {

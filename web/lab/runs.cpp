@@ -39,17 +39,6 @@ EM_JS(void, js_run_weights, (int run), { Module.lookbackRuns.weights(run); });
 EM_JS(void, js_run_dispose, (int run), { Module.lookbackRuns.dispose(run); });
 EM_JS(int, js_worker_count, (), { return Module.lookbackRuns.workers; });
 
-// The worker's config, written by the codec the worker reads it with (io/worker_codec.h).
-std::string config_json(const TrainerConfig& c) {
-    RunSettings settings;
-    settings.model = c.model;
-    settings.epochs = c.epochs;
-    settings.seed = c.seed;
-    settings.learning_rate = c.adam.learning_rate;
-    settings.warmup_steps = c.adam.warmup_steps;
-    return run_settings_to_json(settings).dump();
-}
-
 double now_ms() { return emscripten_get_now(); }
 
 }  // namespace
@@ -67,8 +56,18 @@ double Stopwatch::ms() const { return total + (started >= 0 ? now_ms() - started
 // [SECTION] Run
 //-----------------------------------------------------------------------------------------------
 
+nlohmann::json worker_config(const TrainerConfig& c) {
+    RunSettings settings;
+    settings.model = c.model;
+    settings.epochs = c.epochs;
+    settings.seed = c.seed;
+    settings.learning_rate = c.adam.learning_rate;
+    settings.warmup_steps = c.adam.warmup_steps;
+    return run_settings_to_json(settings);
+}
+
 Run::Run(const TrainerConfig& config) : id_(next_run_id++), config_(config) {
-    js_run_create(id_, config_json(config).c_str());
+    js_run_create(id_, worker_config(config).dump().c_str());
 }
 
 Run::~Run() { js_run_dispose(id_); }
