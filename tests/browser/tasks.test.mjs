@@ -60,7 +60,8 @@ test('translation trained in the page: AER and BLEU per epoch, in the results an
 
   // The map check reads the run trained here, once asked.
   await page.locator('canvas[data-figure="checked"]').scrollIntoViewIfNeeded();
-  await until('the checked map', async () => (await state(page, 'checked')).weights.length > 0, 30000);
+  await until('the checked map', async () => (await state(page, 'checked')).weights.length > 0 &&
+                                            (await rect(page, 'checked', 'model-live')) !== null, 30000);
   await clickWidget(page, 'checked', 'model-live');
   await until('the run trained here', async () => (await state(page, 'checked')).model === 'page', 10000);
   const checked = await state(page, 'checked');
