@@ -161,15 +161,7 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
     const float avail = ImGui::GetContentRegionAvail().x;
     if (st.typed.ShowField(avail) && st.typed.take(st.typed.field, "The map below is still the last one.")) show_typed(st);
     if (avail > 560) ImGui::SameLine();
-    ImGui::BeginDisabled(!live_available(lab));
-    int source = st.use_live ? 1 : 0;
-    ImGui::RadioButton("shipped model", &source, 0);
-    record_rect("model-shipped");
-    ImGui::SameLine();
-    ImGui::RadioButton("trained here", &source, 1);
-    record_rect("model-live");
-    ImGui::EndDisabled();
-    st.use_live = source == 1;
+    ShowModelSource(st.use_live, live_available(lab));
     st.typed.ShowMessage();
 }
 

@@ -205,15 +205,7 @@ void ShowPicker(Lab& lab, CheckedState& st) {
     record_rect("show");
     // The training figure's attention run, once it has an epoch of this task.
     if (avail > 560) ImGui::SameLine();
-    ImGui::BeginDisabled(!trained(lab.live[1], *st.task));
-    int source = st.use_live ? 1 : 0;
-    ImGui::RadioButton("shipped model", &source, 0);
-    record_rect("model-shipped");
-    ImGui::SameLine();
-    ImGui::RadioButton("trained here", &source, 1);
-    record_rect("model-live");
-    ImGui::EndDisabled();
-    st.use_live = source == 1;
+    ShowModelSource(st.use_live, trained(lab.live[1], *st.task));
     if (!st.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("%s", st.message.c_str());

@@ -219,15 +219,7 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     record_rect("memory-first");
     st.memory_all = memory == 1;
     if (avail >= 560) ImGui::SameLine(0, 24);
-    ImGui::BeginDisabled(!live_available(lab, st));
-    int source = st.use_live ? 1 : 0;
-    ImGui::RadioButton("shipped model", &source, 0);
-    record_rect("model-shipped");
-    ImGui::SameLine();
-    ImGui::RadioButton("trained here", &source, 1);
-    record_rect("model-live");
-    ImGui::EndDisabled();
-    st.use_live = source == 1;
+    ShowModelSource(st.use_live, live_available(lab, st));
     st.typed.ShowMessage();
 }
 

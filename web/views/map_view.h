@@ -102,6 +102,20 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
                           hit.col, quoted(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
 }
 
+// Which model a map reads: the shipped one, or the one trained in the page once `available`.
+// The widgets tests click: model-shipped, model-live.
+inline void ShowModelSource(bool& use_live, bool available) {
+    ImGui::BeginDisabled(!available);
+    int source = use_live ? 1 : 0;
+    ImGui::RadioButton("shipped model", &source, 0);
+    record_rect("model-shipped");
+    ImGui::SameLine();
+    ImGui::RadioButton("trained here", &source, 1);
+    record_rect("model-live");
+    ImGui::EndDisabled();
+    use_live = source == 1;
+}
+
 // One row's weights over `cols` as bars, the peak in the decoder's colour. Given `chosen`, the
 // bars take a click on one (a position) or a drag across several (a span), shaded while the
 // button is held: on release *chosen holds the first and last position.
