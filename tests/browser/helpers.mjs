@@ -165,7 +165,12 @@ export async function clickWidget(page, name, widget) {
   if (!r) throw new Error(`${name} recorded no rectangle for ${widget}`);
   const height = page.viewportSize().height;
   if (r.y < 0 || r.y + r.height > height) {
-    await page.evaluate((dy) => window.scrollBy(0, dy), r.y - height / 3);
+    // After a painted frame: a section with content-visibility: auto that was far away takes
+    // no clicks until the browser has rendered it again, as a reader sees it only then.
+    await page.evaluate((dy) => new Promise((resolve) => {
+      window.scrollBy(0, dy);
+      requestAnimationFrame(() => requestAnimationFrame(resolve));
+    }), r.y - height / 3);
     r = await rect(page, name, widget);
   }
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);

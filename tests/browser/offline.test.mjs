@@ -50,8 +50,8 @@ test('a page opened once reads and trains offline, and a new build replaces the 
     const ink = await canvasInk(page, name);
     assert.ok(ink.differing > 500 && ink.colours > 8, `${name} drew offline: ${JSON.stringify(ink)}`);
   }
-  await clickWidget(page, 'training', 'step');  // one batch each, from the cached training module
-  await until('a step trained offline', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 1), 180000);
+  await clickWidget(page, 'training', 'train');
+  await until('an epoch trained offline', async () => (await state(page, 'training')).runs.every((r) => r.epochs.length >= 1), 120000);
   assert.equal((await page.evaluate(() => window.lookback.training())).mode, 'workers', 'in Web Workers, from the cache too');
   await page.waitForSelector('#self-check[data-computations="ready"]');
   await page.locator('#c-context input').fill('five');
