@@ -340,3 +340,37 @@ TEST_CASE("registry: every variant's weights round-trip through safetensors with
               decode_examples(three_examples(), model)[1].output);
     }
 }
+
+namespace {
+template <class A>
+float largest_difference(const A& a, const A& b) {
+    float largest = 0;
+    for (size_t k = 0; k < a.size(); ++k) largest = std::max(largest, std::fabs(a.data()[k] - b.data()[k]));
+    return largest;
+}
+}  // namespace
+
+// The held-out split is decoded a slice of rows at a time (decode_batch_rows, small so that a
+// training worker's evaluation holds little memory): a row's string must not depend on the
+// slice it was decoded in, nor its maps beyond rounding (a slice pads to its longest input, and
+// the masked softmax then sums in another order).
+TEST_CASE("registry: every variant decodes a row alike alone and in slices of any size") {
+    const std::vector<Example> examples = make_date_splits(5, 8, 70).held_out;
+    for (const ModelConfig& config : every_variant(16)) {
+        CAPTURE(name_of(config));
+        const Model model = random_model(config, 41);
+        const std::vector<Decoded> alone = decode_examples(examples, model, true, 1);
+        for (int rows : {decode_batch_rows, 7, 256}) {
+            CAPTURE(rows);
+            const std::vector<Decoded> sliced = decode_examples(examples, model, true, rows);
+            REQUIRE(sliced.size() == alone.size());
+            for (size_t i = 0; i < alone.size(); ++i) {
+                CHECK(sliced[i].output == alone[i].output);
+                REQUIRE(sliced[i].attention.shape() == alone[i].attention.shape());
+                REQUIRE(sliced[i].heads.shape() == alone[i].heads.shape());
+                CHECK(largest_difference(sliced[i].attention, alone[i].attention) <= 1e-6f);
+                CHECK(largest_difference(sliced[i].heads, alone[i].heads) <= 1e-6f);
+            }
+        }
+    }
+}

@@ -116,7 +116,9 @@ Batch make_batch(const Task& task, const std::vector<Example>& examples,
 std::vector<int> encode_user_input(const Task& task, std::string_view text, std::string& error);
 std::string normalise_user_input(std::string_view text);  // what encode_user_input checks
 
-// The most strings greedy decoding takes in one batch when it works through a split.
-constexpr int decode_batch_rows = 256;
+// The most strings greedy decoding takes in one batch when it works through a split. A training
+// worker evaluates every epoch and keeps these activations: 256 rows took 62 MB of its memory
+// at width 64 with attention, 64 rows about a quarter; a row decodes alike in any slice.
+constexpr int decode_batch_rows = 64;
 
 }  // namespace lb
