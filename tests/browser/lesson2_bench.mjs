@@ -22,8 +22,9 @@
 //    Chromium's CPU throttling at 4× (--throttle), against 1280 × 900 unthrottled: the first
 //    visible figure; frames/s and the longest main-thread task while the training figure trains
 //    both models, and while "Run all eight" trains on every worker; the input delay of clicks on
-//    the alignment map while training runs; the memory of the browser's processes (proportional
-//    set size, so shared pages count once) with every worker training; examples/s per worker.
+//    the alignment map while training runs; with every worker training, the memory of the
+//    browser's processes (proportional set size, so shared pages count once) and the page's own
+//    (its JS heaps and wasm memories); examples/s per worker.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -218,6 +219,39 @@ function treeMegabytes(pid) {
   return { all: kb.all / 1024, renderer: kb.renderer / 1024 };
 }
 
+// The goal's measure of the page's memory, in MB: the used JS heap of the page, of each of its
+// workers (training and service worker; Runtime.getHeapUsage through CDP, attached to each) and
+// the wasm memories (the page's module and each training worker's, as the page reports them).
+// The WebGL contexts' buffers live in the GPU process and are not in it.
+async function pageMegabytes(context, page) {
+  const session = await context.newCDPSession(page);
+  const targets = [];
+  const waiting = new Map();
+  let next = 1;
+  session.on('Target.attachedToTarget', ({ sessionId, targetInfo }) => targets.push({ sessionId, type: targetInfo.type }));
+  session.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const reply = JSON.parse(message);
+    waiting.get(reply.id)?.(reply.result);
+    waiting.delete(reply.id);
+  });
+  await session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  await until('the workers to be attached', () => targets.some((t) => t.type === 'worker'), 10000);
+  const heapOf = (sessionId) => new Promise((resolve) => {
+    const id = next++;
+    waiting.set(id, resolve);
+    session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }) });
+  });
+  const heaps = { page: (await session.send('Runtime.getHeapUsage')).usedSize };
+  for (const t of targets) heaps[t.type] = (heaps[t.type] ?? 0) + (await heapOf(t.sessionId)).usedSize;
+  const placed = await page.evaluate(() => window.lookback.training());
+  await session.detach();
+  const mb = (bytes) => bytes / 2 ** 20;
+  const wasm = { page: mb(placed.pageWasmBytes), workers: mb(placed.workerWasmBytes.reduce((a, b) => a + b, 0)) };
+  const js = Object.fromEntries(Object.entries(heaps).map(([k, v]) => [k, mb(v)]));
+  const total = wasm.page + wasm.workers + Object.values(js).reduce((a, b) => a + b, 0);
+  return { js, wasm, total, workers: placed.workerWasmBytes.length };
+}
+
 async function deviceRun(browser, pid, url, { viewport, throttle }) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript(watchMainThread);
@@ -256,6 +290,7 @@ async function deviceRun(browser, pid, url, { viewport, throttle }) {
   out.sweepFps = await framesPerSecond(page, 8000);
   out.sweepLongest = await longestTaskSince(page, tasks);
   out.memory = treeMegabytes(pid);
+  out.pageMemory = await pageMegabytes(context, page);
   await context.close();
   return out;
 }
@@ -280,6 +315,10 @@ async function phone(url) {
     print('"Run all eight": frames/s | longest main-thread task (ms)', `${r.sweepFps.toFixed(1)} | ${r.sweepLongest.toFixed(0)}`);
     print('every worker training: the page\'s renderer | all processes (MB, PSS)',
           `${r.memory.renderer.toFixed(0)} | ${r.memory.all.toFixed(0)} (the idle browser: ${idle.renderer.toFixed(0)} | ${idle.all.toFixed(0)})`);
+    const m = r.pageMemory;
+    print('every worker training: JS heaps + wasm memories (MB)',
+          `${m.total.toFixed(1)} = JS ${Object.entries(m.js).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}; ` +
+          `wasm page ${m.wasm.page.toFixed(1)}, ${m.workers} training worker(s) ${m.wasm.workers.toFixed(1)}`);
   }
   await browser.close();
   await browserServer.close();

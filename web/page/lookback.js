@@ -286,8 +286,9 @@
       frames: (name) => module._lb_frames(figureIndex(name)),
       // Every figure's URL keys, by figure name.
       urlKeys: () => JSON.parse(module.ccall('lb_url_keys', 'string', [], [])),
-      // How training is placed: {mode, size, workers, mainThreadSlices, evaluations}.
-      training: () => runs.stats(),
+      // How training is placed: {mode, size, workers, mainThreadSlices, evaluations,
+      // workerWasmBytes}, and the page's own module's memory (pageWasmBytes).
+      training: () => ({ ...runs.stats(), pageWasmBytes: module.HEAP8.length }),
       // For tests: the next run's worker fails on purpose ('throw').
       failNextRun: (kind) => runs.failNext(kind),
     });

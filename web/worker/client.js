@@ -9,7 +9,7 @@
 // eslint-disable-next-line no-unused-vars
 function createTrainingClient(handlers) {
   const size = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
-  const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set}
+  const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set, wasmBytes}
   const home = new Map();    // run -> slot
   let main = null;           // the main-thread engine's slot, once falling back
   let mode = 'workers';
@@ -22,7 +22,10 @@ function createTrainingClient(handlers) {
         slot.ready = true;
         for (const [m, transfer] of slot.queue.splice(0)) slot.worker.postMessage(m, transfer);
         break;
-      case 'report': handlers.report(message.run, message.report); break;
+      case 'report':
+        slot.wasmBytes = message.wasmBytes;
+        handlers.report(message.run, message.report);
+        break;
       case 'state':
         if (message.state === 'failed') forget(message.run);
         handlers.state(message.run, message.state, message.message || '');
@@ -155,6 +158,7 @@ function createTrainingClient(handlers) {
       mode, size, workers: slots.length,
       mainThreadSlices: main?.engine ? main.engine.slicesTrained : 0,
       evaluations,
+      workerWasmBytes: slots.map((slot) => slot.wasmBytes ?? 0),  // as of each one's last report
     }),
     failNext(kind) { faultNext = kind; },
   };

@@ -8,7 +8,8 @@
 //        {type: 'pause', run}  {type: 'dispose', run}
 //        {type: 'weights', run}            its current weights, as a safetensors file
 //        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
-//   out  {type: 'report', run, report}     JSON text: new losses, epochs, metrics, progress
+//   out  {type: 'report', run, report, wasmBytes}   JSON text: new losses, epochs, metrics,
+//                                          progress; and the module's memory now, in bytes
 //        {type: 'state', run, state, message}   'done' | 'paused' | 'failed'
 //        {type: 'weights', run, buffer}    an ArrayBuffer, transferred
 //        {type: 'evaluated', id, json}
@@ -117,7 +118,7 @@ class TrainingEngine {
       const report = this.module.UTF8ToString(this.module._lbt_report(next.id));
       if (report !== 'null') {
         next.fraction = JSON.parse(report).fraction;
-        this.post({ type: 'report', run: nextRun, report });
+        this.post({ type: 'report', run: nextRun, report, wasmBytes: this.module.HEAP8.length });
       }
       if (status !== 0) {
         next.playing = false;
