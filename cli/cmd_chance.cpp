@@ -13,22 +13,33 @@ namespace {
 const char* const chance_usage =
     "lookback chance [--out DIR] [--data-seed N]\n"
     "  writes DIR/chance.json and DIR/chance.md (default DIR: assets): at each output position the\n"
-    "  held-out split's most common character and its share, and the score of copying the year,\n"
-    "  writing both dashes and the most common character elsewhere";
+    "  held-out split's most common character and its share, the per-character score of always\n"
+    "  writing those characters, and the score of copying the year, writing both dashes and the most\n"
+    "  common character elsewhere";
 
 const char* const roles[output_length] = {"year 1", "year 2", "year 3", "year 4", "dash",
                                           "month 1", "month 2", "dash", "day 1", "day 2"};
 
+// Always writing the most common character at every position, reading nothing: one fixed string,
+// whose per-character accuracy is the mean of the ten shares (each position scores its share).
+double constant_per_char(const ChanceBaselines& b) {
+    double sum = 0;
+    for (double share : b.majority_share) sum += share;
+    return sum / output_length;
+}
+
 std::string markdown(const ChanceBaselines& b, uint64_t data_seed, size_t count) {
     std::string md = "# What guessing scores on the held-out split\n\nWritten by `lookback chance`: dataset seed " +
                      std::to_string(data_seed) + ", the " + std::to_string(count) +
-                     " held-out strings (`shared/dataset.md`). At each output position, the character most targets "
+                     " held-out strings (`docs/dataset.md`). At each output position, the character most targets "
                      "have there and the share that have it: a model that always writes that character scores that "
                      "share there, whatever it reads.\n\n| position | character | most common | share |\n"
                      "|---:|:---|:---:|---:|\n";
     for (int t = 0; t < output_length; ++t)
         md += "| " + std::to_string(t + 1) + " | " + roles[t] + " | `" + b.majority_char[size_t(t)] + "` | " +
               fixed(b.majority_share[size_t(t)]) + " |\n";
+    md += "\nAlways writing the most common character at every position (one fixed string, nothing read): per "
+          "character " + fixed(constant_per_char(b)) + ".\n";
     md += "\nCopying the year, writing both dashes and the most common character at the four month and day "
           "positions: per character " + fixed(b.year_and_dashes_per_char) + ", exact match " +
           fixed(b.year_and_dashes_exact) + ".\n";
@@ -67,6 +78,7 @@ int chance(const Args& args) {
                                 {"held_out_size", held_out.size()},
                                 {"majority_char", characters},
                                 {"majority_share", b.majority_share},
+                                {"constant_per_char", constant_per_char(b)},
                                 {"year_and_dashes_per_char", b.year_and_dashes_per_char},
                                 {"year_and_dashes_exact", b.year_and_dashes_exact}};
     const std::string md = markdown(b, data_seed, held_out.size());

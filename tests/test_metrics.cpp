@@ -209,6 +209,13 @@ TEST_CASE("chance baselines: the held-out split, counted independently") {
         for (size_t t = 0; t < output_length; ++t) best[t] = std::max(best[t], m.per_position[t]);
     }
     for (size_t t = 0; t < output_length; ++t) CHECK(b.majority_share[t] == Approx(best[t]));
+    // One fixed string of the majority characters, scored by the evaluator: its per-character
+    // accuracy is the mean of the ten shares (what `lookback chance` writes as constant_per_char).
+    const std::string constant(b.majority_char.begin(), b.majority_char.end());
+    const Metrics fixed_guess = evaluate_predictions(date_task(), held_out, std::vector<std::string>(held_out.size(), constant));
+    double mean_share = 0;
+    for (double share : b.majority_share) mean_share += share / output_length;
+    CHECK(fixed_guess.per_char == Approx(mean_share));
     // The year-and-dashes guess, written out string by string and scored by the evaluator.
     std::vector<std::string> guesses;
     for (const Example& ex : held_out)

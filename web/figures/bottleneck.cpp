@@ -36,7 +36,7 @@ const Explanation explanations[] = {
     {"plain-h", "Encoder states h\u2081 \u2026 h\u2083",
      "Each state folds one more symbol into the running summary and hands it to the next step. After that "
      "nothing reads it again: the decoder never sees these states."},
-    {"plain-last", "The last encoder state h\u2084 (h_T)",
+    {"plain-last", "The last encoder state h\u2084 (h_S)",
      "The only thing the decoder receives. Everything about the input has to fit into these H numbers, and "
      "the symbols read first have been overwritten the most times."},
     {"plain-s", "Decoder states s\u2080 \u2026 s\u2083",
@@ -45,9 +45,10 @@ const Explanation explanations[] = {
     {"plain-y", "Outputs y\u2081 \u2026 y\u2083", "The symbols the decoder writes, one per step."},
     {"attn-x", "Input symbols x\u2081 \u2026 x\u2084", "The same source, read the same way."},
     {"attn-h", "Encoder states h\u2081 \u2026 h\u2084",
-     "All of them are kept. Each is scored against the decoder (a key) and mixed into the context (a value)."},
+     "All of them are kept. Each is scored against the decoder's state and mixed into the context."},
     {"attn-query", "The decoder's previous state s\u209c\u208b\u2081",
-     "The query: what the decoder needs at this step. It is compared with every encoder state."},
+     "It stands for what the decoder needs at this step and is compared with every encoder state. (Later "
+     "papers call it the query.)"},
     {"attn-score", "Scores",
      "One number per source position, score(s\u209c\u208b\u2081, h): how well that position fits what the decoder "
      "needs now. Dot, general or additive: see the section on scoring functions."},
@@ -115,7 +116,7 @@ void PlainPanel(Bottleneck& st, ImVec2 o, float width) {
     }
     const auto [sa, sb] = cell(0, row_ctx);
     const auto [la, lb] = cell(T - 1, row_h);
-    Arrow(draw, {(la.x + lb.x) / 2, la.y}, {(sa.x + sb.x) / 2 + 8, sb.y}, col.encoder, 2.5f);  // h_T -> s_0
+    Arrow(draw, {(la.x + lb.x) / 2, la.y}, {(sa.x + sb.x) / 2 + 8, sb.y}, col.encoder, 2.5f);  // h_S -> s_0
     draw.AddText({o.x + cw * 0.9f, o.y + row_score - 6}, col.text_dim, "h\u2081 \u2026 h\u2083: dropped");
     for (int k = 1; k < T; ++k) {  // s -> s, s -> y
         const auto [a, b] = cell(k, row_ctx);
