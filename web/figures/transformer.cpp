@@ -274,8 +274,8 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     float sum = 0;
     for (float w : bars) sum += w;
     // With memory first the decoder reads position 0 alone: there is nowhere to move its attention.
-    const std::string how = st.memory_all ? "Click a bar, or drag across several, to move this step's attention" + moved_whose(st) +
-                                                " there and decode again."
+    const std::string how = st.memory_all ? "Click a bar, or drag across several, to move this step's attention there," + moved_whose(st) +
+                                                ", and decode again."
                                           : "This Transformer reads the first state only, so its attention cannot move elsewhere.";
     WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f. %s",
                        st.selected_output, a.output[size_t(st.selected_output)],
