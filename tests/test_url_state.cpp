@@ -152,3 +152,28 @@ TEST_CASE("url table: the date task's dial, read through the settings schema, fo
     CHECK(task == lb::tasks()[1]);
     CHECK(dial == lb::DateDial{});
 }
+
+TEST_CASE("url table: a moved step's attention (al.move, tm.move), one position or a span, digits only") {
+    lb::web::Move move;
+    move.head = 2;  // the figure's head: the entry leaves it alone
+    lb::web::UrlTable url{"tm."};
+    lb::web::url_move(url, "move", move);
+    CHECK(url.query().empty());  // no move: nothing written
+    url.read("tm.move=9:21");
+    CHECK(url.messages().empty());
+    CHECK(move == lb::web::Move{9, 21, 21, 2});
+    CHECK(url.query() == "tm.move=9%3A21");
+    url.read("tm.move=8:20-21");
+    CHECK(move == lb::web::Move{8, 20, 21, 2});
+    CHECK(url.query() == "tm.move=8%3A20-21");
+    for (const char* bad : {"10:0", "3:5-4", "3:27", "-1:0", "3:-2", "3", "3:", "3:4-", "+3:4", " 3:4", "3:4x", "3:99999999999",
+                            "99999999999:1"}) {
+        move = {};
+        url.read(std::string("tm.move=") + bad);
+        INFO(bad);
+        REQUIRE(url.messages().size() == 1);
+        CHECK(url.messages()[0].find("tm.move=") != std::string::npos);
+        CHECK(url.messages()[0].find("STEP:POSITION or STEP:FIRST-LAST (an output step 0\u20139") != std::string::npos);
+        CHECK(move.step == -1);
+    }
+}

@@ -1,8 +1,9 @@
 // tests/browser/dial.test.mjs — the date task's difficulty dial in the training figure, in headless
 // Chromium: tr.formats and tr.order pick one format with the year read first; the figure's state
 // echoes them, each worker is given them in its config, and after an epoch the held-out split the
-// workers evaluated has one group (one format), not six. A bad value, and a dial setting given for
-// another task, are refused by name and leave the default.
+// workers evaluated has one group (one format), not six; the results table lists the runs with
+// their setting in their label. A bad value, and a dial setting given for another task, are
+// refused by name and leave the default.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clickWidget, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
@@ -42,6 +43,12 @@ test('the dial: one format, the year read first, trained in the workers', async 
   assert.deepEqual(trained.held_out_groups, [1200], 'one format: every held-out string in one group');
   console.log(`# format 0 in ymd, width 16, 1 epoch in the page: plain exact ${trained.runs[0].epochs[0].exact.toFixed(4)}, ` +
               `attention exact ${trained.runs[1].epochs[0].exact.toFixed(4)}`);
+  // The results table (the dates' rows, as it opens) lists both runs, each labelled with its setting.
+  const results = await state(page, 'results');
+  assert.equal(results.task, 'dates');
+  const ours = results.rows.filter((r) => r.origin === 'page' && r.run.startsWith('training'));
+  assert.deepEqual(ours.map((r) => r.run), ['training (1/1 ep.) \u00b7 formats 0 \u00b7 order ymd',
+                                            'training (1/1 ep.) \u00b7 formats 0 \u00b7 order ymd']);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -16,9 +16,7 @@
 // [SECTION] Drawing
 // [SECTION] State JSON and text alternative
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -28,6 +26,7 @@
 #include "lesson2.h"
 #include "map_view.h"
 #include "text/text.h"
+#include "url_setting.h"
 
 namespace lb::web {
 
@@ -119,23 +118,8 @@ AlignmentState::AlignmentState() : typed(lesson_example().input) {
     url.integer("ex", example, 0, held_out_split_size - 1);
     typed.bind(url);
     url.integer("row", selected_output, 0, output_length - 1)
-        .choice("model", use_live, {{"shipped", false}, {"page", true}})
-        .entry("move", "STEP:POSITION or STEP:FIRST-LAST (an output step 0\u20139, input positions from 0, first \u2264 last)",
-               [this] {
-                   if (move.step < 0) return std::string();
-                   return std::to_string(move.step) + ":" + std::to_string(move.first) +
-                          (move.last != move.first ? "-" + std::to_string(move.last) : "");
-               },
-               [this](const std::string& text) {
-                   int step = 0, first = 0, last = 0, used = 0;
-                   const bool span = std::sscanf(text.c_str(), "%d:%d-%d%n", &step, &first, &last, &used) == 3;
-                   if (!span && std::sscanf(text.c_str(), "%d:%d%n", &step, &first, &used) == 2) last = first;
-                   else if (!span) return false;
-                   if (size_t(used) != text.size() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
-                   if (step < 0 || step >= output_length || first < 0 || last < first || last >= max_input_length) return false;
-                   move = {step, first, last};
-                   return true;
-               });
+        .choice("model", use_live, {{"shipped", false}, {"page", true}});
+    url_move(url, "move", move);
 }
 
 namespace {
@@ -209,40 +193,10 @@ void ShowBars(AlignmentState& st, float width) {
     }
 }
 
-// The move's result: what the decoder writes now, its changed characters in the decoder's colour,
-// and the map after the move; Reset puts the attention back.
+// The move's result under the map (map_view.h); Reset puts the attention back.
 void ShowMove(AlignmentState& st, float map_w) {
     if (st.move.step < 0 || !st.what_if) return;
-    const WhatIf& w = *st.what_if;
-    const Move& m = st.move;
-    const std::string where = m.first == m.last ? "input " + std::to_string(m.first) + ", " + quoted(st.shown.text[size_t(m.first)])
-                                                : "inputs " + std::to_string(m.first) + "\u2013" + std::to_string(m.last) + ", \u201c" +
-                                                      st.shown.text.substr(size_t(m.first), size_t(m.last - m.first + 1)) + "\u201d, evenly";
-    ImGui::Spacing();
-    if (!w.error.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
-        WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
-        ImGui::PopStyleColor();
-    } else {
-        WrappedText("Output %d's attention moved wholly onto %s; every later step decodes freely. The decoder now writes:",
-                    m.step, where.c_str());
-        for (size_t t = 0; t < w.output.size(); ++t) {
-            const bool changed = std::find(w.changed.begin(), w.changed.end(), int(t)) != w.changed.end();
-            if (t > 0) ImGui::SameLine(0, 0);
-            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(changed ? lesson_colors().decoder : lesson_colors().text));
-            ImGui::TextUnformatted(w.output.substr(t, 1).c_str());
-            ImGui::PopStyleColor();
-        }
-        record_rect("moved-output");
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", w.changed.empty() ? "(nothing changed)"
-                                  : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
-                                     " changed, in colour)").c_str());
-        int row = m.step;
-        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, st.shown.text, w.attention, row, map_w);
-    }
-    if (ImGui::Button("Reset the attention")) st.move = {};
-    record_rect("reset-move");
+    if (ShowMoveResult(st.shown.text, st.move, *st.what_if, st.what_if->attention, "", map_w)) st.move = {};
 }
 
 void ShowGuards(const AlignmentState& st) {
@@ -334,15 +288,7 @@ std::string text_alternative(AlignmentState& st) {
                 fixed(p.weight, 3) + "</td></tr>";
     }
     html += "</tbody></table>";
-    if (st.move.step >= 0 && st.what_if) {
-        const WhatIf& w = *st.what_if;
-        html += "<p>" + (w.error.empty() ? "With output " + std::to_string(st.move.step) + "'s attention moved onto input " +
-                                               std::to_string(st.move.first) +
-                                               (st.move.last != st.move.first ? "\u2013" + std::to_string(st.move.last) : "") +
-                                               ", it writes " + html_escape(w.output) + " (" + std::to_string(w.changed.size()) +
-                                               " characters changed)."
-                                         : "Not moved: " + html_escape(w.error) + ".") + "</p>";
-    }
+    if (st.move.step >= 0 && st.what_if) html += move_html(st.shown.text, st.move, *st.what_if, "");
     return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 

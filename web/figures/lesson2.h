@@ -14,7 +14,8 @@
 //   transformer-training  figures/transformer.cpp  a Transformer with memory first and one
 //                                       with memory all, trained side by side in workers
 //   transformer-maps      figures/transformer.cpp  its cross-attention (mean and per head) and
-//                                       its encoder's self-attention for one string
+//                                       its encoder's self-attention for one string; a step's
+//                                       cross-attention moved and the string decoded again
 //
 // Legend: T output length (10), S input length, H width.
 #pragma once
@@ -133,8 +134,11 @@ struct TransformerMapsState {
     int head = 0;                   // 0: the mean over heads; h: head h (1-based)
     int selected_output = 0;        // the cross-attention row whose bars are shown
     int selected_input = 0;         // the self-attention row whose bars are shown
+    Move move;                      // tm.move: a step's attention moved, in the head shown (every
+                                    // head under the mean), and the string decoded again
     // Read for typed.input (refresh in figures/transformer.cpp).
     std::shared_ptr<const Analysis> analysis;
+    std::shared_ptr<const WhatIf> what_if;  // the move's decoding
     std::string model_label;        // which model made the maps
     UrlTable url{"tm."};
 };

@@ -74,10 +74,11 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
 
 void rank(std::vector<ResultRow>& rows, int c, bool descending);
 
-// The rows of the task shown (every task's when none is picked).
+// The rows of the task shown (every task's when none is picked). By name: a run on another
+// setting of the date task's dial learns a row of its own, which is still the dates.
 std::vector<ResultRow> shown_rows(const Lab& lab, const ResultsState& st) {
     std::vector<ResultRow> rows = lab.results();
-    if (st.rows_task) std::erase_if(rows, [&](const ResultRow& r) { return r.model.task != st.rows_task; });
+    if (st.rows_task) std::erase_if(rows, [&](const ResultRow& r) { return r.model.task->name != st.rows_task->name; });
     rank(rows, st.sort_column, st.descending);
     return rows;
 }

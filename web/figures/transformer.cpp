@@ -7,9 +7,10 @@
 //
 // "transformer-maps": for the lesson's date or a typed one, the cross-attention of the shipped
 // Transformer (or the one trained above) as the GRU alignment figure draws it (map_view.h): mean
-// over heads or one head, click an output character for its bars, hover for a weight; below it
-// the encoder's self-attention over the same string, each input position's weights over the
-// others. URL: tm.*.
+// over heads or one head, click an output character for its bars, hover for a weight; a click or
+// drag on the bars moves that step's attention (of the head shown, or every head under the mean)
+// and decodes again (analysis.h's what_if), as the alignment figure does; below it the encoder's
+// self-attention over the same string, each input position's weights over the others. URL: tm.*.
 //
 // Legend: T output characters (10), S input characters, A heads.
 //
@@ -17,6 +18,7 @@
 // [SECTION] Maps: computing, URL, drawing, state
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -172,14 +174,24 @@ void refresh_maps(Lab& lab, TransformerMapsState& st) {
     const ModelRead model = maps_model(lab, st);
     if (!model.model) return;
     const auto analysis = analyse(model, st.typed.input);
-    if (analysis == st.analysis) return;
-    st.analysis = analysis;
-    const std::string memory = st.memory_all ? "all states" : "the first state only";
-    st.model_label = model.run ? "the Transformer reading " + memory + " trained in this page (epoch " + std::to_string(model.run->epoch()) + ")"
-                               : "the shipped Transformer reading " + memory + " (" + lab.shipped_transformer_info[st.memory_all ? 1 : 0] + ")";
-    st.head = std::clamp(st.head, 0, analysis->heads);
-    st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
-    st.selected_input = std::clamp(st.selected_input, 0, int(st.typed.input.text.size()) - 1);
+    if (analysis != st.analysis) {
+        st.analysis = analysis;
+        const std::string memory = st.memory_all ? "all states" : "the first state only";
+        st.model_label = model.run ? "the Transformer reading " + memory + " trained in this page (epoch " + std::to_string(model.run->epoch()) + ")"
+                                   : "the shipped Transformer reading " + memory + " (" + lab.shipped_transformer_info[st.memory_all ? 1 : 0] + ")";
+        st.head = std::clamp(st.head, 0, analysis->heads);
+        st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
+        st.selected_input = std::clamp(st.selected_input, 0, int(st.typed.input.text.size()) - 1);
+    }
+    // The move is of the map shown: head st.head, or every head under the mean.
+    Move move = st.move;
+    move.head = st.head == 0 ? every_head : st.head - 1;
+    st.what_if = move.step >= 0 ? what_if(model, st.typed.input, move) : nullptr;
+}
+
+// Whose attention a move moved, after "Output t's attention".
+std::string moved_whose(const TransformerMapsState& st) {
+    return st.head == 0 ? " in every head" : " in head " + std::to_string(st.head);
 }
 
 // The matrix shown for the chosen head: [rows, S] of the mean or of head st.head.
@@ -198,6 +210,7 @@ TransformerMapsState::TransformerMapsState() : typed(lesson_date()) {
         .integer("head", head, 0, 8)
         .integer("row", selected_output, 0, output_length - 1)
         .integer("in", selected_input, 0, int(sizeof typed.field) - 2);
+    url_move(url, "move", move);
 }
 
 namespace {
@@ -205,10 +218,11 @@ namespace {
 void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     const char* stays = "The maps below are still the last ones.";
     const float avail = ImGui::GetContentRegionAvail().x;
-    if (st.typed.ShowField(avail)) st.typed.take(st.typed.field, stays);
+    // A move belongs to its string and its model: a new one of either puts the attention back.
+    if (st.typed.ShowField(avail) && st.typed.take(st.typed.field, stays)) st.move = {};
     const char* lesson_label = "lesson's date";
     SameLineIfRoom(ImGui::CalcTextSize(lesson_label).x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button(lesson_label)) st.typed.take(lesson_date(), stays);
+    if (ImGui::Button(lesson_label) && st.typed.take(lesson_date(), stays)) st.move = {};
     record_rect("lesson-date");
 
     int memory = st.memory_all ? 1 : 0;
@@ -217,6 +231,7 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     ImGui::SameLine();
     ImGui::RadioButton("first state", &memory, 0);
     record_rect("memory-first");
+    if (st.memory_all != (memory == 1)) st.move = {};
     st.memory_all = memory == 1;
     if (avail >= 560) ImGui::SameLine(0, 24);
     ShowModelSource(st.use_live, live_available(lab, st));
@@ -258,11 +273,24 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     const Peak peak = row_peak(bars);
     float sum = 0;
     for (float w : bars) sum += w;
-    WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f.",
+    // With memory first the decoder reads position 0 alone: there is nowhere to move its attention.
+    const std::string how = st.memory_all ? "Click a bar, or drag across several, to move this step's attention there," + moved_whose(st) +
+                                                ", and decode again."
+                                          : "This Transformer reads the first state only, so its attention cannot move elsewhere.";
+    WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f. %s",
                        st.selected_output, a.output[size_t(st.selected_output)],
                        st.selected_output == 0 ? "the start token" : ("'" + std::string(1, a.output[size_t(st.selected_output - 1)]) + "'").c_str(),
-                       sum, peak.position, quoted(input[size_t(peak.position)]).c_str(), peak.weight);
-    ShowWeightBars("bars", input, bars, map_w);
+                       sum, peak.position, quoted(input[size_t(peak.position)]).c_str(), peak.weight, how.c_str());
+    std::optional<std::pair<int, int>> chosen;
+    ShowWeightBars("bars", input, bars, map_w, st.memory_all ? &chosen : nullptr);
+    if (chosen) {
+        st.move = {st.selected_output, chosen->first, chosen->second};
+        request_redraw("transformer-maps");  // decoded again before the next frame draws it
+    }
+    if (!chosen && st.move.step >= 0 && st.what_if) {  // a new move is drawn once decoded
+        const WhatIf& w = *st.what_if;
+        if (ShowMoveResult(input, st.move, w, shown(st, w.attention, w.head_attention), moved_whose(st), map_w)) st.move = {};
+    }
 
     ImGui::Spacing();
     WrappedText("The encoder's self-attention: each input character (down) over the input (across)");
@@ -282,6 +310,19 @@ nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {
         out.push_back(std::vector<float>(row.begin(), row.end()));
     }
     return out;
+}
+
+// The move's decoding for window.lookback.state: its output, changed steps, the map shown after
+// it and each head's, or why not.
+nlohmann::json moved_json(const TransformerMapsState& st) {
+    if (st.move.step < 0 || !st.what_if) return nullptr;
+    const WhatIf& w = *st.what_if;
+    const int S = int(st.typed.input.text.size()), T = w.error.empty() ? output_length : 0;
+    nlohmann::json heads = nlohmann::json::array();
+    for (int h = 0; h < w.heads; ++h)
+        heads.push_back(rows_json(std::span<const float>(w.head_attention).subspan(size_t(h * T * S), size_t(T * S)), T, S));
+    return {{"output", w.output}, {"changed", w.changed}, {"weights", rows_json(shown(st, w.attention, w.head_attention), T, S)},
+            {"cross_heads", heads}, {"error", w.error}};
 }
 
 nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
@@ -304,6 +345,9 @@ nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
         {"self_mean", rows_json(a.self_mean, ready ? S : 0, S)}, {"self_heads", self_heads},
         {"bars", ready ? rows_json(row_of(shown(st, a.attention, a.head_attention), st.selected_output, S), 1, S)[0] : nlohmann::json(nullptr)},
         {"self_bars", ready ? rows_json(row_of(shown(st, a.self_mean, a.self_attention), st.selected_input, S), 1, S)[0] : nlohmann::json(nullptr)},
+        {"move", st.move.step < 0 ? nlohmann::json(nullptr)
+                                  : nlohmann::json{{"step", st.move.step}, {"first", st.move.first}, {"last", st.move.last}}},
+        {"moved", moved_json(st)},
         {"shipped_error", lab.shipped_transformer_error},
     };
 }
@@ -327,7 +371,9 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
                 std::to_string(p.position) + "</td><td>" + html_escape(quoted(input[size_t(p.position)])) + "</td><td>" +
                 fixed(p.weight, 3) + "</td></tr>";
     }
-    return html + "</tbody></table>" + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
+    html += "</tbody></table>";
+    if (st.move.step >= 0 && st.what_if) html += move_html(input, st.move, *st.what_if, moved_whose(st));
+    return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 
 }  // namespace

@@ -84,11 +84,13 @@ std::shared_ptr<const WhatIf> what_if(const ModelRead& model, const ModelInput& 
         if (move.first < 0 || move.last < move.first || move.last >= S)
             throw std::invalid_argument("the positions " + std::to_string(move.first) + "\u2013" + std::to_string(move.last) +
                                         " are not inside the input's 0\u2013" + std::to_string(S - 1));
-        AttentionEdit edit{move.step, std::vector<float>(size_t(S), 0.0f)};
+        AttentionEdit edit{move.step, std::vector<float>(size_t(S), 0.0f), move.head};
         for (int j = move.first; j <= move.last; ++j) edit.weights[size_t(j)] = 1.0f / float(move.last - move.first + 1);
         const Counterfactual c = decode_counterfactual(*model.model, input.tokens, {edit});
         w->output = c.edited.output;
         w->attention.assign(c.edited.attention.begin(), c.edited.attention.end());
+        w->heads = int(c.edited.heads.shape()[0]);
+        w->head_attention.assign(c.edited.heads.begin(), c.edited.heads.end());
         w->changed = c.changed_steps;
     } catch (const std::exception& e) {  // a refused move is said, never thrown to the page
         *w = WhatIf{};

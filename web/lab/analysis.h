@@ -16,6 +16,7 @@
 
 #include "data/alignment_scores.h"
 #include "lab.h"
+#include "models/attention_override.h"
 
 namespace lb::web {
 
@@ -54,11 +55,15 @@ std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput
 struct Move {
     int step = -1;              // the output step whose attention moves; -1: none
     int first = 0, last = 0;    // the input positions it moves onto, evenly
+    int head = every_head;      // a Transformer's cross-attention head (0-based), or every head
     bool operator==(const Move&) const = default;
 };
 struct WhatIf {
     std::string output;         // [T] what the decoder writes after the move
-    std::vector<float> attention;  // [T, S] its map: row `step` is the moved weights
+    std::vector<float> attention;  // [T, S] its map: row `step` is the moved weights (a
+                                   // Transformer's: the mean over heads)
+    int heads = 0;              // A: a Transformer's; else 0
+    std::vector<float> head_attention;  // [A, T, S] each head's map after the move
     std::vector<int> changed;   // the output steps whose character changed
     std::string error;          // why the move was refused ("" = it was not); the rest is empty then
 };

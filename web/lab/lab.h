@@ -167,6 +167,16 @@ struct ResultRow {
     double aer = NAN;           // the maps against the task's known alignment (NaN: no map, or not measured)
     double bleu = NAN;          // a task of words only
 };
+// What sets a row of the date task apart from the lesson's, for a page run's label: the parts of
+// its dial that are not the defaults, "formats 0 · order ymd"; "" for the defaults or another task.
+inline std::string dial_label(const Task& task) {
+    const DateDial* dial = date_dial(task);
+    const DateDial lesson;
+    std::string label;
+    if (dial && dial->formats != lesson.formats) label = "formats " + formats_text(dial->formats);
+    if (dial && dial->order != lesson.order) label += (label.empty() ? "" : " \u00b7 ") + std::string("order ") + dial->order;
+    return label;
+}
 
 // --- maps checked against a task's known alignment ---------------------------------------------
 // One map's scores in assets/alignment-TASK.json (`lookback sweep --alignment`): the mean over

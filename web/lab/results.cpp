@@ -61,8 +61,11 @@ std::vector<ResultRow> Lab::results() const {
         rows.push_back({Origin::page, label, c, m.exact, m.per_char, parameter_count(c), seconds,
                         m.alignment ? m.alignment->aer() : NAN, m.bleu});
     };
+    // A run on another setting of the date task's dial says which, so its row is told apart.
     auto page_row = [&](const Run& run, const std::string& label) {
-        measured_row(label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)",
+        const std::string dial = dial_label(*run.config().model.task);
+        measured_row(label + " (" + std::to_string(run.epoch()) + "/" + std::to_string(run.config().epochs) + " ep.)" +
+                         (dial.empty() ? "" : " \u00b7 " + dial),
                      run.config().model, *run.metrics(), run.seconds_training());
     };
     for (const auto& run : sweep)

@@ -3,7 +3,8 @@
 // the left (each a button that selects its row), every row's peak outlined, the selected row
 // framed and a tooltip with the weight under the mouse; and the selected row as bars with its
 // peak marked; and the date field a reader types into, refused with the reason when the models
-// cannot read it. The GRU alignment figure and the Transformer's maps share it. Inline: used by
+// cannot read it; a moved step's attention and what the decoder writes after it. The GRU
+// alignment figure and the Transformer's maps share it. Inline: used by
 // several figure files.
 //
 // Legend: R rows (output characters, or input characters for a self-attention map), C columns
@@ -155,6 +156,56 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     const std::string label = "peak " + fixed(peak.weight, 2);
     const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
     draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
+}
+
+// Where a move put the attention: "input 20, '1'" or "inputs 20–21, “77”, evenly".
+inline std::string move_target(const std::string& input, const Move& m) {
+    if (m.first == m.last) return "input " + std::to_string(m.first) + ", " + quoted(input[size_t(m.first)]);
+    return "inputs " + std::to_string(m.first) + "\u2013" + std::to_string(m.last) + ", \u201c" +
+           input.substr(size_t(m.first), size_t(m.last - m.first + 1)) + "\u201d, evenly";
+}
+
+// A move's result (analysis.h's what_if) under the map it moved: what the decoder writes now, its
+// changed characters in the decoder's colour, and `moved_map` [T, S] (the map after the move, of
+// the head shown); or why the move was refused. `whose` names the attention moved after "Output
+// t's attention": "" for a model with one map, " in head 2". Widgets: moved-output, moved-map
+// (rows moved-out-T), reset-move. True when Reset was clicked: the figure puts the attention back.
+inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf& w, std::span<const float> moved_map,
+                           const std::string& whose, float map_w) {
+    ImGui::Spacing();
+    if (!w.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
+        WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
+        ImGui::PopStyleColor();
+    } else {
+        WrappedText("Output %d's attention%s moved wholly onto %s; every later step decodes freely. The decoder now writes:",
+                    m.step, whose.c_str(), move_target(input, m).c_str());
+        for (size_t t = 0; t < w.output.size(); ++t) {
+            const bool changed = std::find(w.changed.begin(), w.changed.end(), int(t)) != w.changed.end();
+            if (t > 0) ImGui::SameLine(0, 0);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(changed ? lesson_colors().decoder : lesson_colors().text));
+            ImGui::TextUnformatted(w.output.substr(t, 1).c_str());
+            ImGui::PopStyleColor();
+        }
+        record_rect("moved-output");
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", w.changed.empty() ? "(nothing changed)"
+                                  : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
+                                     " changed, in colour)").c_str());
+        int row = m.step;
+        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w);
+    }
+    const bool reset = ImGui::Button("Reset the attention");
+    record_rect("reset-move");
+    return reset;
+}
+
+// The same for a text alternative: one paragraph.
+inline std::string move_html(const std::string& input, const Move& m, const WhatIf& w, const std::string& whose) {
+    if (!w.error.empty()) return "<p>Not moved: " + html_escape(w.error) + ".</p>";
+    return "<p>With output " + std::to_string(m.step) + "'s attention" + whose + " moved onto " +
+           html_escape(move_target(input, m)) + ", it writes " + html_escape(w.output) + " (" + std::to_string(w.changed.size()) +
+           (w.changed.size() == 1 ? " character" : " characters") + " changed).</p>";
 }
 
 // A date the reader types (or a link gives as `date`) for a map, checked once where it comes in:
