@@ -324,3 +324,27 @@ TEST_CASE("trainer: a step that goes non-finite stops the run and keeps the last
     CHECK(sane.done());
     CHECK(sane.failure().empty());
 }
+
+// A done trainer lets go of what only training needs (so a worker's next run reuses the memory);
+// what a finished run is asked for afterwards stays: its weights decode the held-out split to the
+// metrics its last evaluation recorded, computed again here from those weights alone.
+TEST_CASE("trainer: a finished run keeps its weights, histories and last metrics") {
+    const Splits data = make_date_splits(4, 96, 40);
+    TrainerConfig config;
+    config.model = {DecoderKind::attention, Scorer::additive, 8};
+    config.batch_size = 32;
+    config.epochs = 2;
+    Trainer trainer(config, data);
+    CHECK(trainer.step(100) == 6);  // 3 batches an epoch
+    REQUIRE(trainer.done());
+    CHECK(trainer.work(64) == 0);
+    CHECK(trainer.loss_history().size() == 6);
+    REQUIRE(trainer.epoch_history().size() == 2);
+    REQUIRE(trainer.metrics().has_value());
+    std::vector<std::string> outputs;
+    for (const Decoded& d : decode_examples(data.held_out, trainer.model(), false)) outputs.push_back(d.output);
+    const Metrics again = evaluate_predictions(date_task(), data.held_out, outputs);
+    CHECK(again.count == 40);
+    CHECK(again.exact == trainer.metrics()->exact);
+    CHECK(again.per_char == trainer.metrics()->per_char);
+}

@@ -129,6 +129,12 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
 
 SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples) : examples_(&examples) {}
 
+void SplitEvaluator::release_scratch() {
+    acts_ = {};
+    predictions_ = {};
+    indices_ = {};
+}
+
 void SplitEvaluator::restart() {
     row_ = 0;
     predictions_.clear();
@@ -304,14 +310,27 @@ void Trainer::finish_epoch() {
 
 int Trainer::work(int max_rows) {
     if (done() || max_rows <= 0) return 0;
+    int rows = 0;
     if (phase_ == Phase::evaluating) {
-        const int rows = evaluator_.work(model_, max_rows);
+        rows = evaluator_.work(model_, max_rows);
         if (evaluator_.done()) finish_epoch();
-        return rows;
+    } else {
+        rows = std::min(max_rows, batch_rows() - row_);
+        train_rows(rows);
     }
-    const int rows = std::min(max_rows, batch_rows() - row_);
-    train_rows(rows);
+    if (done()) release_scratch();
     return rows;
+}
+
+// A finished run keeps its weights, histories and last metrics; what only training needs goes,
+// so that the next run on the same training worker reuses that memory.
+void Trainer::release_scratch() {
+    grads_ = {};
+    chunk_grads_ = {};
+    last_sound_ = {};
+    adam_ = {};
+    acts_ = {};
+    evaluator_.release_scratch();
 }
 
 int Trainer::step(int n_batches) {

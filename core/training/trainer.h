@@ -73,6 +73,7 @@ class SplitEvaluator {
 public:
     explicit SplitEvaluator(const std::vector<Example>& examples);  // must outlive this
     void restart();                               // forgets the predictions and metrics
+    void release_scratch();                       // frees what decoding needs; keeps metrics()
     // Decodes up to max_rows more examples (in batches of at most decode_batch_rows) with
     // model; computes metrics() after the last. Returns the rows decoded.
     int work(const Model& model, int max_rows);
@@ -112,7 +113,8 @@ public:
     // held-out strings, and after the last one records the epoch. Returns the
     // rows done (0 once done()).
     int work(int max_rows);
-    // After the configured epochs, or once a step failed (failure()).
+    // After the configured epochs, or once a step failed (failure()). A done trainer has let go of
+    // its gradients, optimiser state and activations: model(), the histories and metrics() stay.
     bool done() const;
     // Empty while training is sound. Before each update the trainer checks the
     // batch's loss and the gradient's global norm, and after it every weight;
@@ -145,6 +147,7 @@ public:
 private:
     void start_epoch();
     void train_rows(int rows);
+    void release_scratch();
     void finish_epoch();
     void stop(const char* what, double value);
 
