@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/commands.h"
+#include "cli/sweeps.h"
 
 namespace lb::cli {
 
@@ -131,13 +131,11 @@ int published_sweep(const SweepArgs& args) {
             line(compare(find(all, "luong concat"), find(all, "luong general"), "Luong's concat score against general", args.seeds));
         }
 
-        std::vector<uint64_t> seeds;
-        for (int k = 0; k < args.seeds; ++k) seeds.push_back(args.seed + uint64_t(k));
-        const nlohmann::json out = {{"epochs", args.epochs},   {"seeds", seeds},
-                                    {"data_seed", args.data_seed}, {"learning_rate", args.learning_rate},
-                                    {"widths", std::vector<int>(args.widths.begin(), args.widths.begin() + long(by_width.size()))},   {"train_size", data.train.size()},
-                                    {"held_out_size", data.held_out.size()},
-                                    {"runs", runs},            {"summary", summaries}};
+        SweepHeader header = sweep_header(args, data);
+        header.widths.assign(args.widths.begin(), args.widths.begin() + long(by_width.size()));
+        nlohmann::json out = sweep_header_json(header);
+        out["runs"] = runs;
+        out["summary"] = summaries;
         return files.write(out, md) ? md : std::string();
     };
     std::string md;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/commands.h"
+#include "cli/sweeps.h"
 #include "lesson/published.h"
 
 namespace lb::cli {
@@ -37,14 +37,18 @@ const char* sweep_usage() {
     return text.c_str();
 }
 
-constexpr int width_count = sweep_width_count;
-const auto& widths = sweep_widths;   // published.h
+const auto& widths = sweep_widths;  // published.h
 const SourceFigures& source = source_figures;
+// The output positions the claims read: the year's four digits, the day's second one.
+constexpr int year_digits = 4;
+constexpr int day_second_digit = 9;
 
-struct Run {
-    RunOptions options;
-    RunResult result;
-};
+// The run at a width the claims name.
+const WidthRow& at_width(const std::vector<WidthRow>& rows, int width) {
+    for (const WidthRow& row : rows)
+        if (row.width == width) return row;
+    throw std::invalid_argument("the width sweep has no run at width " + std::to_string(width));
+}
 
 double spread(const std::array<double, length_bucket_count>& buckets) {
     double lo = INFINITY, hi = -INFINITY;
@@ -59,139 +63,26 @@ std::string thousands(long v) {
     return s;
 }
 
-// The claims the lesson makes about the sweep, each with our number.
-struct Check {
-    std::string claim;
-    double value;
-    bool pass;
-};
-
-std::vector<Check> checks_of(const Run (&plain)[width_count], const Run (&attention)[width_count]) {
-    const Metrics& p64 = plain[3].result.metrics;
-    const Metrics& a64 = attention[3].result.metrics;
-    const Metrics& p8 = plain[0].result.metrics;
-    const Metrics& a8 = attention[0].result.metrics;
-    const double year_min = std::min({p64.per_position[0], p64.per_position[1],
-                                      p64.per_position[2], p64.per_position[3]});
-    const double gap32 = attention[2].result.metrics.exact - plain[2].result.metrics.exact;
+std::vector<Check> checks_of(const std::vector<WidthRow>& plain, const std::vector<WidthRow>& attention) {
+    const WidthRow &p64 = at_width(plain, 64), &a64 = at_width(attention, 64);
+    const WidthRow &p8 = at_width(plain, 8), &a8 = at_width(attention, 8);
+    const double year_min = *std::min_element(p64.per_position.begin(), p64.per_position.begin() + year_digits);
+    const double gap32 = at_width(attention, 32).exact - at_width(plain, 32).exact;
     const double gap64 = a64.exact - p64.exact;
+    const double day_digit = p64.per_position[day_second_digit];
     return {
         {"attention at width 64: exact >= 0.99", a64.exact, a64.exact >= 0.99},
         {"plain at width 64: exact <= 0.05", p64.exact, p64.exact <= 0.05},
         {"plain at width 64: per-char >= 0.6", p64.per_char, p64.per_char >= 0.6},
         {"plain at width 64: every year digit >= 0.95 (lowest shown)", year_min, year_min >= 0.95},
-        {"plain at width 64: day's second digit <= 0.3", p64.per_position[9], p64.per_position[9] <= 0.3},
-        {"plain at width 64: length-bucket spread <= 0.05", spread(p64.per_length_bucket),
-         spread(p64.per_length_bucket) <= 0.05},
+        {"plain at width 64: day's second digit <= 0.3", day_digit, day_digit <= 0.3},
+        {"plain at width 64: length-bucket spread <= 0.05", spread(p64.length_buckets),
+         spread(p64.length_buckets) <= 0.05},
         {"plain at width 8: exact <= 0.05", p8.exact, p8.exact <= 0.05},
         {"attention at width 8: exact <= 0.05", a8.exact, a8.exact <= 0.05},
         {"width 32: attention exact - plain exact >= 0.5", gap32, gap32 >= 0.5},
         {"width 64: attention exact - plain exact >= 0.5", gap64, gap64 >= 0.5},
     };
-}
-
-std::string markdown(const Run (&plain)[width_count], const Run (&attention)[width_count],
-                     const std::vector<Check>& checks, size_t train_size) {
-    const RunOptions& o = plain[0].options;
-    const Metrics& p64 = plain[3].result.metrics;
-    const Metrics& a64 = attention[3].result.metrics;
-    std::string md;
-    auto line = [&](const std::string& s) { md += s + "\n"; };
-    char buf[512];
-
-    line("# The width sweep: plain encoder–decoder vs additive attention");
-    line("");
-    std::snprintf(buf, sizeof buf,
-                  "Written by `lookback sweep`: %d epochs per model, seed %llu (initialisation and "
-                  "shuffling), dataset seed %llu, %s training and %s held-out strings "
-                  "(`docs/dataset.md`), greedy decoding of 10 characters. \"Source\" is the "
-                  "lesson's reference run (TensorFlow, as published); \"ours\" is this "
-                  "project's C++ core. Seconds are single-threaded wall clock on the machine "
-                  "that ran the sweep.",
-                  o.epochs, (unsigned long long)o.seed, (unsigned long long)o.data_seed,
-                  thousands(long(train_size)).c_str(), thousands(p64.count).c_str());
-    line(buf);
-    line("");
-    line("## Exact match and per-character accuracy (held-out)");
-    line("");
-    line("| width | plain exact, source | plain exact, ours | attention exact, source | attention exact, ours "
-         "| plain per-char, source | plain per-char, ours | attention per-char, source | attention per-char, ours |");
-    line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    for (int w = 0; w < width_count; ++w) {
-        const Metrics& p = plain[w].result.metrics;
-        const Metrics& a = attention[w].result.metrics;
-        line("| " + std::to_string(widths[size_t(w)]) + " | " + fixed(source.plain.exact[size_t(w)]) + " | " +
-             fixed(p.exact) + " | " + fixed(source.attention.exact[size_t(w)]) + " | " + fixed(a.exact) +
-             " | " + fixed(source.plain.per_char[size_t(w)]) + " | " + fixed(p.per_char) + " | " +
-             fixed(source.attention.per_char[size_t(w)]) + " | " + fixed(a.per_char) + " |");
-    }
-    line("");
-    line("## Accuracy per output position at width 64");
-    line("");
-    line("| position | character | plain, source | plain, ours | attention, source | attention, ours |");
-    line("|---:|:---:|---:|---:|---:|---:|");
-    const char* roles[output_length] = {"year 1", "year 2", "year 3", "year 4", "dash",
-                                        "month 1", "month 2", "dash", "day 1", "day 2"};
-    for (int t = 0; t < output_length; ++t)
-        line("| " + std::to_string(t + 1) + " | " + roles[t] + " | " +
-             fixed(source.plain.per_position_64[size_t(t)]) + " | " + fixed(p64.per_position[size_t(t)]) + " | " +
-             fixed(source.attention.per_position_64[size_t(t)]) + " | " + fixed(a64.per_position[size_t(t)]) + " |");
-    line("");
-    line("## Per-character accuracy by input length at width 64");
-    line("");
-    line("Buckets are the nearest-rank quartiles of the held-out input lengths: Q_k is the "
-         "smallest length with at least k/4 of the strings no longer than it; bucket 1 is "
-         "length ≤ Q1, bucket 2 is Q1 < length ≤ Q2, bucket 3 is Q2 < length ≤ Q3, bucket 4 is "
-         "longer. Lengths tie, so the bucket sizes differ. The source's own bucket edges are not "
-         "known; its numbers are shown for the same rank.");
-    line("");
-    line("| bucket | lengths | strings | plain, source | plain, ours | attention, ours |");
-    line("|---:|:---:|---:|---:|---:|---:|");
-    for (int k = 0; k < length_bucket_count; ++k)
-        line("| " + std::to_string(k + 1) + " | " + std::to_string(p64.buckets.lowest_length(k)) +
-             "–" + std::to_string(p64.buckets.highest_length(k)) + " | " +
-             std::to_string(p64.bucket_count[size_t(k)]) + " | " + fixed(source.plain_length_buckets_64[size_t(k)]) +
-             " | " + fixed(p64.per_length_bucket[size_t(k)]) + " | " +
-             fixed(a64.per_length_bucket[size_t(k)]) + " |");
-    double source_spread = 0, lo = 1, hi = 0;
-    for (double b : source.plain_length_buckets_64) lo = std::min(lo, b), hi = std::max(hi, b);
-    source_spread = hi - lo;
-    line("| spread | | | " + fixed(source_spread) + " | " + fixed(spread(p64.per_length_bucket)) +
-         " | " + fixed(spread(a64.per_length_bucket)) + " |");
-    line("");
-    line("## Per format at width 64 (ours)");
-    line("");
-    line("| format | strings | plain per-char | plain exact | attention per-char | attention exact |");
-    line("|:---|---:|---:|---:|---:|---:|");
-    for (int f = 0; f < format_count; ++f)
-        line(std::string("| `") + format_name(f) + "` | " +
-             std::to_string(p64.examples_per_format[size_t(f)]) + " | " +
-             fixed(p64.per_format[size_t(f)]) + " | " + fixed(p64.per_format_exact[size_t(f)]) +
-             " | " + fixed(a64.per_format[size_t(f)]) + " | " + fixed(a64.per_format_exact[size_t(f)]) + " |");
-    line("");
-    line("## Cost");
-    line("");
-    line("| width | plain parameters | attention parameters | plain seconds | attention seconds | attention / plain time |");
-    line("|---:|---:|---:|---:|---:|---:|");
-    for (int w = 0; w < width_count; ++w) {
-        const RunResult& p = plain[w].result;
-        const RunResult& a = attention[w].result;
-        line("| " + std::to_string(widths[size_t(w)]) + " | " + thousands(p.parameters) + " | " +
-             thousands(a.parameters) + " | " + fixed(p.train_seconds, 1) + " | " +
-             fixed(a.train_seconds, 1) + " | " + fixed(a.train_seconds / p.train_seconds, 2) + "× |");
-    }
-    line("| 64, source | " + thousands(source.plain.parameters_64) + " | " +
-         thousands(source.attention.parameters_64) + " | " + fixed(source.plain.seconds_64, 1) + " | " +
-         fixed(source.attention.seconds_64, 1) + " | " +
-         fixed(source.attention.seconds_64 / source.plain.seconds_64, 2) + "× |");
-    line("");
-    line("## Checks of the lesson's claims");
-    line("");
-    line("| claim | ours | holds |");
-    line("|:---|---:|:---:|");
-    for (const Check& c : checks)
-        line("| " + c.claim + " | " + fixed(c.value) + " | " + (c.pass ? "yes" : "**no**") + " |");
-    return md;
 }
 
 nlohmann::json source_json() {
@@ -210,58 +101,175 @@ nlohmann::json source_json() {
     };
 }
 
+// Run: every width × {plain, attention}, in that order.
+std::optional<std::vector<WidthRow>> run_width_sweep(const SweepArgs& args, const Splits& data) {
+    std::vector<WidthRow> rows;
+    for (int width : widths)
+        for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention}) {
+            ModelConfig model;
+            model.decoder = kind;
+            model.scorer = Scorer::additive;
+            model.H = width;
+            const RunOptions o = sweep_options(args, model, args.seed);
+            char label[64];
+            std::snprintf(label, sizeof label, "%-9s width %2d ", std::string(decoder_name(kind)).c_str(), width);
+            const std::optional<RunResult> result = sweep_run(o, label, data);
+            if (!result) return std::nullopt;
+            rows.push_back(width_row(o, *result));
+        }
+    return rows;
+}
+
 }  // namespace
 
-std::string fixed(double v, int digits) {
-    if (std::isnan(v)) return "–";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string spread_text(const Spread& s) {
-    return fixed(s.mean) + " (" + fixed(s.lo) + "–" + fixed(s.hi) + ")";
-}
-
-nlohmann::json spread_json(const Spread& s) { return {{"mean", s.mean}, {"min", s.lo}, {"max", s.hi}}; }
-
-SweepFiles::SweepFiles(const std::string& dir, const std::string& name)
-    : json_path(dir + "/" + name + ".json"), md_path(dir + "/" + name + ".md") {}
-
-bool SweepFiles::writable() const {
-    for (const std::string& path : {md_path, json_path}) {
-        const std::string problem = write_problem(path);
-        if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(path).c_str(), problem.c_str());
-            return false;
-        }
-    }
-    return true;
-}
-
-bool SweepFiles::write(const nlohmann::json& json, const std::string& md) const {
-    if (write_text(json_path, json.dump(1) + "\n") && write_text(md_path, md)) return true;
-    std::fprintf(stderr, "lookback: cannot write '%s' or '%s'\n", json_path.c_str(), md_path.c_str());
-    return false;
-}
-
-void SweepFiles::print(const std::string& md) const {
-    std::printf("\n%s\nwrote %s and %s\n", md.c_str(), md_path.c_str(), json_path.c_str());
-}
-
-std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const Splits& data) {
-    options.label = label;
-    RunResult result = train_and_evaluate(options, data);
-    if (!result.failure.empty()) {
-        std::fprintf(stderr, "\nlookback: %s%s The sweep stopped there; try a smaller --lr.\n", label.c_str(),
-                     result.failure.c_str());
-        return std::nullopt;
-    }
+WidthRow width_row(const RunOptions& options, const RunResult& result) {
     const Metrics& m = result.metrics;
-    std::printf("%sexact %.4f  per-char %.4f  %6.1f s  %6ld parameters\n", label.c_str(), m.exact, m.per_char,
-                result.train_seconds, result.parameters);
-    std::fflush(stdout);
-    return result;
+    WidthRow row{std::string(decoder_name(options.model.decoder)), options.model.H, m.count, result.parameters,
+                 m.exact, m.per_char, result.train_seconds, m.per_position, m.per_format, m.per_format_exact,
+                 m.per_length_bucket, {}, m.bucket_count, run_json(options, result)};
+    for (int k = 0; k < length_bucket_count; ++k)
+        row.bucket_ranges[size_t(k)] = {m.buckets.lowest_length(k), m.buckets.highest_length(k)};
+    return row;
+}
+
+WidthRow width_row_of(const nlohmann::json& run) {
+    using Buckets = std::array<double, length_bucket_count>;
+    return {run.at("model").get<std::string>(),
+            run.at("width").get<int>(),
+            run.at("held_out_size").get<int>(),
+            run.at("parameters").get<long>(),
+            run.at("exact").get<double>(),
+            run.at("per_char").get<double>(),
+            run.at("train_seconds").get<double>(),
+            run.at("per_position").get<std::vector<double>>(),
+            run.at("per_format").get<std::vector<double>>(),
+            run.at("per_format_exact").get<std::vector<double>>(),
+            run.at("length_buckets").get<Buckets>(),
+            run.at("length_bucket_ranges").get<std::array<std::array<int, 2>, length_bucket_count>>(),
+            run.at("length_bucket_counts").get<std::array<int, length_bucket_count>>(),
+            run};
+}
+
+WidthSweepResults width_sweep_results(const SweepHeader& header, const std::vector<WidthRow>& rows,
+                                      const std::vector<Example>& held_out) {
+    WidthSweepResults r{header, {}, {}, std::vector<int>(format_count, 0), {}};
+    for (const WidthRow& row : rows) (row.model == "plain" ? r.plain : r.attention).push_back(row);
+    for (const Example& ex : held_out) ++r.strings_per_format[size_t(ex.group)];
+    r.checks = checks_of(r.plain, r.attention);
+    return r;
+}
+
+WidthSweepResults width_sweep_results_of(const nlohmann::json& json) {
+    std::vector<WidthRow> rows;
+    for (const nlohmann::json& run : json.at("runs")) rows.push_back(width_row_of(run));
+    const SweepHeader header = sweep_header_of(json);
+    return width_sweep_results(header, rows, make_date_splits(header.data_seed).held_out);
+}
+
+nlohmann::json width_sweep_json(const WidthSweepResults& r) {
+    nlohmann::json json = sweep_header_json(r.header), runs = nlohmann::json::array(),
+                   checks = nlohmann::json::array();
+    for (size_t w = 0; w < r.plain.size(); ++w) runs.push_back(r.plain[w].json), runs.push_back(r.attention[w].json);
+    for (const Check& c : r.checks) checks.push_back({{"claim", c.claim}, {"value", c.value}, {"pass", c.pass}});
+    json["runs"] = runs;
+    json["source"] = source_json();
+    json["checks"] = checks;
+    return json;
+}
+
+std::string width_sweep_markdown(const WidthSweepResults& r) {
+    const SweepHeader& h = r.header;
+    const WidthRow &p64 = at_width(r.plain, 64), &a64 = at_width(r.attention, 64);
+    std::string md;
+    auto line = [&](const std::string& s) { md += s + "\n"; };
+    char buf[512];
+
+    line("# The width sweep: plain encoder–decoder vs additive attention");
+    line("");
+    std::snprintf(buf, sizeof buf,
+                  "Written by `lookback sweep`: %d epochs per model, seed %llu (initialisation and "
+                  "shuffling), dataset seed %llu, %s training and %s held-out strings "
+                  "(`docs/dataset.md`), greedy decoding of 10 characters. \"Source\" is the "
+                  "lesson's reference run (TensorFlow, as published); \"ours\" is this "
+                  "project's C++ core. Seconds are single-threaded wall clock on the machine "
+                  "that ran the sweep.",
+                  h.epochs, (unsigned long long)h.seed.value_or(0), (unsigned long long)h.data_seed,
+                  thousands(long(h.train_size)).c_str(), thousands(p64.count).c_str());
+    line(buf);
+    line("");
+    line("## Exact match and per-character accuracy (held-out)");
+    line("");
+    line("| width | plain exact, source | plain exact, ours | attention exact, source | attention exact, ours "
+         "| plain per-char, source | plain per-char, ours | attention per-char, source | attention per-char, ours |");
+    line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (size_t w = 0; w < r.plain.size(); ++w) {
+        const WidthRow &p = r.plain[w], &a = r.attention[w];
+        line("| " + std::to_string(p.width) + " | " + fixed(source.plain.exact[w]) + " | " + fixed(p.exact) + " | " +
+             fixed(source.attention.exact[w]) + " | " + fixed(a.exact) + " | " + fixed(source.plain.per_char[w]) +
+             " | " + fixed(p.per_char) + " | " + fixed(source.attention.per_char[w]) + " | " + fixed(a.per_char) +
+             " |");
+    }
+    line("");
+    line("## Accuracy per output position at width 64");
+    line("");
+    line("| position | character | plain, source | plain, ours | attention, source | attention, ours |");
+    line("|---:|:---:|---:|---:|---:|---:|");
+    const char* roles[output_length] = {"year 1", "year 2", "year 3", "year 4", "dash",
+                                        "month 1", "month 2", "dash", "day 1", "day 2"};
+    for (size_t t = 0; t < size_t(output_length); ++t)
+        line("| " + std::to_string(t + 1) + " | " + roles[t] + " | " + fixed(source.plain.per_position_64[t]) +
+             " | " + fixed(p64.per_position[t]) + " | " + fixed(source.attention.per_position_64[t]) + " | " +
+             fixed(a64.per_position[t]) + " |");
+    line("");
+    line("## Per-character accuracy by input length at width 64");
+    line("");
+    line("Buckets are the nearest-rank quartiles of the held-out input lengths: Q_k is the "
+         "smallest length with at least k/4 of the strings no longer than it; bucket 1 is "
+         "length ≤ Q1, bucket 2 is Q1 < length ≤ Q2, bucket 3 is Q2 < length ≤ Q3, bucket 4 is "
+         "longer. Lengths tie, so the bucket sizes differ. The source's own bucket edges are not "
+         "known; its numbers are shown for the same rank.");
+    line("");
+    line("| bucket | lengths | strings | plain, source | plain, ours | attention, ours |");
+    line("|---:|:---:|---:|---:|---:|---:|");
+    for (size_t k = 0; k < size_t(length_bucket_count); ++k)
+        line("| " + std::to_string(k + 1) + " | " + std::to_string(p64.bucket_ranges[k][0]) + "–" +
+             std::to_string(p64.bucket_ranges[k][1]) + " | " + std::to_string(p64.bucket_counts[k]) + " | " +
+             fixed(source.plain_length_buckets_64[k]) + " | " + fixed(p64.length_buckets[k]) + " | " +
+             fixed(a64.length_buckets[k]) + " |");
+    line("| spread | | | " + fixed(spread(source.plain_length_buckets_64)) + " | " + fixed(spread(p64.length_buckets)) +
+         " | " + fixed(spread(a64.length_buckets)) + " |");
+    line("");
+    line("## Per format at width 64 (ours)");
+    line("");
+    line("| format | strings | plain per-char | plain exact | attention per-char | attention exact |");
+    line("|:---|---:|---:|---:|---:|---:|");
+    for (size_t f = 0; f < size_t(format_count); ++f)
+        line(std::string("| `") + format_name(int(f)) + "` | " + std::to_string(r.strings_per_format[f]) + " | " +
+             fixed(p64.per_format[f]) + " | " + fixed(p64.per_format_exact[f]) + " | " + fixed(a64.per_format[f]) +
+             " | " + fixed(a64.per_format_exact[f]) + " |");
+    line("");
+    line("## Cost");
+    line("");
+    line("| width | plain parameters | attention parameters | plain seconds | attention seconds | attention / plain time |");
+    line("|---:|---:|---:|---:|---:|---:|");
+    for (size_t w = 0; w < r.plain.size(); ++w) {
+        const WidthRow &p = r.plain[w], &a = r.attention[w];
+        line("| " + std::to_string(p.width) + " | " + thousands(p.parameters) + " | " + thousands(a.parameters) +
+             " | " + fixed(p.train_seconds, 1) + " | " + fixed(a.train_seconds, 1) + " | " +
+             fixed(a.train_seconds / p.train_seconds, 2) + "× |");
+    }
+    line("| 64, source | " + thousands(source.plain.parameters_64) + " | " +
+         thousands(source.attention.parameters_64) + " | " + fixed(source.plain.seconds_64, 1) + " | " +
+         fixed(source.attention.seconds_64, 1) + " | " +
+         fixed(source.attention.seconds_64 / source.plain.seconds_64, 2) + "× |");
+    line("");
+    line("## Checks of the lesson's claims");
+    line("");
+    line("| claim | ours | holds |");
+    line("|:---|---:|:---:|");
+    for (const Check& c : r.checks)
+        line("| " + c.claim + " | " + fixed(c.value) + " | " + (c.pass ? "yes" : "**no**") + " |");
+    return md;
 }
 
 SweepArgs parse_sweep_args(const Args& args) {
@@ -331,51 +339,21 @@ int sweep(const Args& args) {
     if (parsed.published) return published_sweep(parsed);
     if (parsed.alignment) return alignment_sweep(parsed);
     if (parsed.dial) return dial_sweep(parsed);
-    const int epochs = parsed.epochs;
-    const uint64_t seed = parsed.seed, data_seed = parsed.data_seed;
     const SweepFiles files(parsed.out_dir, "sweep");
     if (!files.writable()) return 1;  // before the training, not after
 
-    const Splits data = make_date_splits(data_seed);
-    const bool terminal = stdout_is_terminal();
-    Run plain[width_count], attention[width_count];
-    nlohmann::json runs = nlohmann::json::array();
-    for (int w = 0; w < width_count; ++w)
-        for (Run* run : {&plain[w], &attention[w]}) {
-            RunOptions& o = run->options;
-            o.model.decoder = run == &plain[w] ? DecoderKind::plain : DecoderKind::attention;
-            o.model.scorer = Scorer::additive;
-            o.model.H = widths[size_t(w)];
-            o.epochs = epochs;
-            o.seed = seed;
-            o.data_seed = data_seed;
-            o.learning_rate = parsed.learning_rate;
-            o.progress = terminal;
-            char label[64];
-            std::snprintf(label, sizeof label, "%-9s width %2d ", std::string(decoder_name(o.model.decoder)).c_str(),
-                          widths[size_t(w)]);
-            std::optional<RunResult> result = sweep_run(o, label, data);
-            if (!result) return 1;
-            run->result = std::move(*result);
-            runs.push_back(run_json(o, run->result));
-        }
-
-    const std::vector<Check> checks = checks_of(plain, attention);
-    nlohmann::json check_list = nlohmann::json::array();
-    for (const Check& c : checks) check_list.push_back({{"claim", c.claim}, {"value", c.value}, {"pass", c.pass}});
-    const nlohmann::json out = {
-        {"epochs", epochs},
-        {"seed", seed},
-        {"data_seed", data_seed},
-        {"train_size", data.train.size()},
-        {"held_out_size", data.held_out.size()},
-        {"widths", widths},
-        {"runs", runs},
-        {"source", source_json()},
-        {"checks", check_list},
-    };
-    const std::string md = markdown(plain, attention, checks, data.train.size());
-    if (!files.write(out, md)) return 1;
+    const Splits data = make_date_splits(parsed.data_seed);
+    const std::optional<std::vector<WidthRow>> rows = run_width_sweep(parsed, data);
+    if (!rows) return 1;
+    // sweep.json has one seed and no learning rate: it predates both keys.
+    SweepHeader header = sweep_header(parsed, data);
+    header.widths.assign(widths.begin(), widths.end());
+    header.learning_rate.reset();
+    header.seeds.clear();
+    header.seed = parsed.seed;
+    const WidthSweepResults results = width_sweep_results(header, *rows, data.held_out);
+    const std::string md = width_sweep_markdown(results);
+    if (!files.write(width_sweep_json(results), md)) return 1;
     files.print(md);
     return 0;
 }

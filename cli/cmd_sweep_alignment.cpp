@@ -5,7 +5,7 @@
 // long sweep leaves what it finished behind).
 #include <cstdio>
 
-#include "cli/commands.h"
+#include "cli/sweeps.h"
 #include "data/alignment_scores.h"
 
 namespace lb::cli {
@@ -32,20 +32,6 @@ constexpr Row rows[] = {
     {"transformer-first", DecoderKind::transformer, Scorer::additive, Memory::first},
 };
 
-// The alignment scores of a split, over seeds.
-struct MapSpread {
-    Spread aer, peak_hit, peak_near, mass;
-    void add(const AlignmentScores& a, int n) {
-        aer.add(a.aer(), n), peak_hit.add(a.peak_hit_rate(), n);
-        peak_near.add(a.peak_near_rate(), n), mass.add(a.mean_linked_mass(), n);
-    }
-};
-
-nlohmann::json scores_json(const AlignmentScores& a) {
-    return {{"aer", a.aer()}, {"peak_hit_rate", a.peak_hit_rate()}, {"peak_near_rate", a.peak_near_rate()},
-            {"linked_mass", a.mean_linked_mass()}, {"steps", a.totals.steps}};
-}
-
 nlohmann::json map_spread_json(const MapSpread& m) {
     return {{"aer", spread_json(m.aer)}, {"peak_hit_rate", spread_json(m.peak_hit)},
             {"peak_near_rate", spread_json(m.peak_near)}, {"linked_mass", spread_json(m.mass)}};
@@ -56,130 +42,186 @@ std::string map_cells(const MapSpread& m) {
            spread_text(m.mass);
 }
 
+// Run: one model on the task over the seeds; nullopt if the trainer stopped a run.
+std::optional<std::vector<AlignmentRow>> run_model(const Row& row, const SweepArgs& args,
+                                                   const std::vector<uint64_t>& seeds, const Splits& data) {
+    const Task& task = *args.task;
+    std::vector<AlignmentRow> runs;
+    for (uint64_t seed : seeds) {
+        ModelConfig model;
+        model.task = &task;
+        model.decoder = row.decoder;
+        model.scorer = row.scorer;
+        model.memory = row.memory;
+        model.H = width;
+        const RunOptions o = sweep_options(args, model, seed);
+        char label[80];
+        std::snprintf(label, sizeof label, "%-11s %-17s seed %llu ", task.name.c_str(), row.name,
+                      (unsigned long long)seed);
+        const std::optional<RunResult> r = sweep_run(o, label, data);
+        if (!r) return std::nullopt;
+        runs.push_back(alignment_row(row.name, o, *r));
+    }
+    return runs;
+}
+
 }  // namespace
 
+AlignmentRow alignment_row(const char* model, const RunOptions& options, const RunResult& result) {
+    const Metrics& m = result.metrics;
+    AlignmentRow row{model,  options.seed, result.parameters,   m.exact, m.per_char, m.bleu,
+                     result.train_seconds, m.per_format, {}, {}, run_json(options, result)};
+    row.json["model"] = model;
+    if (result.alignment) {
+        row.map = map_scores(result.alignment->map);
+        for (const AlignmentScores& h : result.alignment->heads) row.head_aer.push_back(h.aer());
+    }
+    return row;
+}
+
+AlignmentRow alignment_row_of(const nlohmann::json& run) {
+    AlignmentRow row{run.at("model").get<std::string>(),
+                     run.at("seed").get<uint64_t>(),
+                     run.at("parameters").get<long>(),
+                     run.at("exact").get<double>(),
+                     run.at("per_char").get<double>(),
+                     run.contains("bleu") ? run["bleu"].get<double>() : NAN,
+                     run.at("train_seconds").get<double>(),
+                     run.at("per_format").get<std::vector<double>>(),
+                     {},
+                     {},
+                     run};
+    if (run.contains("alignment")) row.map = map_scores_of(run["alignment"]);
+    if (run.contains("alignment_per_head"))
+        for (const nlohmann::json& h : run["alignment_per_head"]) row.head_aer.push_back(h.at("aer").get<double>());
+    return row;
+}
+
+AlignmentSweepResults alignment_sweep_results(const SweepHeader& header, const Task& task, const MapScores& guess,
+                                              const std::vector<AlignmentRow>& rows) {
+    AlignmentSweepResults r{header, &task, guess, {}, rows};
+    const int n = int(header.seeds.size());
+    for (const AlignmentRow& row : rows) {
+        if (r.summary.empty() || r.summary.back().model != row.model)
+            r.summary.push_back({row.model, 0, {}, {}, {}, {}, std::vector<double>(task.group_names.size(), 0.0), {}});
+        AlignmentSummary& s = r.summary.back();
+        s.exact.add(row.exact, n), s.per_char.add(row.per_char, n), s.seconds.add(row.train_seconds, n);
+        if (task.output.words) s.bleu.add(row.bleu, n);
+        for (size_t g = 0; g < s.per_group.size(); ++g) s.per_group[g] += row.per_group[g] / n;
+        s.parameters = row.parameters;
+        if (row.map) {
+            if (!s.map) s.map.emplace();
+            s.map->aer.add(row.map->aer, n), s.map->peak_hit.add(row.map->peak_hit_rate, n);
+            s.map->peak_near.add(row.map->peak_near_rate, n), s.map->mass.add(row.map->linked_mass, n);
+        }
+    }
+    return r;
+}
+
+AlignmentSweepResults alignment_sweep_results_of(const nlohmann::json& json) {
+    std::vector<AlignmentRow> rows;
+    for (const nlohmann::json& run : json.at("runs")) rows.push_back(alignment_row_of(run));
+    const SweepHeader header = sweep_header_of(json);
+    return alignment_sweep_results(header, find_task(header.task), map_scores_of(json.at("diagonal_guess")), rows);
+}
+
+nlohmann::json alignment_sweep_json(const AlignmentSweepResults& r) {
+    nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
+    for (const AlignmentRow& row : r.rows) runs.push_back(row.json);
+    for (const AlignmentSummary& s : r.summary) {
+        nlohmann::json j = {{"model", s.model},           {"parameters", s.parameters},
+                            {"exact", spread_json(s.exact)}, {"per_char", spread_json(s.per_char)},
+                            {"per_group", s.per_group},      {"train_seconds", s.seconds.mean}};
+        if (r.task->output.words) j["bleu"] = spread_json(s.bleu);
+        if (s.map) j["alignment"] = map_spread_json(*s.map);
+        summary.push_back(j);
+    }
+    nlohmann::json json = sweep_header_json(r.header);
+    json["group_names"] = r.task->group_names;
+    json["diagonal_guess"] = map_scores_json(r.guess);
+    json["summary"] = summary;
+    json["runs"] = runs;
+    return json;
+}
+
+std::string alignment_sweep_markdown(const AlignmentSweepResults& r) {
+    const SweepHeader& h = r.header;
+    const Task& task = *r.task;
+    const bool words = task.output.words;
+    std::string md = "# Maps checked against the known alignment: " + task.name + "\n\n";
+    md += "Written by `lookback sweep --alignment --task " + task.name + "`: width " + std::to_string(width) + ", " +
+          std::to_string(h.epochs) + " epochs, Adam at " + fixed(h.learning_rate.value_or(0.0f), 4) +
+          ", batch 64, seeds " + h.seeds_text() + " (initialisation and shuffling), dataset seed " +
+          std::to_string(h.data_seed) + ", " + std::to_string(h.train_size) + " training and " +
+          std::to_string(h.held_out_size) +
+          " held-out examples (`docs/tasks.md`). Every model has the same settings; `luong` and "
+          "`luong-local` score with Luong's general score. Mean over the seeds, (lowest–highest) in "
+          "brackets; seconds are single-threaded wall clock, mean per run.\n\n";
+    md += "## Greedy decoding on the held-out split\n\n";
+    md += std::string("| model | parameters | exact match | per ") + (words ? "word" : "character") +
+          (words ? " | BLEU" : "") + " | seconds |\n|:---|---:|---:|---:|" + (words ? "---:|" : "") + "---:|\n";
+    for (const AlignmentSummary& s : r.summary)
+        md += "| " + s.model + " | " + std::to_string(s.parameters) + " | " + spread_text(s.exact) + " | " +
+              spread_text(s.per_char) + (words ? " | " + spread_text(s.bleu) : "") + " | " +
+              fixed(s.seconds.mean, 1) + " |\n";
+    md += "\n## The maps against the known alignment\n\n"
+          "Read under teacher forcing on each held-out target, over the steps whose output token has a "
+          "link (`docs/tasks.md`): AER from each step's peak (lower is better), the share of peaks on a "
+          "linked input position and within one position of one, and the mean attention weight on "
+          "linked positions. A Transformer's map is the mean of its heads. The diagonal guess is no "
+          "model: step t of n looks wholly at input position round(t·(m−1)/(n−1)).\n\n"
+          "| map | AER | peak on a link | within one | mass on links |\n|:---|---:|---:|---:|---:|\n";
+    for (const AlignmentSummary& s : r.summary)
+        if (s.map) md += "| " + s.model + " | " + map_cells(*s.map) + " |\n";
+    md += "| diagonal guess | " + fixed(r.guess.aer) + " | " + fixed(r.guess.peak_hit_rate) + " | " +
+          fixed(r.guess.peak_near_rate) + " | " + fixed(r.guess.linked_mass) + " |\n";
+    md += "\n## Per " + std::string(words ? "word" : "character") + " accuracy by group (mean over the seeds)\n\n| model";
+    for (const std::string& g : task.group_names) md += " | " + g;
+    md += " |\n|:---";
+    for (size_t g = 0; g < task.group_names.size(); ++g) md += "|---:";
+    md += "|\n";
+    for (const AlignmentSummary& s : r.summary) {
+        md += "| " + s.model;
+        for (double a : s.per_group) md += " | " + fixed(a, 3);
+        md += " |\n";
+    }
+    std::string heads;
+    for (const AlignmentRow& row : r.rows) {
+        if (row.head_aer.empty()) continue;
+        std::string cells;
+        for (double aer : row.head_aer) cells += (cells.empty() ? "" : ", ") + fixed(aer);
+        heads += "| " + row.model + " | " + std::to_string(row.seed) + " | " + cells + " | " + fixed(row.map->aer) +
+                 " |\n";
+    }
+    if (!heads.empty())
+        md += "\n## The Transformers' cross-attention, head by head (AER)\n\n"
+              "Heads are numbered within a run; seeds do not share them.\n\n"
+              "| model | seed | heads' AER | mean of the heads' maps |\n|:---|---:|:---|---:|\n" + heads;
+    return md;
+}
+
+// Run, then the results rendered again after each model: a long sweep leaves what it finished behind.
 int alignment_sweep(const SweepArgs& args) {
     const Task& task = *args.task;
     const SweepFiles files(args.out_dir, "alignment-" + task.name);
     if (!files.writable()) return 1;  // before the training, not after
     const Splits data = task.make_splits(args.data_seed, task.train_size, task.held_out_size);
-    const bool words = task.output.words;
-    const int n = args.seeds;
-    const AlignmentScores guess = diagonal_guess_scores(task, data.held_out);
+    const MapScores guess = map_scores(diagonal_guess_scores(task, data.held_out));
+    SweepHeader header = sweep_header(args, data);
+    header.task = task.name;
+    header.width = width;
 
-    std::vector<uint64_t> seeds;
-    for (int k = 0; k < n; ++k) seeds.push_back(args.seed + uint64_t(k));
-    nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
-    std::string md_results, md_maps, md_groups, md_heads, written;  // written: the last markdown saved
-    const std::string seeds_text = std::to_string(args.seed) + "–" + std::to_string(args.seed + uint64_t(n) - 1);
-
-    auto markdown = [&] {
-        std::string md = "# Maps checked against the known alignment: " + task.name + "\n\n";
-        md += "Written by `lookback sweep --alignment --task " + task.name + "`: width 64, " +
-              std::to_string(args.epochs) + " epochs, Adam at " + fixed(args.learning_rate, 4) +
-              ", batch 64, seeds " + seeds_text + " (initialisation and shuffling), dataset seed " +
-              std::to_string(args.data_seed) + ", " + std::to_string(data.train.size()) + " training and " +
-              std::to_string(data.held_out.size()) +
-              " held-out examples (`docs/tasks.md`). Every model has the same settings; `luong` and "
-              "`luong-local` score with Luong's general score. Mean over the seeds, (lowest–highest) in "
-              "brackets; seconds are single-threaded wall clock, mean per run.\n\n";
-        md += "## Greedy decoding on the held-out split\n\n";
-        md += std::string("| model | parameters | exact match | per ") + (words ? "word" : "character") +
-              (words ? " | BLEU" : "") + " | seconds |\n|:---|---:|---:|---:|" + (words ? "---:|" : "") +
-              "---:|\n" + md_results;
-        md += "\n## The maps against the known alignment\n\n"
-              "Read under teacher forcing on each held-out target, over the steps whose output token has a "
-              "link (`docs/tasks.md`): AER from each step's peak (lower is better), the share of peaks on a "
-              "linked input position and within one position of one, and the mean attention weight on "
-              "linked positions. A Transformer's map is the mean of its heads. The diagonal guess is no "
-              "model: step t of n looks wholly at input position round(t·(m−1)/(n−1)).\n\n"
-              "| map | AER | peak on a link | within one | mass on links |\n|:---|---:|---:|---:|---:|\n" +
-              md_maps + "| diagonal guess | " + fixed(guess.aer()) + " | " + fixed(guess.peak_hit_rate()) +
-              " | " + fixed(guess.peak_near_rate()) + " | " + fixed(guess.mean_linked_mass()) + " |\n";
-        md += "\n## Per " + std::string(words ? "word" : "character") + " accuracy by group (mean over the seeds)\n\n| model";
-        for (const std::string& g : task.group_names) md += " | " + g;
-        md += " |\n|:---";
-        for (size_t g = 0; g < task.group_names.size(); ++g) md += "|---:";
-        md += "|\n" + md_groups;
-        if (!md_heads.empty())
-            md += "\n## The Transformers' cross-attention, head by head (AER)\n\n"
-                  "Heads are numbered within a run; seeds do not share them.\n\n"
-                  "| model | seed | heads' AER | mean of the heads' maps |\n|:---|---:|:---|---:|\n" + md_heads;
-        return md;
-    };
-
+    std::vector<AlignmentRow> done;
+    std::string md;
     for (const Row& row : rows) {
-        Spread exact, per_token, bleu, seconds;
-        MapSpread map;
-        std::vector<double> per_group(task.group_names.size(), 0.0);
-        long parameters = 0;
-        bool has_map = false;
-        for (int k = 0; k < n; ++k) {
-            RunOptions o;
-            o.model.task = &task;
-            o.model.decoder = row.decoder;
-            o.model.scorer = row.scorer;
-            o.model.memory = row.memory;
-            o.model.H = width;
-            o.epochs = args.epochs;
-            o.seed = args.seed + uint64_t(k);
-            o.data_seed = args.data_seed;
-            o.learning_rate = args.learning_rate;
-            o.progress = stdout_is_terminal();
-            char label[80];
-            std::snprintf(label, sizeof label, "%-11s %-17s seed %llu ", task.name.c_str(), row.name,
-                          (unsigned long long)o.seed);
-            const std::optional<RunResult> r = sweep_run(o, label, data);
-            if (!r) return 1;
-            nlohmann::json run = run_json(o, *r);
-            run["model"] = row.name;
-            runs.push_back(run);
-            const Metrics& m = r->metrics;
-            exact.add(m.exact, n), per_token.add(m.per_char, n), seconds.add(r->train_seconds, n);
-            if (words) bleu.add(r->metrics.bleu, n);
-            for (size_t g = 0; g < per_group.size(); ++g) per_group[g] += m.per_format[g] / n;
-            parameters = r->parameters;
-            if (r->alignment) {
-                has_map = true;
-                map.add(r->alignment->map, n);
-                if (!r->alignment->heads.empty()) {
-                    std::string cells;
-                    for (const AlignmentScores& h : r->alignment->heads) cells += (cells.empty() ? "" : ", ") + fixed(h.aer());
-                    md_heads += std::string("| ") + row.name + " | " + std::to_string(o.seed) + " | " + cells +
-                                " | " + fixed(r->alignment->map.aer()) + " |\n";
-                }
-            }
-        }
-        nlohmann::json s = {{"model", row.name},           {"parameters", parameters},
-                            {"exact", spread_json(exact)}, {"per_char", spread_json(per_token)},
-                            {"per_group", per_group},      {"train_seconds", seconds.mean}};
-        if (words) s["bleu"] = spread_json(bleu);
-        if (has_map) s["alignment"] = map_spread_json(map);
-        summary.push_back(s);
-        md_results += std::string("| ") + row.name + " | " + std::to_string(parameters) + " | " +
-                      spread_text(exact) + " | " + spread_text(per_token) + (words ? " | " + spread_text(bleu) : "") +
-                      " | " + fixed(seconds.mean, 1) + " |\n";
-        if (has_map) md_maps += std::string("| ") + row.name + " | " + map_cells(map) + " |\n";
-        md_groups += std::string("| ") + row.name;
-        for (double a : per_group) md_groups += " | " + fixed(a, 3);
-        md_groups += " |\n";
-
-        const nlohmann::json out = {{"task", task.name},
-                                    {"width", width},
-                                    {"epochs", args.epochs},
-                                    {"learning_rate", args.learning_rate},
-                                    {"seeds", seeds},
-                                    {"data_seed", args.data_seed},
-                                    {"train_size", data.train.size()},
-                                    {"held_out_size", data.held_out.size()},
-                                    {"group_names", task.group_names},
-                                    {"diagonal_guess", scores_json(guess)},
-                                    {"summary", summary},
-                                    {"runs", runs}};
-        written = markdown();
-        if (!files.write(out, written)) return 1;
+        const std::optional<std::vector<AlignmentRow>> runs = run_model(row, args, header.seeds, data);
+        if (!runs) return 1;
+        done.insert(done.end(), runs->begin(), runs->end());
+        const AlignmentSweepResults results = alignment_sweep_results(header, task, guess, done);
+        md = alignment_sweep_markdown(results);
+        if (!files.write(alignment_sweep_json(results), md)) return 1;
     }
-    files.print(written);
+    files.print(md);
     return 0;
 }
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <map>
 
-#include "cli/commands.h"
+#include "cli/sweeps.h"
 
 namespace lb::cli {
 
@@ -29,18 +29,24 @@ const OutputField& field_of(char letter) {
     throw std::logic_error("no such field");
 }
 
-// One model's measurements at one setting, over the seeds.
-struct ModelSpread {
-    Spread exact, per_char;
-    std::map<char, Spread> fields;            // right in full, by field letter
-    std::vector<double> per_position = std::vector<double>(output_length, 0.0);  // the seeds' mean
-};
-
-nlohmann::json model_json(const char* name, const ModelSpread& m) {
+nlohmann::json model_json(const DialModel& m) {
     nlohmann::json fields = nlohmann::json::object();
     for (const OutputField& f : output_fields) fields[f.name] = spread_json(m.fields.at(f.letter));
-    return {{"model", name}, {"exact", spread_json(m.exact)}, {"per_char", spread_json(m.per_char)},
+    return {{"model", m.model}, {"exact", spread_json(m.exact)}, {"per_char", spread_json(m.per_char)},
             {"fields", fields}, {"per_position", m.per_position}};
+}
+
+std::map<char, double> fields_of(const nlohmann::json& json) {
+    std::map<char, double> fields;
+    for (const OutputField& f : output_fields) fields[f.letter] = json.at(f.name).get<double>();
+    return fields;
+}
+
+DateDial dial_of(const nlohmann::json& json) {
+    DateDial dial{{}, json.at("field_order").get<std::string>()};
+    if (!parse_formats(json.at("formats").get<std::string>(), dial.formats))
+        throw std::invalid_argument("dial: formats not readable");
+    return dial;
 }
 
 // "5 (`dd mm yyyy`)", "all six": a setting's formats for a table.
@@ -51,10 +57,42 @@ std::string formats_cell(const DateDial& dial) {
     return text;
 }
 
+// Run: plain and attention at one setting of the dial over the seeds; nullopt if the trainer
+// stopped a run.
+std::optional<std::vector<DialRow>> run_setting(const DateDial& dial, const SweepArgs& args,
+                                                const std::vector<uint64_t>& seeds, const Splits& data) {
+    const Task& task = date_task(dial);
+    std::vector<DialRow> runs;
+    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
+        for (uint64_t seed : seeds) {
+            ModelConfig model;
+            model.task = &task;
+            model.decoder = kind;
+            model.scorer = Scorer::additive;
+            model.H = width;
+            const RunOptions o = sweep_options(args, model, seed);
+            char label[80];
+            std::snprintf(label, sizeof label, "%-11s %s %-9s seed %llu ", formats_text(dial.formats).c_str(),
+                          dial.order.c_str(), std::string(decoder_name(kind)).c_str(), (unsigned long long)seed);
+            const std::optional<RunResult> r = sweep_run(o, label, data);
+            if (!r) return std::nullopt;
+            DialRow row{dial, std::string(decoder_name(kind)), r->metrics.exact, r->metrics.per_char, {},
+                        r->metrics.per_position, run_json(o, *r)};
+            row.json["fields"] = nlohmann::json::object();
+            for (const OutputField& f : output_fields) {
+                row.fields[f.letter] = field_right(data.held_out, r->predictions, f.start, f.length);
+                row.json["fields"][f.name] = row.fields[f.letter];
+            }
+            runs.push_back(row);
+        }
+    return runs;
+}
+
 }  // namespace
 
 std::vector<DateDial> dial_settings() {
-    std::vector<DateDial> settings = {{{5}, "dmy"}};
+    constexpr int all_numbers = 5;  // dd mm yyyy: the one format without words
+    std::vector<DateDial> settings = {{{all_numbers}, "dmy"}};
     for (const char* order : {"dmy", "ymd", "mdy", "ydm", "dym", "myd"}) settings.push_back({DateDial{}.formats, order});
     return settings;
 }
@@ -78,86 +116,75 @@ double field_chance(const std::vector<Example>& examples, int start, int length)
     return double(most) / double(examples.size());
 }
 
-int dial_sweep(const SweepArgs& args) {
-    const SweepFiles files(args.out_dir, "dial");
-    if (!files.writable()) return 1;  // before the training, not after
-    const int n = args.seeds;
-    std::vector<uint64_t> seeds;
-    for (int k = 0; k < n; ++k) seeds.push_back(args.seed + uint64_t(k));
-    const std::string seeds_text = std::to_string(seeds.front()) + "–" + std::to_string(seeds.back());
+DialSweepResults dial_sweep_results(const SweepHeader& header, const std::vector<DialChance>& chances,
+                                    const std::vector<DialRow>& rows) {
+    DialSweepResults r{header, {}, rows};
+    const int n = int(header.seeds.size());
+    for (const DialChance& chance : chances) {
+        DialSetting setting{chance, {}};
+        for (const DialRow& row : rows) {
+            if (!(row.dial == chance.dial)) continue;
+            if (setting.models.empty() || setting.models.back().model != row.model)
+                setting.models.push_back({row.model, {}, {}, {}, std::vector<double>(output_length, 0.0)});
+            DialModel& m = setting.models.back();
+            m.exact.add(row.exact, n), m.per_char.add(row.per_char, n);
+            for (const OutputField& f : output_fields) m.fields[f.letter].add(row.fields.at(f.letter), n);
+            for (size_t t = 0; t < size_t(output_length); ++t) m.per_position[t] += row.per_position[t] / n;
+        }
+        r.settings.push_back(setting);
+    }
+    return r;
+}
+
+DialSweepResults dial_sweep_results_of(const nlohmann::json& json) {
+    std::vector<DialChance> chances;
+    for (const nlohmann::json& s : json.at("settings")) {
+        const nlohmann::json& c = s.at("chance");
+        chances.push_back({dial_of(s), s.at("group_names").get<std::vector<std::string>>(), fields_of(c),
+                           c.at("per_position").get<std::array<double, output_length>>()});
+    }
+    std::vector<DialRow> rows;
+    for (const nlohmann::json& run : json.at("runs"))
+        rows.push_back({dial_of(run), run.at("model").get<std::string>(), run.at("exact").get<double>(),
+                        run.at("per_char").get<double>(), fields_of(run.at("fields")),
+                        run.at("per_position").get<std::vector<double>>(), run});
+    return dial_sweep_results(sweep_header_of(json), chances, rows);
+}
+
+nlohmann::json dial_sweep_json(const DialSweepResults& r) {
     nlohmann::json settings = nlohmann::json::array(), runs = nlohmann::json::array();
-    std::string md_main, md_read, md_positions, written;  // written: the last markdown saved
-
-    auto markdown = [&](size_t train_size, size_t held_out_size) {
-        std::string md = "# The difficulty dial: which fields a plain encoder–decoder loses\n\n";
-        md += "Written by `lookback sweep --dial`: the plain model and the lesson's attention model (additive) "
-              "at width 64, " + std::to_string(args.epochs) + " epochs, Adam at " + fixed(args.learning_rate, 4) +
-              ", batch 64, seeds " + seeds_text + " (initialisation and shuffling), dataset seed " +
-              std::to_string(args.data_seed) + ", " + std::to_string(train_size) + " training and " +
-              std::to_string(held_out_size) +
-              " held-out strings at each setting of the date task's dial (`docs/dataset.md`, \"The dial\"): "
-              "which formats are drawn and the order of the fields in the input. The output is always "
-              "YYYY-MM-DD. Mean over the seeds, (lowest–highest) in brackets.\n\n";
-        md += "## Exact match and each field right in full (held-out)\n\n"
-              "A field is right when all its characters are. The chance row is no model: the share of held-out "
-              "targets whose field is that field's most common value, what always writing it scores.\n\n"
-              "| formats | order | model | exact match | per character | year | month | day |\n"
-              "|:---|:---:|:---|---:|---:|---:|---:|---:|\n" + md_main;
-        md += "\n## The plain model's fields by the place they are read\n\n"
-              "The same numbers as above, the plain model's field right in full, by where the field stands in "
-              "the input: read first (furthest from the end), second, or last.\n\n"
-              "| formats | order | read first | read second | read last |\n|:---|:---:|:---|:---|:---|\n" + md_read;
-        md += "\n## Accuracy per output position (mean over the seeds)\n\n"
-              "| formats | order | model | y1 | y2 | y3 | y4 | - | m1 | m2 | - | d1 | d2 |\n"
-              "|:---|:---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md_positions;
-        return md;
-    };
-
-    for (const DateDial& dial : args.dials) {
-        const Task& task = date_task(dial);
-        const Splits data = task.make_splits(args.data_seed, task.train_size, task.held_out_size);
-        const std::string where = "| " + formats_cell(dial) + " | " + dial.order + " | ";
-        std::map<char, double> chance;
-        for (const OutputField& f : output_fields) chance[f.letter] = field_chance(data.held_out, f.start, f.length);
+    for (const DialSetting& s : r.settings) {
+        const DialChance& c = s.chance;
         nlohmann::json models = nlohmann::json::array();
-        for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention}) {
-            ModelSpread m;
-            for (int k = 0; k < n; ++k) {
-                RunOptions o;
-                o.model.task = &task;
-                o.model.decoder = kind;
-                o.model.scorer = Scorer::additive;
-                o.model.H = width;
-                o.epochs = args.epochs;
-                o.seed = seeds[size_t(k)];
-                o.data_seed = args.data_seed;
-                o.learning_rate = args.learning_rate;
-                o.progress = stdout_is_terminal();
-                char label[80];
-                std::snprintf(label, sizeof label, "%-11s %s %-9s seed %llu ", formats_text(dial.formats).c_str(),
-                              dial.order.c_str(), std::string(decoder_name(kind)).c_str(), (unsigned long long)o.seed);
-                const std::optional<RunResult> r = sweep_run(o, label, data);
-                if (!r) return 1;
-                nlohmann::json run = run_json(o, *r);
-                run["fields"] = nlohmann::json::object();
-                m.exact.add(r->metrics.exact, n), m.per_char.add(r->metrics.per_char, n);
-                for (const OutputField& f : output_fields) {
-                    const double right = field_right(data.held_out, r->predictions, f.start, f.length);
-                    m.fields[f.letter].add(right, n);
-                    run["fields"][f.name] = right;
-                }
-                for (int t = 0; t < output_length; ++t) m.per_position[size_t(t)] += r->metrics.per_position[size_t(t)] / n;
-                runs.push_back(run);
-            }
-            const std::string name(decoder_name(kind));
-            models.push_back(model_json(name.c_str(), m));
-            md_main += where + name + " | " + spread_text(m.exact) + " | " + spread_text(m.per_char);
+        for (const DialModel& m : s.models) models.push_back(model_json(m));
+        settings.push_back({{"formats", formats_text(c.dial.formats)},
+                            {"field_order", c.dial.order},
+                            {"group_names", c.group_names},
+                            {"chance", {{"year", c.fields.at('y')}, {"month", c.fields.at('m')},
+                                        {"day", c.fields.at('d')}, {"per_position", c.per_position}}},
+                            {"models", models}});
+    }
+    for (const DialRow& row : r.rows) runs.push_back(row.json);
+    nlohmann::json json = sweep_header_json(r.header);
+    json["settings"] = settings;
+    json["runs"] = runs;
+    return json;
+}
+
+std::string dial_sweep_markdown(const DialSweepResults& r) {
+    const SweepHeader& h = r.header;
+    std::string md_main, md_read, md_positions;
+    for (const DialSetting& s : r.settings) {
+        const DateDial& dial = s.chance.dial;
+        const std::string where = "| " + formats_cell(dial) + " | " + dial.order + " | ";
+        for (const DialModel& m : s.models) {
+            md_main += where + m.model + " | " + spread_text(m.exact) + " | " + spread_text(m.per_char);
             for (const OutputField& f : output_fields) md_main += " | " + spread_text(m.fields.at(f.letter));
             md_main += " |\n";
-            md_positions += where + name;
+            md_positions += where + m.model;
             for (double a : m.per_position) md_positions += " | " + fixed(a, 3);
             md_positions += " |\n";
-            if (kind == DecoderKind::plain) {
+            if (m.model == decoder_name(DecoderKind::plain)) {
                 md_read += where;
                 for (char letter : dial.order)
                     md_read += std::string(field_of(letter).name) + " " + spread_text(m.fields.at(letter)) + " | ";
@@ -165,29 +192,58 @@ int dial_sweep(const SweepArgs& args) {
                 md_read += "\n";
             }
         }
-        md_main += where + "chance | – | – | " + fixed(chance['y']) + " | " + fixed(chance['m']) + " | " +
-                   fixed(chance['d']) + " |\n";
-        const ChanceBaselines baselines = chance_baselines(data.held_out);
-        settings.push_back({{"formats", formats_text(dial.formats)},
-                            {"field_order", dial.order},
-                            {"group_names", task.group_names},
-                            {"chance", {{"year", chance['y']}, {"month", chance['m']}, {"day", chance['d']},
-                                        {"per_position", baselines.majority_share}}},
-                            {"models", models}});
-        const nlohmann::json out = {{"task", task.name},
-                                    {"width", width},
-                                    {"epochs", args.epochs},
-                                    {"learning_rate", args.learning_rate},
-                                    {"seeds", seeds},
-                                    {"data_seed", args.data_seed},
-                                    {"train_size", data.train.size()},
-                                    {"held_out_size", data.held_out.size()},
-                                    {"settings", settings},
-                                    {"runs", runs}};
-        written = markdown(data.train.size(), data.held_out.size());
-        if (!files.write(out, written)) return 1;
+        md_main += where + "chance | – | –";
+        for (const OutputField& f : output_fields) md_main += " | " + fixed(s.chance.fields.at(f.letter));
+        md_main += " |\n";
     }
-    files.print(written);
+    std::string md = "# The difficulty dial: which fields a plain encoder–decoder loses\n\n";
+    md += "Written by `lookback sweep --dial`: the plain model and the lesson's attention model (additive) "
+          "at width " + std::to_string(width) + ", " + std::to_string(h.epochs) + " epochs, Adam at " +
+          fixed(h.learning_rate.value_or(0.0f), 4) + ", batch 64, seeds " + h.seeds_text() +
+          " (initialisation and shuffling), dataset seed " + std::to_string(h.data_seed) + ", " +
+          std::to_string(h.train_size) + " training and " + std::to_string(h.held_out_size) +
+          " held-out strings at each setting of the date task's dial (`docs/dataset.md`, \"The dial\"): "
+          "which formats are drawn and the order of the fields in the input. The output is always "
+          "YYYY-MM-DD. Mean over the seeds, (lowest–highest) in brackets.\n\n";
+    md += "## Exact match and each field right in full (held-out)\n\n"
+          "A field is right when all its characters are. The chance row is no model: the share of held-out "
+          "targets whose field is that field's most common value, what always writing it scores.\n\n"
+          "| formats | order | model | exact match | per character | year | month | day |\n"
+          "|:---|:---:|:---|---:|---:|---:|---:|---:|\n" + md_main;
+    md += "\n## The plain model's fields by the place they are read\n\n"
+          "The same numbers as above, the plain model's field right in full, by where the field stands in "
+          "the input: read first (furthest from the end), second, or last.\n\n"
+          "| formats | order | read first | read second | read last |\n|:---|:---:|:---|:---|:---|\n" + md_read;
+    md += "\n## Accuracy per output position (mean over the seeds)\n\n"
+          "| formats | order | model | y1 | y2 | y3 | y4 | - | m1 | m2 | - | d1 | d2 |\n"
+          "|:---|:---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md_positions;
+    return md;
+}
+
+// Run, then the results rendered again after each setting: a long sweep leaves what it finished behind.
+int dial_sweep(const SweepArgs& args) {
+    const SweepFiles files(args.out_dir, "dial");
+    if (!files.writable()) return 1;  // before the training, not after
+    std::vector<DialChance> chances;
+    std::vector<DialRow> rows;
+    std::string md;
+    for (const DateDial& dial : args.dials) {
+        const Task& task = date_task(dial);
+        const Splits data = task.make_splits(args.data_seed, task.train_size, task.held_out_size);
+        SweepHeader header = sweep_header(args, data);  // every setting's splits have the same sizes
+        header.task = task.name;
+        header.width = width;
+        DialChance chance{dial, task.group_names, {}, chance_baselines(data.held_out).majority_share};
+        for (const OutputField& f : output_fields) chance.fields[f.letter] = field_chance(data.held_out, f.start, f.length);
+        chances.push_back(chance);
+        const std::optional<std::vector<DialRow>> runs = run_setting(dial, args, header.seeds, data);
+        if (!runs) return 1;
+        rows.insert(rows.end(), runs->begin(), runs->end());
+        const DialSweepResults results = dial_sweep_results(header, chances, rows);
+        md = dial_sweep_markdown(results);
+        if (!files.write(dial_sweep_json(results), md)) return 1;
+    }
+    files.print(md);
     return 0;
 }
 

@@ -9,7 +9,7 @@
 // were chosen from, so the choice is recorded where it was measured.
 #include <cstdio>
 
-#include "cli/commands.h"
+#include "cli/sweeps.h"
 #include "lesson/published.h"
 
 namespace lb::cli {
@@ -18,6 +18,7 @@ namespace {
 
 constexpr int width = 64;
 constexpr uint64_t seeds[] = {1, 2, 3};
+constexpr uint64_t shipped_seed = 1;
 
 // The four models of the table, by the name the runs carry.
 struct Row {
@@ -32,45 +33,36 @@ constexpr Row rows[] = {
     {"plain", DecoderKind::plain, Memory::all},
 };
 
-// A training setting of the shipped Transformers.
-struct Setting {
-    int epochs;
-    int warmup_steps;
-    float dropout;
-};
 // The shipped one (CMakeLists.txt trains it with the same flags; the doctest
 // in tests/test_shipped_transformer.cpp ties the file to what is written here).
 // Measured (assets/transformer.md): 12 and 20 epochs without warmup or dropout
 // both reach 1.0000 exact; warmup 200 gave 0.9850, dropout 0.1 0.9925 (12
 // epochs) and 0.9992 (20). Of the two best, 12 epochs trains in half the time.
-constexpr Setting shipped = {12, 0, 0.0f};
-// What it was chosen from, on the held-out split at seed 1, memory all.
-constexpr Setting candidates[] = {
+constexpr TransformerSetting shipped = {12, 0, 0.0f};
+// What it was chosen from, on the held-out split at the shipped seed, memory all.
+constexpr TransformerSetting candidates[] = {
     {12, 0, 0.0f}, {12, 200, 0.0f}, {12, 0, 0.1f}, {20, 0, 0.0f}, {20, 0, 0.1f},
 };
 
 RunOptions options_of(const Row& row, uint64_t seed, const SweepArgs& args) {
-    RunOptions o;
-    o.model.decoder = row.decoder;
-    o.model.scorer = Scorer::additive;
-    o.model.memory = row.memory;
-    o.model.H = width;
-    o.epochs = args.epochs;
-    o.seed = seed;
-    o.data_seed = args.data_seed;
-    o.learning_rate = args.learning_rate;
-    o.progress = stdout_is_terminal();
-    return o;
+    ModelConfig model;
+    model.decoder = row.decoder;
+    model.scorer = Scorer::additive;
+    model.memory = row.memory;
+    model.H = width;
+    return sweep_options(args, model, seed);
 }
 
-RunOptions options_of(const Setting& s, Memory memory, const SweepArgs& args) {
-    RunOptions o = options_of(rows[memory == Memory::all ? 0 : 1], 1, args);
+RunOptions options_of(const TransformerSetting& s, Memory memory, const SweepArgs& args) {
+    RunOptions o = options_of(rows[memory == Memory::all ? 0 : 1], shipped_seed, args);
     o.epochs = s.epochs;
     o.warmup_steps = s.warmup_steps;
     o.model.dropout = s.dropout;
     o.evaluate_each_epoch = true;
     return o;
 }
+
+std::string shipped_name(Memory memory) { return std::string("transformer-") + memory_name(memory); }
 
 nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
     nlohmann::json curve = nlohmann::json::array();
@@ -80,138 +72,196 @@ nlohmann::json curve_json(const std::vector<EpochRecord>& history) {
     return curve;
 }
 
-}  // namespace
+CurveRow curve_row_of(const nlohmann::json& json, const std::string& name, const TransformerSetting& setting) {
+    CurveRow row{name, setting, json.at("exact").get<double>(), json.at("per_char").get<double>(),
+                 json.at("train_seconds").get<double>(), {}};
+    for (const nlohmann::json& e : json.at("curve"))
+        row.curve.push_back({e.at("epoch").get<int>(), e.at("train_loss").get<float>(), e.at("exact").get<float>(),
+                             e.at("per_char").get<float>()});
+    return row;
+}
 
-int transformer_sweep(const SweepArgs& args) {
-    const SweepFiles files(args.out_dir, "transformer");
-    if (!files.writable()) return 1;  // before the training, not after
-    const Splits data = make_date_splits(args.data_seed);
+TransformerSetting setting_of(const nlohmann::json& json) {
+    return {json.at("epochs").get<int>(), json.at("warmup_steps").get<int>(), json.at("dropout").get<float>()};
+}
 
-    // The table: every model × seed at the lesson's budget.
-    nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
-    std::string md_rows, md_positions;
-    const int n = int(std::size(seeds));
-    for (const Row& row : rows) {
-        Spread exact, per_char;
-        std::array<Spread, output_length> per_position;
-        long parameters = 0;
+// The second source's Multi30k figures (published.h).
+nlohmann::json source_json() {
+    const SourceTransformerFigures& source = source_transformer_figures;
+    return {{"task", "Multi30k German→English"},
+            {"metric", "test BLEU"},
+            {"d_model", source.d_model},
+            {"heads", source.heads},
+            {"epochs", source.epochs},
+            {"bleu",
+             {{"transformer-all", source.bleu_all},
+              {"transformer-first", source.bleu_first},
+              {"lstm-without-attention", source.bleu_lstm_without_attention}}}};
+}
+
+// Run: every model × seed at the lesson's budget, then the candidates and the shipped pair.
+bool run_transformer_sweep(const SweepArgs& args, const Splits& data, std::vector<TransformerRow>& table,
+                           std::vector<CurveRow>& candidate_rows, std::vector<CurveRow>& shipped_rows) {
+    for (const Row& row : rows)
         for (uint64_t seed : seeds) {
             char label[64];
             std::snprintf(label, sizeof label, "%-17s seed %llu ", row.name, (unsigned long long)seed);
             const RunOptions o = options_of(row, seed, args);
             const std::optional<RunResult> result = sweep_run(o, label, data);
-            if (!result) return 1;
-            nlohmann::json r = run_json(o, *result);
-            r["model"] = row.name;
-            runs.push_back(r);
+            if (!result) return false;
+            nlohmann::json json = run_json(o, *result);
+            json["model"] = row.name;
             const Metrics& m = result->metrics;
-            exact.add(m.exact, n), per_char.add(m.per_char, n);
-            for (int t = 0; t < output_length; ++t) per_position[size_t(t)].add(m.per_position[size_t(t)], n);
-            parameters = result->parameters;
+            table.push_back({row.name, result->parameters, m.exact, m.per_char, m.per_position, json});
         }
-        nlohmann::json positions = nlohmann::json::array();
-        for (const Spread& s : per_position) positions.push_back(spread_json(s));
-        summary.push_back({{"model", row.name}, {"parameters", parameters}, {"exact", spread_json(exact)},
-                           {"per_char", spread_json(per_char)}, {"per_position", positions}});
-        md_rows += std::string("| ") + row.name + " | " + std::to_string(parameters) + " | " +
-                   spread_text(exact) + " | " + spread_text(per_char) + " |\n";
-        md_positions += std::string("| ") + row.name;
-        for (const Spread& s : per_position) md_positions += " | " + fixed(s.mean, 3);
-        md_positions += " |\n";
-    }
-
-    // The shipped settings' candidates (memory all, seed 1), then the shipped pair.
-    nlohmann::json candidate_list = nlohmann::json::array();
-    std::string md_candidates;
-    for (const Setting& s : candidates) {
+    for (const TransformerSetting& s : candidates) {
         char label[80];
         std::snprintf(label, sizeof label, "candidate %2d epochs, warmup %3d, dropout %.1f ", s.epochs,
                       s.warmup_steps, double(s.dropout));
         const std::optional<RunResult> result = sweep_run(options_of(s, Memory::all, args), label, data);
-        if (!result) return 1;
-        candidate_list.push_back({{"epochs", s.epochs}, {"warmup_steps", s.warmup_steps},
-                                  {"dropout", s.dropout}, {"exact", result->metrics.exact},
-                                  {"per_char", result->metrics.per_char},
-                                  {"train_seconds", result->train_seconds},
-                                  {"curve", curve_json(result->history)}});
-        md_candidates += "| " + std::to_string(s.epochs) + " | " + std::to_string(s.warmup_steps) + " | " +
-                         fixed(s.dropout, 1) + " | " + fixed(result->metrics.exact) + " | " +
-                         fixed(result->metrics.per_char) + " | " + fixed(result->train_seconds, 1) + " |\n";
+        if (!result) return false;
+        candidate_rows.push_back(
+            {"", s, result->metrics.exact, result->metrics.per_char, result->train_seconds, result->history});
     }
-    nlohmann::json shipped_models = nlohmann::json::object();
-    std::string md_curve;
     for (Memory memory : {Memory::all, Memory::first}) {
-        const std::string name = std::string("transformer-") + memory_name(memory);
+        const std::string name = shipped_name(memory);
         const std::optional<RunResult> result =
             sweep_run(options_of(shipped, memory, args), "shipped " + name + " ", data);
-        if (!result) return 1;
-        shipped_models[name] = {{"file", name + "-64.safetensors"}, {"exact", result->metrics.exact},
-                                {"per_char", result->metrics.per_char},
-                                {"train_seconds", result->train_seconds},
-                                {"curve", curve_json(result->history)}};
-        if (memory == Memory::all)
-            for (const EpochRecord& e : result->history)
-                md_curve += "| " + std::to_string(e.epoch) + " | " + fixed(e.train_loss) + " | " +
-                            fixed(e.exact) + " | " + fixed(e.per_char) + " |\n";
+        if (!result) return false;
+        shipped_rows.push_back(
+            {name, shipped, result->metrics.exact, result->metrics.per_char, result->train_seconds, result->history});
     }
+    return true;
+}
 
+}  // namespace
+
+TransformerSweepResults transformer_sweep_results(const SweepHeader& header, const std::vector<TransformerRow>& rows,
+                                                  const std::vector<CurveRow>& candidate_rows,
+                                                  const std::vector<CurveRow>& shipped_rows) {
+    TransformerSweepResults r{header, {}, rows, candidate_rows, shipped_rows, shipped};
+    const int n = int(header.seeds.size());
+    for (const TransformerRow& row : rows) {
+        if (r.summary.empty() || r.summary.back().model != row.model) r.summary.push_back({row.model, 0, {}, {}, {}});
+        TransformerSummary& s = r.summary.back();
+        s.exact.add(row.exact, n), s.per_char.add(row.per_char, n);
+        for (size_t t = 0; t < size_t(output_length); ++t) s.per_position[t].add(row.per_position[t], n);
+        s.parameters = row.parameters;
+    }
+    return r;
+}
+
+TransformerSweepResults transformer_sweep_results_of(const nlohmann::json& json) {
+    std::vector<TransformerRow> table;
+    for (const nlohmann::json& run : json.at("runs"))
+        table.push_back({run.at("model").get<std::string>(), run.at("parameters").get<long>(),
+                         run.at("exact").get<double>(), run.at("per_char").get<double>(),
+                         run.at("per_position").get<std::vector<double>>(), run});
+    const nlohmann::json& shipped_json = json.at("shipped");
+    std::vector<CurveRow> candidate_rows, shipped_rows;
+    for (const nlohmann::json& c : shipped_json.at("candidates")) candidate_rows.push_back(curve_row_of(c, "", setting_of(c)));
+    for (const auto& [name, model] : shipped_json.at("models").items())
+        shipped_rows.push_back(curve_row_of(model, name, setting_of(shipped_json)));
+    TransformerSweepResults r = transformer_sweep_results(sweep_header_of(json), table, candidate_rows, shipped_rows);
+    r.shipped_setting = setting_of(shipped_json);
+    return r;
+}
+
+nlohmann::json transformer_sweep_json(const TransformerSweepResults& r) {
+    nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array(),
+                   candidate_list = nlohmann::json::array(), models = nlohmann::json::object();
+    for (const TransformerRow& row : r.rows) runs.push_back(row.json);
+    for (const TransformerSummary& s : r.summary) {
+        nlohmann::json positions = nlohmann::json::array();
+        for (const Spread& p : s.per_position) positions.push_back(spread_json(p));
+        summary.push_back({{"model", s.model}, {"parameters", s.parameters}, {"exact", spread_json(s.exact)},
+                           {"per_char", spread_json(s.per_char)}, {"per_position", positions}});
+    }
+    for (const CurveRow& c : r.candidates)
+        candidate_list.push_back({{"epochs", c.setting.epochs}, {"warmup_steps", c.setting.warmup_steps},
+                                  {"dropout", c.setting.dropout}, {"exact", c.exact}, {"per_char", c.per_char},
+                                  {"train_seconds", c.train_seconds}, {"curve", curve_json(c.curve)}});
+    for (const CurveRow& m : r.shipped)
+        models[m.name] = {{"file", m.name + "-" + std::to_string(width) + ".safetensors"}, {"exact", m.exact},
+                          {"per_char", m.per_char}, {"train_seconds", m.train_seconds},
+                          {"curve", curve_json(m.curve)}};
+    const TransformerSetting& s = r.shipped_setting;
+    nlohmann::json json = sweep_header_json(r.header);
+    json["runs"] = runs;
+    json["summary"] = summary;
+    json["shipped"] = {{"seed", shipped_seed},
+                       {"width", width},
+                       {"epochs", s.epochs},
+                       {"learning_rate", r.header.learning_rate.value_or(0.0f)},
+                       {"warmup_steps", s.warmup_steps},
+                       {"dropout", s.dropout},
+                       {"models", models},
+                       {"candidates", candidate_list}};
+    json["source"] = source_json();
+    return json;
+}
+
+std::string transformer_sweep_markdown(const TransformerSweepResults& r) {
+    const SweepHeader& h = r.header;
     const SourceTransformerFigures& source = source_transformer_figures;
-    const nlohmann::json out = {
-        {"width", width},
-        {"epochs", args.epochs},
-        {"learning_rate", args.learning_rate},
-        {"seeds", seeds},
-        {"data_seed", args.data_seed},
-        {"train_size", data.train.size()},
-        {"held_out_size", data.held_out.size()},
-        {"runs", runs},
-        {"summary", summary},
-        {"shipped",
-         {{"seed", 1},
-          {"width", width},
-          {"epochs", shipped.epochs},
-          {"learning_rate", args.learning_rate},
-          {"warmup_steps", shipped.warmup_steps},
-          {"dropout", shipped.dropout},
-          {"models", shipped_models},
-          {"candidates", candidate_list}}},
-        {"source",
-         {{"task", "Multi30k German→English"},
-          {"metric", "test BLEU"},
-          {"d_model", source.d_model},
-          {"heads", source.heads},
-          {"epochs", source.epochs},
-          {"bleu",
-           {{"transformer-all", source.bleu_all},
-            {"transformer-first", source.bleu_first},
-            {"lstm-without-attention", source.bleu_lstm_without_attention}}}}},
-    };
-
     std::string md;
     md += "# The Transformer's memory: every encoder state or the first one only\n\n";
-    md += "Written by `lookback sweep --transformer`: width 64, " + std::to_string(args.epochs) +
-          " epochs, Adam at " + fixed(args.learning_rate, 4) +
-          " without warmup or dropout for every model, seeds 1–3, " + std::to_string(data.train.size()) +
-          " training and " + std::to_string(data.held_out.size()) +
+    md += "Written by `lookback sweep --transformer`: width " + std::to_string(width) + ", " +
+          std::to_string(h.epochs) + " epochs, Adam at " + fixed(h.learning_rate.value_or(0.0f), 4) +
+          " without warmup or dropout for every model, seeds " + h.seeds_text() + ", " +
+          std::to_string(h.train_size) + " training and " + std::to_string(h.held_out_size) +
           " held-out strings. Mean over the seeds, (min–max) in brackets.\n\n";
-    md += "| model | parameters | exact | per-char |\n|:---|---:|---:|---:|\n" + md_rows;
+    md += "| model | parameters | exact | per-char |\n|:---|---:|---:|---:|\n";
+    for (const TransformerSummary& s : r.summary)
+        md += "| " + s.model + " | " + std::to_string(s.parameters) + " | " + spread_text(s.exact) + " | " +
+              spread_text(s.per_char) + " |\n";
     md += "\n## Per output position, mean over seeds\n\n| model";
     for (int t = 1; t <= output_length; ++t) md += " | " + std::to_string(t);
-    md += " |\n|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md_positions;
-    md += "\n## The source\n\nA one-layer Transformer (d_model " + std::to_string(source.d_model) +
-          ", " + std::to_string(source.heads) + " heads), Multi30k German→English, " +
-          std::to_string(source.epochs) + " epochs, test BLEU: all states " + fixed(source.bleu_all, 3) +
-          ", first state only " + fixed(source.bleu_first, 3) + ", LSTM encoder–decoder without attention " +
+    md += " |\n|:---";
+    for (int t = 1; t <= output_length; ++t) md += "|---:";
+    md += "|\n";
+    for (const TransformerSummary& s : r.summary) {
+        md += "| " + s.model;
+        for (const Spread& p : s.per_position) md += " | " + fixed(p.mean, 3);
+        md += " |\n";
+    }
+    md += "\n## The source\n\nA one-layer Transformer (d_model " + std::to_string(source.d_model) + ", " +
+          std::to_string(source.heads) + " heads), Multi30k German→English, " + std::to_string(source.epochs) +
+          " epochs, test BLEU: all states " + fixed(source.bleu_all, 3) + ", first state only " +
+          fixed(source.bleu_first, 3) + ", LSTM encoder–decoder without attention " +
           fixed(source.bleu_lstm_without_attention, 3) + ".\n";
     md += "\n## The shipped Transformers' settings (memory all, seed 1, held-out)\n\n"
-          "| epochs | warmup steps | dropout | exact | per-char | seconds |\n|---:|---:|---:|---:|---:|---:|\n" +
-          md_candidates;
-    md += "\nShipped: " + std::to_string(shipped.epochs) + " epochs, warmup " +
-          std::to_string(shipped.warmup_steps) + ", dropout " + fixed(shipped.dropout, 1) +
+          "| epochs | warmup steps | dropout | exact | per-char | seconds |\n|---:|---:|---:|---:|---:|---:|\n";
+    for (const CurveRow& c : r.candidates)
+        md += "| " + std::to_string(c.setting.epochs) + " | " + std::to_string(c.setting.warmup_steps) + " | " +
+              fixed(c.setting.dropout, 1) + " | " + fixed(c.exact) + " | " + fixed(c.per_char) + " | " +
+              fixed(c.train_seconds, 1) + " |\n";
+    const TransformerSetting& s = r.shipped_setting;
+    md += "\nShipped: " + std::to_string(s.epochs) + " epochs, warmup " + std::to_string(s.warmup_steps) +
+          ", dropout " + fixed(s.dropout, 1) +
           " (both memories). Its held-out curve (memory all):\n\n"
-          "| epoch | train loss | exact | per-char |\n|---:|---:|---:|---:|\n" + md_curve;
+          "| epoch | train loss | exact | per-char |\n|---:|---:|---:|---:|\n";
+    for (const CurveRow& m : r.shipped)
+        if (m.name == shipped_name(Memory::all))
+            for (const EpochRecord& e : m.curve)
+                md += "| " + std::to_string(e.epoch) + " | " + fixed(e.train_loss) + " | " + fixed(e.exact) + " | " +
+                      fixed(e.per_char) + " |\n";
+    return md;
+}
 
-    if (!files.write(out, md)) return 1;
+int transformer_sweep(const SweepArgs& args) {
+    const SweepFiles files(args.out_dir, "transformer");
+    if (!files.writable()) return 1;  // before the training, not after
+    const Splits data = make_date_splits(args.data_seed);
+    std::vector<TransformerRow> table;
+    std::vector<CurveRow> candidate_rows, shipped_rows;
+    if (!run_transformer_sweep(args, data, table, candidate_rows, shipped_rows)) return 1;
+    SweepHeader header = sweep_header(args, data);
+    header.width = width;
+    header.seeds.assign(std::begin(seeds), std::end(seeds));
+    const TransformerSweepResults results = transformer_sweep_results(header, table, candidate_rows, shipped_rows);
+    const std::string md = transformer_sweep_markdown(results);
+    if (!files.write(transformer_sweep_json(results), md)) return 1;
     files.print(md);
     return 0;
 }

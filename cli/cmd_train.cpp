@@ -125,6 +125,21 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     return result;
 }
 
+MapScores map_scores(const AlignmentScores& a) {
+    return {a.aer(), a.peak_hit_rate(), a.peak_near_rate(), a.mean_linked_mass(), a.totals.steps};
+}
+
+nlohmann::json map_scores_json(const MapScores& m) {
+    return {{"aer", m.aer}, {"peak_hit_rate", m.peak_hit_rate}, {"peak_near_rate", m.peak_near_rate},
+            {"linked_mass", m.linked_mass}, {"steps", m.steps}};
+}
+
+MapScores map_scores_of(const nlohmann::json& json) {
+    return {json.at("aer").get<double>(), json.at("peak_hit_rate").get<double>(),
+            json.at("peak_near_rate").get<double>(), json.at("linked_mass").get<double>(),
+            json.at("steps").get<int>()};
+}
+
 nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     const Metrics& m = r.metrics;
     const bool transformer = options.model.decoder == DecoderKind::transformer;
@@ -165,16 +180,12 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         json["field_order"] = dial->order;
     }
     if (r.alignment) {
-        auto scores = [](const AlignmentScores& a) {
-            return nlohmann::json{{"aer", a.aer()}, {"peak_hit_rate", a.peak_hit_rate()},
-                                  {"peak_near_rate", a.peak_near_rate()},
-                                  {"linked_mass", a.mean_linked_mass()}, {"steps", a.totals.steps}};
-        };
         json["aer"] = r.alignment->map.aer();
-        json["alignment"] = scores(r.alignment->map);
+        json["alignment"] = map_scores_json(map_scores(r.alignment->map));
         if (!r.alignment->heads.empty()) {
             json["alignment_per_head"] = nlohmann::json::array();
-            for (const AlignmentScores& head : r.alignment->heads) json["alignment_per_head"].push_back(scores(head));
+            for (const AlignmentScores& head : r.alignment->heads)
+                json["alignment_per_head"].push_back(map_scores_json(map_scores(head)));
         }
     }
     if (transformer) {

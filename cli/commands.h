@@ -179,9 +179,17 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data);
 // length_buckets[4], per_format[6]; plus the bucket ranges and counts, the
 // per-format exact match and the loss per epoch.
 nlohmann::json run_json(const RunOptions& options, const RunResult& result);
+// An attention map's scores against the known alignment, as the files carry them.
+struct MapScores {
+    double aer = 0, peak_hit_rate = 0, peak_near_rate = 0, linked_mass = 0;
+    int steps = 0;
+};
+MapScores map_scores(const AlignmentScores& a);
+nlohmann::json map_scores_json(const MapScores& m);
+MapScores map_scores_of(const nlohmann::json& json);
 
-// --- what the three sweeps share (cmd_sweep.cpp): sweep, sweep --transformer,
-// sweep --published.
+// --- what the sweeps share (sweeps.cpp; chance and counterfactual write their
+// files alike). Each sweep's steps are in sweeps.h.
 // v with that many decimals, "–" for NaN (a number not measured).
 std::string fixed(double v, int digits = 4);
 // One measurement over n seeds: their mean, lowest and highest.
