@@ -3,6 +3,7 @@
 //   node tests/browser/lesson2_bench.mjs [--site build/site] [--width 64] [--seconds 15]
 //                                        [--rounds 3] [--loads 5] [--no-sweep] [--no-pytorch]
 //   node tests/browser/lesson2_bench.mjs --phone [--throttle 4] [--loads 5]
+//   node tests/browser/lesson2_bench.mjs --sweep-memory [--epochs 2]
 //
 // 1. One run in a Web Worker against the same training module (lookback_trainer.wasm) under
 //    node, side by side: examples/s of the worker's busy time and of the wall clock. Each side
@@ -25,6 +26,8 @@
 //    the alignment map while training runs; with every worker training, the memory of the
 //    browser's processes (proportional set size, so shared pages count once) and the page's own
 //    (its JS heaps and wasm memories); examples/s per worker.
+// 6. With --sweep-memory, the wasm memory of one training module (under node) running the eight
+//    cells of "Run all eight" to the end one after another, as one worker does, after each cell.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -324,8 +327,26 @@ async function phone(url) {
   await browserServer.close();
 }
 
+async function sweepMemory() {
+  const create = createRequire(import.meta.url)(path.join(site, 'lookback_trainer.js'));
+  const module = await create({ wasmBinary: fs.readFileSync(path.join(site, 'lookback_trainer.wasm')) });
+  const epochs = Number(option('epochs', 2));
+  for (const width of [128, 64, 32, 16]) {  // largest first, as the page starts them
+    for (const model of ['attention', 'plain']) {
+      const cell = { model, width, epochs, seed: 1, ...(model === 'attention' ? { scorer: 'additive' } : {}) };
+      const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(cell)]);
+      while (module._lbt_work(id, 1000, -1) === 0);
+      print(`after ${model}-${width} (${epochs} epochs): wasm memory (MB)`, (module.HEAP8.length / 2 ** 20).toFixed(1));
+    }
+  }
+}
+
 // --- run -----------------------------------------------------------------------------------------------
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate in ${rounds} rounds`);
+if (flag('sweep-memory')) {
+  await sweepMemory();
+  process.exit(0);
+}
 const server = await serve(site);
 if (flag('phone')) {
   await phone(server.url);
