@@ -331,7 +331,10 @@ async function sweepMemory() {
   const create = createRequire(import.meta.url)(path.join(site, 'lookback_trainer.js'));
   const module = await create({ wasmBinary: fs.readFileSync(path.join(site, 'lookback_trainer.wasm')) });
   const epochs = Number(option('epochs', 2));
-  for (const width of [128, 64, 32, 16]) {  // largest first, as the page starts them
+  // The page's sweep and the native one share their widths (assets/sweep.json); largest first,
+  // as the page starts them.
+  const widths = JSON.parse(fs.readFileSync(path.join(root, 'assets/sweep.json'), 'utf8')).widths;
+  for (const width of [...widths].sort((a, b) => b - a)) {
     for (const model of ['attention', 'plain']) {
       const cell = { model, width, epochs, seed: 1, ...(model === 'attention' ? { scorer: 'additive' } : {}) };
       const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(cell)]);
