@@ -100,48 +100,46 @@ nlohmann::json source_json() {
 }
 
 // Run: every model × seed at the lesson's budget, then the candidates and the shipped pair.
-bool run_transformer_sweep(const SweepArgs& args, const Splits& data, std::vector<TransformerRow>& table,
-                           std::vector<CurveRow>& candidate_rows, std::vector<CurveRow>& shipped_rows) {
+std::optional<TransformerRuns> run_transformer_sweep(const SweepArgs& args, const Splits& data) {
+    TransformerRuns runs;
     for (const Row& row : rows)
         for (uint64_t seed : seeds) {
             char label[64];
             std::snprintf(label, sizeof label, "%-17s seed %llu ", row.name, (unsigned long long)seed);
             const RunOptions o = options_of(row, seed, args);
             const std::optional<RunResult> result = sweep_run(o, label, data);
-            if (!result) return false;
+            if (!result) return std::nullopt;
             nlohmann::json json = run_json(o, *result);
             json["model"] = row.name;
             const Metrics& m = result->metrics;
-            table.push_back({row.name, result->parameters, m.exact, m.per_char, m.per_position, json});
+            runs.table.push_back({row.name, result->parameters, m.exact, m.per_char, m.per_position, json});
         }
     for (const TransformerSetting& s : candidates) {
         char label[80];
         std::snprintf(label, sizeof label, "candidate %2d epochs, warmup %3d, dropout %.1f ", s.epochs,
                       s.warmup_steps, double(s.dropout));
         const std::optional<RunResult> result = sweep_run(options_of(s, Memory::all, args), label, data);
-        if (!result) return false;
-        candidate_rows.push_back(
+        if (!result) return std::nullopt;
+        runs.candidates.push_back(
             {"", s, result->metrics.exact, result->metrics.per_char, result->train_seconds, result->history});
     }
     for (Memory memory : {Memory::all, Memory::first}) {
         const std::string name = shipped_name(memory);
         const std::optional<RunResult> result =
             sweep_run(options_of(shipped, memory, args), "shipped " + name + " ", data);
-        if (!result) return false;
-        shipped_rows.push_back(
+        if (!result) return std::nullopt;
+        runs.shipped.push_back(
             {name, shipped, result->metrics.exact, result->metrics.per_char, result->train_seconds, result->history});
     }
-    return true;
+    return runs;
 }
 
 }  // namespace
 
-TransformerSweepResults transformer_sweep_results(const SweepHeader& header, const std::vector<TransformerRow>& rows,
-                                                  const std::vector<CurveRow>& candidate_rows,
-                                                  const std::vector<CurveRow>& shipped_rows) {
-    TransformerSweepResults r{header, {}, rows, candidate_rows, shipped_rows, shipped};
+TransformerSweepResults transformer_sweep_results(const SweepHeader& header, const TransformerRuns& runs) {
+    TransformerSweepResults r{header, {}, runs.table, runs.candidates, runs.shipped, shipped};
     const int n = int(header.seeds.size());
-    for (const TransformerRow& row : rows) {
+    for (const TransformerRow& row : runs.table) {
         if (r.summary.empty() || r.summary.back().model != row.model) r.summary.push_back({row.model, 0, {}, {}, {}});
         TransformerSummary& s = r.summary.back();
         s.exact.add(row.exact, n), s.per_char.add(row.per_char, n);
@@ -152,17 +150,16 @@ TransformerSweepResults transformer_sweep_results(const SweepHeader& header, con
 }
 
 TransformerSweepResults transformer_sweep_results_of(const nlohmann::json& json) {
-    std::vector<TransformerRow> table;
+    TransformerRuns runs;
     for (const nlohmann::json& run : json.at("runs"))
-        table.push_back({run.at("model").get<std::string>(), run.at("parameters").get<long>(),
+        runs.table.push_back({run.at("model").get<std::string>(), run.at("parameters").get<long>(),
                          run.at("exact").get<double>(), run.at("per_char").get<double>(),
                          run.at("per_position").get<std::vector<double>>(), run});
     const nlohmann::json& shipped_json = json.at("shipped");
-    std::vector<CurveRow> candidate_rows, shipped_rows;
-    for (const nlohmann::json& c : shipped_json.at("candidates")) candidate_rows.push_back(curve_row_of(c, "", setting_of(c)));
+    for (const nlohmann::json& c : shipped_json.at("candidates")) runs.candidates.push_back(curve_row_of(c, "", setting_of(c)));
     for (const auto& [name, model] : shipped_json.at("models").items())
-        shipped_rows.push_back(curve_row_of(model, name, setting_of(shipped_json)));
-    TransformerSweepResults r = transformer_sweep_results(sweep_header_of(json), table, candidate_rows, shipped_rows);
+        runs.shipped.push_back(curve_row_of(model, name, setting_of(shipped_json)));
+    TransformerSweepResults r = transformer_sweep_results(sweep_header_of(json), runs);
     r.shipped_setting = setting_of(shipped_json);
     return r;
 }
@@ -253,13 +250,12 @@ int transformer_sweep(const SweepArgs& args) {
     const SweepFiles files(args.out_dir, "transformer");
     if (!files.writable()) return 1;  // before the training, not after
     const Splits data = make_date_splits(args.data_seed);
-    std::vector<TransformerRow> table;
-    std::vector<CurveRow> candidate_rows, shipped_rows;
-    if (!run_transformer_sweep(args, data, table, candidate_rows, shipped_rows)) return 1;
+    const std::optional<TransformerRuns> runs = run_transformer_sweep(args, data);
+    if (!runs) return 1;
     SweepHeader header = sweep_header(args, data);
     header.width = width;
     header.seeds.assign(std::begin(seeds), std::end(seeds));
-    const TransformerSweepResults results = transformer_sweep_results(header, table, candidate_rows, shipped_rows);
+    const TransformerSweepResults results = transformer_sweep_results(header, *runs);
     const std::string md = transformer_sweep_markdown(results);
     if (!files.write(transformer_sweep_json(results), md)) return 1;
     files.print(md);

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "io/safetensors.h"
+#include "io/worker_codec.h"
 #include "models/decoding_check.h"
 
 namespace lb::cli {
@@ -142,22 +143,15 @@ MapScores map_scores_of(const nlohmann::json& json) {
 
 nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
     const Metrics& m = r.metrics;
-    const bool transformer = options.model.decoder == DecoderKind::transformer;
     nlohmann::json ranges = nlohmann::json::array(), formats = nlohmann::json::array(), losses = nlohmann::json::array();
     for (int k = 0; k < length_bucket_count; ++k)
         ranges.push_back({m.buckets.lowest_length(k), m.buckets.highest_length(k)});
     for (const std::string& name : options.model.task->group_names) formats.push_back(name);
     for (const EpochRecord& e : r.history) losses.push_back(e.train_loss);
-    nlohmann::json json = {
-        {"task", options.model.task->name},
-        {"model", decoder_name(options.model.decoder)},
-        {"scorer", model_scorer_name(options.model.decoder, options.model.scorer)},
-        {"input_feeding", options.model.input_feeding},
-        {"width", options.model.H},
-        {"epochs", options.epochs},
-        {"learning_rate", options.learning_rate},
-        {"seed", options.seed},
-        {"data_seed", options.data_seed},
+    // The run's settings as the schema writes them (a worker's config), then what it measured.
+    nlohmann::json json = run_settings_to_json(options);
+    json["scorer"] = model_scorer_name(options.model.decoder, options.model.scorer);  // "none" too: rows are read by it
+    json.update(nlohmann::json{
         {"parameters", r.parameters},
         {"train_seconds", r.train_seconds},
         {"eval_seconds", r.eval_seconds},
@@ -173,12 +167,8 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"per_format_exact", m.per_format_exact},
         {"format_names", formats},
         {"epoch_train_loss", losses},
-    };
+    });
     if (!std::isnan(m.bleu)) json["bleu"] = m.bleu;
-    if (const DateDial* dial = date_dial(*options.model.task)) {
-        json["formats"] = formats_text(dial->formats);
-        json["field_order"] = dial->order;
-    }
     if (r.alignment) {
         json["aer"] = r.alignment->map.aer();
         json["alignment"] = map_scores_json(map_scores(r.alignment->map));
@@ -187,13 +177,6 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
             for (const AlignmentScores& head : r.alignment->heads)
                 json["alignment_per_head"].push_back(map_scores_json(map_scores(head)));
         }
-    }
-    if (transformer) {
-        json["memory"] = memory_name(options.model.memory);
-        json["heads"] = options.model.heads;
-        json["ffn"] = transformer_config(options.model).F;
-        json["dropout"] = options.model.dropout;
-        json["warmup_steps"] = options.warmup_steps;
     }
     return json;
 }

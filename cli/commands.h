@@ -108,7 +108,7 @@ struct SweepArgs {
     uint64_t seed = 1, data_seed = 1;
     float learning_rate = 1e-3f;
     bool transformer = false;  // --transformer: the Transformer table (cmd_sweep_transformer.cpp)
-    // --published: the published attention models beside today's (cmd_published.cpp),
+    // --published: the published attention models beside today's (cmd_sweep_published.cpp),
     // at these widths (1–1024), seeds seed .. seed + seeds − 1
     bool published = false;
     std::vector<int> widths = {64};

@@ -93,6 +93,10 @@ struct CurveRow {  // a run with a held-out evaluation each epoch
     double exact = 0, per_char = 0, train_seconds = 0;
     std::vector<EpochRecord> curve;
 };
+struct TransformerRuns {  // what the sweep trains
+    std::vector<TransformerRow> table;        // every model and seed
+    std::vector<CurveRow> candidates, shipped;
+};
 struct TransformerSummary {
     std::string model;
     long parameters = 0;
@@ -106,13 +110,41 @@ struct TransformerSweepResults {
     std::vector<CurveRow> candidates, shipped;
     TransformerSetting shipped_setting{};
 };
-TransformerSweepResults transformer_sweep_results(const SweepHeader& header, const std::vector<TransformerRow>& rows,
-                                                  const std::vector<CurveRow>& candidates,
-                                                  const std::vector<CurveRow>& shipped);
+TransformerSweepResults transformer_sweep_results(const SweepHeader& header, const TransformerRuns& runs);
 // The rows, candidates and shipped runs back from the file (for the tests).
 TransformerSweepResults transformer_sweep_results_of(const nlohmann::json& json);
 nlohmann::json transformer_sweep_json(const TransformerSweepResults& results);
 std::string transformer_sweep_markdown(const TransformerSweepResults& results);
+
+// --- sweep --published (cmd_sweep_published.cpp) ----------------------------
+struct PublishedRow {  // one variant, width and seed
+    std::string label;  // the variant's name in the tables
+    ModelConfig model;
+    long parameters = 0;
+    double exact = 0, per_char = 0;
+    std::vector<double> per_position;
+    double train_seconds = 0;
+    nlohmann::json json;  // run_json
+};
+PublishedRow published_row(const char* label, const RunOptions& options, const RunResult& result);
+PublishedRow published_row_of(const nlohmann::json& run);  // its label is its variant's
+struct PublishedSummary {  // one variant at one width, over the seeds
+    std::string label;
+    ModelConfig model;
+    long parameters = 0;
+    Spread exact{}, per_char{};
+    std::array<double, output_length> per_position{};  // means
+    double seconds = 0;                                // mean per run
+};
+struct PublishedSweepResults {
+    SweepHeader header;
+    std::vector<std::vector<PublishedSummary>> by_width;  // in the header's widths' order
+    std::vector<PublishedRow> rows;
+};
+PublishedSweepResults published_sweep_results(const SweepHeader& header, const std::vector<PublishedRow>& rows);
+PublishedSweepResults published_sweep_results_of(const nlohmann::json& json);
+nlohmann::json published_sweep_json(const PublishedSweepResults& results);
+std::string published_sweep_markdown(const PublishedSweepResults& results);
 
 // --- sweep --alignment (cmd_sweep_alignment.cpp) ------------------------------
 struct AlignmentRow {  // one model and seed

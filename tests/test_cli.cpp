@@ -15,6 +15,7 @@
 #include "data/reversal.h"
 #include "data/translation.h"
 #include "io/safetensors.h"
+#include "io/worker_codec.h"
 
 using namespace lb::cli;
 
@@ -227,6 +228,44 @@ TEST_CASE("a held-out evaluation after every epoch changes nothing the run train
     REQUIRE(a.size() == b.size());
     for (size_t i = 0; i < a.size(); ++i)
         CHECK(std::equal(a[i].data, a[i].data + a[i].size, b[i].data));
+}
+
+TEST_CASE("a run's record reads back as the settings it ran with") {
+    // run_json writes a run's settings through the schema, so a row of a sweep's file is a config.
+    const lb::Splits data = lb::make_date_splits(1, 96, 12);
+    RunOptions luong;
+    luong.model.decoder = lb::DecoderKind::luong;
+    luong.model.scorer = lb::Scorer::general;
+    luong.model.input_feeding = true;
+    luong.model.H = 8;
+    luong.epochs = 1;
+    luong.seed = 7;
+    luong.learning_rate = 3e-3f;
+    RunOptions transformer;
+    transformer.model.decoder = lb::DecoderKind::transformer;
+    transformer.model.memory = lb::Memory::first;
+    transformer.model.H = 8;
+    transformer.model.heads = 2;
+    transformer.model.dropout = 0.25f;
+    transformer.epochs = 1;
+    transformer.warmup_steps = 3;
+    for (const RunOptions& o : {luong, transformer}) {
+        const nlohmann::json row = run_json(o, train_and_evaluate(o, data));
+        const lb::RunSettings back = lb::run_settings_from_record(row);
+        CHECK(back.model.decoder == o.model.decoder);
+        CHECK(back.model.scorer == o.model.scorer);
+        CHECK(back.model.input_feeding == o.model.input_feeding);
+        CHECK(back.model.H == o.model.H);
+        CHECK(back.model.memory == o.model.memory);
+        CHECK(back.model.heads == o.model.heads);
+        CHECK(back.model.dropout == o.model.dropout);
+        CHECK(back.model.task == o.model.task);
+        CHECK(back.epochs == o.epochs);
+        CHECK(back.seed == o.seed);
+        CHECK(back.learning_rate == o.learning_rate);
+        CHECK(back.warmup_steps == o.warmup_steps);
+        CHECK(row.at("parameters").get<long>() == lb::parameter_count(o.model));
+    }
 }
 
 TEST_CASE("train and sweep take the published models, with each model's own scorers") {

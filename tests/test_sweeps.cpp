@@ -33,11 +33,11 @@ std::string first_difference(const std::string& a, const std::string& b) {
     }
 }
 
-void check_rendered(const std::string& rendered, const std::string& name) {
-    const std::string file = stored(name);
+void check_same(const std::string& rendered, const std::string& file, const std::string& name) {
     INFO(name, " differs at ", first_difference(rendered, file));
     CHECK(rendered == file);
 }
+void check_rendered(const std::string& rendered, const std::string& name) { check_same(rendered, stored(name), name); }
 
 // A sweep's JSON as SweepFiles writes it.
 std::string written(const nlohmann::json& json) { return json.dump(1) + "\n"; }
@@ -73,6 +73,18 @@ TEST_CASE("sweep --transformer: transformer.md and .json render again from trans
     REQUIRE(results.summary.size() == 4);
     check_rendered(transformer_sweep_markdown(results), "transformer.md");
     check_rendered(written(transformer_sweep_json(results)), "transformer.json");
+}
+
+TEST_CASE("sweep --published: published.md and .json render again from published.json's runs") {
+    const PublishedSweepResults results = published_sweep_results_of(nlohmann::json::parse(stored("published.json")));
+    REQUIRE(results.by_width.size() == 2);
+    REQUIRE(results.by_width[0].size() == 8);  // every variant at each width
+    // The stored Markdown is the rendered one and a reading written by hand after it.
+    const std::string file = stored("published.md");
+    const size_t by_hand = file.find("\n## What the numbers say (written by hand");
+    REQUIRE(by_hand != std::string::npos);
+    check_same(published_sweep_markdown(results), file.substr(0, by_hand), "published.md");
+    check_rendered(written(published_sweep_json(results)), "published.json");
 }
 
 TEST_CASE("sweep --alignment: each task's files render again from its JSON's runs") {

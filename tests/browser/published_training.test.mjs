@@ -77,6 +77,12 @@ test('a link that asks a design for what it does not have is refused by name', a
     const s = await state(page, 'training');
     assert.equal(s.url_messages.length, 1, `${query}: ${JSON.stringify(s.url_messages)}`);
     assert.ok(s.url_messages[0].includes(`${key}=`), s.url_messages[0]);
+    // What the refusal says a design takes is the settings schema's: every design's scorers.
+    const says = { 'tr.scorer': ['attention: additive, dot or general', 'bahdanau: additive', 'luong: dot, general or concat',
+                                 'luong-local: dot or general'],
+                   'tr.feeding': ['1 or 0, and 1 for luong and luong-local only'],
+                   'tr.model': ['one of attention, bahdanau, luong or luong-local'] }[key];
+    for (const words of says) assert.ok(s.url_messages[0].includes(words), `${s.url_messages[0]} lacks '${words}'`);
     assert.deepEqual([s.model, s.scorer, s.input_feeding], expected, query);
     assert.deepEqual(problems, []);
     await context.close();

@@ -33,8 +33,8 @@ namespace {
 // [SECTION] Settings and the URL
 //-----------------------------------------------------------------------------------------------
 
-// The attention designs the second run can be, and every scorer any of them takes (model.h says
-// which takes which).
+// The attention designs the second run can be, and every scorer any of them takes (the registry
+// says which takes which).
 const DecoderKind designs[] = {DecoderKind::attention, DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
 const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
 constexpr int max_epochs = 30;
@@ -51,29 +51,42 @@ TrainingState::TrainingState() {
     url_dial_setting(url, "formats", dial, task, "formats");  // after the task: they are the dates'
     url_dial_setting(url, "order", dial, task, "field_order");
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
-    url.integer_in("width", width, widths)
-        .entry("model", "one of attention, bahdanau, luong or luong-local",
-               [this] { return std::string(decoder_name(design)); },
-               [this](const std::string& text) {  // a design starts with its own default scorer
-                   const auto kind = parse_decoder(text);
-                   if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
-                   design = *kind, scorer = default_scorer(*kind);
-                   return true;
-               })
-        .entry("scorer", "a scorer the model takes (attention: additive, dot or general; bahdanau: additive; "
-                         "luong: dot, general or concat; luong-local: dot or general)",
+    url.integer_in("width", width, widths);
+    // The second run's design, its scorer and its input feeding in the schema's words and checks
+    // (io/run_settings.h); the design is one of the page's.
+    const SettingField* scorer_field = find_setting("scorer");
+    const SettingField* feeding_field = find_setting("input_feeding");
+    std::string design_names, scorers_taken;
+    for (size_t i = 0; i < std::size(designs); ++i) {
+        RunSettings s;
+        s.model.decoder = designs[i];
+        design_names += (i == 0 ? "" : i + 1 == std::size(designs) ? " or " : ", ") + std::string(decoder_name(designs[i]));
+        scorers_taken += (i == 0 ? "" : "; ") + std::string(decoder_name(designs[i])) + ": " + setting_expected(*scorer_field, s);
+    }
+    url.entry("model", "one of " + design_names,
+              [this] { return std::string(decoder_name(design)); },
+              [this](const std::string& text) {  // a design starts with its own default scorer
+                  const auto kind = parse_decoder(text);
+                  if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
+                  design = *kind, scorer = default_scorer(*kind);
+                  return true;
+              })
+        .entry("scorer", "a scorer the model takes (" + scorers_taken + ")",
                [this] { return std::string(model_scorer_name(design, scorer)); },
-               [this](const std::string& text) {
-                   const auto parsed = parse_model_scorer(design, text);
-                   return parsed && (scorer = *parsed, true);
+               [this, scorer_field](const std::string& text) {
+                   RunSettings s;
+                   s.model.decoder = design;
+                   if (!try_set_setting(s, *scorer_field, text)) return false;
+                   return scorer = s.model.scorer, true;
                })
-        .entry("feeding", "1 or 0, and 1 for luong and luong-local only",
+        .entry("feeding", setting_expected(*feeding_field, RunSettings{}) + ", and 1 for " + kinds_text(*feeding_field) + " only",
                [this] { return std::string(input_feeding ? "1" : "0"); },
-               [this](const std::string& text) {
-                   if (text != "0" && !(text == "1" && is_luong(design))) return false;
-                   return input_feeding = text == "1", true;
-               })
-;
+               [this, feeding_field](const std::string& text) {
+                   RunSettings s;
+                   if (!try_set_setting(s, *feeding_field, text)) return false;
+                   if (s.model.input_feeding && !applies_to(*feeding_field, design)) return false;
+                   return input_feeding = s.model.input_feeding, true;
+               });
     // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
     url_setting(url, "seed", seed, "seed");
     url_setting(url, "epochs", epochs, "epochs", max_epochs);
