@@ -276,10 +276,10 @@ ModelResult bench_model(const ModelCase& m, int H, const Task& task, const Split
     r.memory_mb = memory_megabytes();
     r.heap_mb = heap_megabytes();
 
-    // Greedy decoding of the held-out strings in batches of 64 (what evaluation does).
-    const std::vector<Example> strings(data.held_out.begin(), data.held_out.begin() + 256);
+    // Greedy decoding of held-out strings in evaluation's batches.
+    const std::vector<Example> strings(data.held_out.begin(), data.held_out.begin() + 4 * decode_batch_rows);
     const double batch_seconds = seconds_per_call(
-        [&] { decode_examples(strings, trainer.model(), false, 64); }, budget / 2);
+        [&] { decode_examples(strings, trainer.model(), false, decode_batch_rows); }, budget / 2);
     r.infer_strings_per_second = double(strings.size()) / batch_seconds;
     // One string at a time (the page's "try your own date").
     const std::vector<int> tokens = task.input.encode(data.held_out[0].input);
@@ -309,15 +309,6 @@ nlohmann::json split_token_ids(const Task& task, const std::vector<Example>& exa
 
 }  // namespace
 
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
-        parts.push_back(text.substr(start, comma - start));
-    parts.push_back(text.substr(start));
-    return parts;
-}
-
 const char* const bench_usage =
     "lookback bench [--json] [--seconds S] [--widths 8,16,32,64] "
     "[--models plain,dot,general,additive,transformer,transformer-first] [--no-kernels] [--no-models]\n"
@@ -338,9 +329,7 @@ BenchArgs parse_bench_args(const Args& args) {
         else if (take_option(args, i, "--seconds", value)) {
             o.budget = parse_decimal("--seconds", value, 0, 600);
         } else if (take_option(args, i, "--widths", value)) {
-            o.widths.clear();
-            for (const std::string& w : split_commas(value))
-                o.widths.push_back(int(parse_integer("--widths", w, 1, 256)));
+            o.widths = parse_widths(value);
         } else if (take_option(args, i, "--models", value)) {
             o.model_names = split_commas(value);
             for (const std::string& name : o.model_names)

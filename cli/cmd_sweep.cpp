@@ -295,9 +295,7 @@ SweepArgs parse_sweep_args(const Args& args) {
             o.dial = true;
             ++i;
         } else if (take_option(args, i, "--widths", v)) {
-            o.widths.clear();
-            for (const std::string& w : split_commas(v))
-                o.widths.push_back(int(parse_integer("--widths", w, 1, 1024)));
+            o.widths = parse_widths(v);
             widths_given = true;
         } else if (take_option(args, i, "--seeds", v)) {
             o.seeds = int(parse_integer("--seeds", v, 1, 100));

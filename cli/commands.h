@@ -46,6 +46,9 @@ bool take_option(const Args& args, size_t& i, const char* name, std::string& val
 // An integer in [lo, hi] for a flag, or UsageError naming the flag (also for
 // digits beyond any integer: 9999999999999999999).
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);
+std::vector<std::string> split_commas(const std::string& text);
+// --widths 8,16,64: each a width the settings schema takes, or UsageError naming the flag.
+std::vector<int> parse_widths(const std::string& text);
 // A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
 double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
 // A run's settings (--model, --width, --lr, ...) are the settings schema's flags
@@ -214,6 +217,5 @@ struct SweepFiles {
 std::optional<RunResult> sweep_run(RunOptions options, const std::string& label, const Splits& data);
 
 bool stdout_is_terminal();
-std::vector<std::string> split_commas(const std::string& text);  // cmd_bench.cpp
 
 }  // namespace lb::cli

@@ -35,6 +35,23 @@ bool take_option(const Args& args, size_t& i, const char* name, std::string& val
 
 std::string shown(const std::string& text) { return quote_untrusted(text, 40); }
 
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+        parts.push_back(text.substr(start, comma - start));
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+std::vector<int> parse_widths(const std::string& text) {
+    const SettingField& width = *find_setting("width");
+    std::vector<int> widths;
+    for (const std::string& w : split_commas(text))
+        widths.push_back(int(parse_integer("--widths", w, (long long)width.lo, (long long)width.hi)));
+    return widths;
+}
+
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi) {
     // Digits only (no sign, no spaces); from_chars reports a value beyond long
     // long instead of throwing as std::stoll does.

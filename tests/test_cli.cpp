@@ -86,6 +86,14 @@ TEST_CASE("integers beyond any integer type are usage errors naming the option")
     CHECK(bench({"--widths", "9999999999999999999"}) == 2);
 }
 
+TEST_CASE("bench and sweep --widths: the widths a run takes, 1 to 1024 as train --width") {
+    CHECK(parse_bench_args({"--widths", "1,1024"}).widths == std::vector<int>{1, 1024});
+    CHECK(parse_sweep_args({"--published", "--widths", "1024"}).widths == std::vector<int>{1024});
+    CHECK_THROWS_WITH_AS(parse_bench_args({"--widths", "8,1025"}), doctest::Contains("from 1 to 1024"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_sweep_args({"--published", "--widths", "0"}), doctest::Contains("--widths"), UsageError);
+    CHECK_THROWS_AS(parse_bench_args({"--widths", "8,,16"}), UsageError);
+}
+
 TEST_CASE("bench --task: a task by name, the date task by default; a bad one refused by name") {
     CHECK(parse_bench_args({}).task == &lb::date_task());
     CHECK(parse_bench_args({"--task", "reversal"}).task == &lb::reversal_task());

@@ -1,4 +1,4 @@
-// Three hostile inputs that used to get through (issue 27): weights that load but overflow when
+// Three hostile inputs that used to get through: weights that load but overflow when
 // decoded, a learning rate that a float rounds to 0, and a probe the model kind has no answer for.
 // Each is refused with a message: decoding stops (decoding_check.h), the option is a usage error.
 #include <doctest/doctest.h>

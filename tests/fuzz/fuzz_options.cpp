@@ -49,7 +49,7 @@ const std::vector<std::string>& weights_files() {
             lb::init_params(m.params, rng);
             paths.push_back((folder / (std::string(lb::decoder_name(kind)) + ".safetensors")).string());
             lb::save_model(paths.back(), m);
-            if (kind == lb::DecoderKind::luong_local) {  // finite weights that overflow (issue 27)
+            if (kind == lb::DecoderKind::luong_local) {  // finite weights that overflow when decoded
                 for (const lb::NamedTensor& t : lb::named_tensors(m.params))
                     for (size_t i = 0; i < t.size; ++i) t.data[i] = i % 2 ? -3e38f : 3e38f;
                 paths.push_back((folder / "overflowing.safetensors").string());
