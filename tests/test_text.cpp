@@ -70,3 +70,11 @@ TEST_CASE("quoting untrusted text: escaped and cut with its length") {
     CHECK(is_valid_utf8(all));
     for (char c : all) CHECK((static_cast<unsigned char>(c) >= 0x20 && c != 0x7f));
 }
+
+TEST_CASE("list_text: words for a message, the last two joined by the word given") {
+    CHECK(lb::list_text({}) == "");
+    CHECK(lb::list_text({"dot"}) == "dot");
+    CHECK(lb::list_text({"dot", "general"}) == "dot or general");
+    CHECK(lb::list_text({"dot", "general", "concat"}) == "dot, general or concat");
+    CHECK(lb::list_text({"luong", "luong-local"}, "and") == "luong and luong-local");
+}

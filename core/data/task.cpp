@@ -84,13 +84,9 @@ int Task::greedy_token(const float* logits) const {
 // --- the table of tasks --------------------------------------------------------
 
 std::string task_names_text() {
-    std::string text;
-    const auto& all = tasks();
-    for (size_t k = 0; k < all.size(); ++k) {
-        if (k > 0) text += k + 1 == all.size() ? " or " : ", ";
-        text += all[k]->name;
-    }
-    return text;
+    std::vector<std::string> names;
+    for (const Task* task : tasks()) names.push_back(task->name);
+    return list_text(names);
 }
 
 const Task& find_task(std::string_view name) {
@@ -161,12 +157,7 @@ std::string accepted_characters(const Vocabulary& vocab) {
         }
         i = j + 1;
     }
-    std::string text;
-    for (size_t k = 0; k < parts.size(); ++k) {
-        if (k > 0) text += k + 1 == parts.size() ? " or " : ", ";
-        text += parts[k];
-    }
-    return text;
+    return list_text(parts);
 }
 }  // namespace
 

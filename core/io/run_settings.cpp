@@ -188,10 +188,7 @@ std::string kinds_text(const SettingField& field) {
     std::vector<std::string> names;
     for (DecoderKind kind : model_kinds())
         if (applies_to(field, kind)) names.emplace_back(decoder_name(kind));
-    std::string text;
-    for (size_t i = 0; i < names.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-    return text;
+    return list_text(names, "and");
 }
 
 std::string setting_expected(const SettingField& f, const RunSettings& s) {

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "text/text.h"
+
 namespace lb {
 
 namespace {
@@ -31,13 +33,9 @@ std::optional<DecoderKind> parse_decoder(std::string_view name) {
 }
 
 std::string decoder_choices() {
-    const std::vector<DecoderKind> kinds = model_kinds();
-    std::string list;
-    for (size_t i = 0; i < kinds.size(); ++i) {
-        if (i > 0) list += i + 1 == kinds.size() ? " or " : ", ";
-        list += model_kind(kinds[i]).name;
-    }
-    return list;
+    std::vector<std::string> names;
+    for (DecoderKind kind : model_kinds()) names.emplace_back(model_kind(kind).name);
+    return list_text(names);
 }
 
 std::optional<Scorer> parse_model_scorer(DecoderKind kind, std::string_view name) {
@@ -55,12 +53,9 @@ std::string_view model_scorer_name(DecoderKind kind, Scorer scorer) {
 std::string model_scorer_choices(DecoderKind kind) {
     const std::vector<ScorerChoice>& scorers = model_kind(kind).scorers;
     if (scorers.empty()) return "none";
-    std::string list;
-    for (size_t i = 0; i < scorers.size(); ++i) {
-        if (i > 0) list += i + 1 == scorers.size() ? " or " : ", ";
-        list += scorers[i].name;
-    }
-    return list;
+    std::vector<std::string> names;
+    for (const ScorerChoice& choice : scorers) names.emplace_back(choice.name);
+    return list_text(names);
 }
 
 Scorer default_scorer(DecoderKind kind) { return model_kind(kind).default_scorer; }

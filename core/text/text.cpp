@@ -114,6 +114,15 @@ std::string describe_char(std::string_view text, size_t i, size_t length) {
     return c < 0x80 ? quoted : quoted + " (" + code + ")";
 }
 
+std::string list_text(const std::vector<std::string>& items, const char* last) {
+    std::string text;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) text += i + 1 == items.size() ? std::string(" ") + last + " " : ", ";
+        text += items[i];
+    }
+    return text;
+}
+
 std::string quote_untrusted(std::string_view text, size_t max_chars) {
     std::string out(1, '\'');
     size_t i = 0;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lb {
 
@@ -44,5 +45,8 @@ std::string describe_char(std::string_view text, size_t i, size_t length);
 // itself); after max_chars characters the text is cut on a character boundary
 // and its length follows: 'aaaa…' (10000 bytes).
 std::string quote_untrusted(std::string_view text, size_t max_chars = 60);
+
+// Words for a message: "a, b or c" (`last` joins the last two: "or", "and"); "" for none.
+std::string list_text(const std::vector<std::string>& items, const char* last = "or");
 
 }  // namespace lb

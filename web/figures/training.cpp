@@ -25,6 +25,7 @@
 #include "pair_view.h"
 #include "url_setting.h"
 #include "lesson/published.h"
+#include "text/text.h"
 
 namespace lb::web {
 namespace {
@@ -56,14 +57,15 @@ TrainingState::TrainingState() {
     // (io/run_settings.h); the design is one of the page's.
     const SettingField* scorer_field = find_setting("scorer");
     const SettingField* feeding_field = find_setting("input_feeding");
-    std::string design_names, scorers_taken;
-    for (size_t i = 0; i < std::size(designs); ++i) {
+    std::vector<std::string> design_names;
+    std::string scorers_taken;
+    for (DecoderKind d : designs) {
         RunSettings s;
-        s.model.decoder = designs[i];
-        design_names += (i == 0 ? "" : i + 1 == std::size(designs) ? " or " : ", ") + std::string(decoder_name(designs[i]));
-        scorers_taken += (i == 0 ? "" : "; ") + std::string(decoder_name(designs[i])) + ": " + setting_expected(*scorer_field, s);
+        s.model.decoder = d;
+        design_names.emplace_back(decoder_name(d));
+        scorers_taken += (scorers_taken.empty() ? "" : "; ") + design_names.back() + ": " + setting_expected(*scorer_field, s);
     }
-    url.entry("model", "one of " + design_names,
+    url.entry("model", "one of " + list_text(design_names),
               [this] { return std::string(decoder_name(design)); },
               [this](const std::string& text) {  // a design starts with its own default scorer
                   const auto kind = parse_decoder(text);
