@@ -95,7 +95,7 @@ std::string step_description(const WorkedExample& st) {
         case 1:
             return (st.temperature == 1 ? std::string("Softmax: ")
                                         : "Softmax at temperature \u03c4 = " + fmt("%.2f", st.temperature) +
-                                              ": each score is divided by T first (below 1 sharpens, above 1 flattens); ") +
+                                              ": each score is divided by \u03c4 first (below 1 sharpens, above 1 flattens); ") +
                    "exp makes every score positive, and dividing by their sum, " + fmt("%.3f", r.denominator) +
                    ", makes the weights add up to 1.";
         case 2:
