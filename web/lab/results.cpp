@@ -9,6 +9,10 @@
 #include "lesson/published.h"
 
 namespace lb::web {
+namespace {
+// A row's parameter count where its source gave none (ResultRow::parameters below 0).
+constexpr long no_parameter_count = -1;
+}  // namespace
 
 const OriginNames& origin_names(Origin origin) {
     static const OriginNames names[] = {
@@ -45,14 +49,17 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
 
 std::vector<ResultRow> Lab::results() const {
     std::vector<ResultRow> rows;
+    // The source's rows quote the source: it published a parameter count and a time at width 64
+    // only, so its other widths have neither (a count below 0 is no count, shown as a dash).
     for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
         for (size_t w = 0; w < sweep_widths.size(); ++w) {
             ModelConfig c;
             c.decoder = kind;
             c.H = sweep_widths[w];
             const SourceModelFigures& source = source_figures.of(kind);
-            rows.push_back({Origin::source, "the source's run", c, source.exact[w], source.per_char[w], parameter_count(c),
-                            w + 1 == sweep_widths.size() ? source.seconds_64 : NAN});
+            const bool published = w + 1 == sweep_widths.size();
+            rows.push_back({Origin::source, "the source's run", c, source.exact[w], source.per_char[w],
+                            published ? source.parameters_64 : no_parameter_count, published ? source.seconds_64 : NAN});
         }
     rows.insert(rows.end(), native_rows.begin(), native_rows.end());
     for (const AlignmentSweep& sweep : alignment_sweeps) rows.insert(rows.end(), sweep.results.begin(), sweep.results.end());
@@ -83,9 +90,10 @@ std::string Lab::results_csv(const std::vector<ResultRow>& rows) {
     for (const ResultRow& r : rows) {
         std::string label = r.label;
         std::replace(label.begin(), label.end(), ',', ';');
+        const std::string parameters = r.parameters < 0 ? std::string() : std::to_string(r.parameters);  // none: empty
         csv += std::string(origin_names(r.origin).label) + "," + label + "," + r.model.task->name + "," + model_label(r.model) +
                "," + std::to_string(r.model.H) + "," + fixed(r.exact, 4) + "," + fixed(r.per_char, 4) + "," +
-               number(r.bleu, 4) + "," + number(r.aer, 4) + "," + std::to_string(r.parameters) + "," + number(r.seconds, 1) + "\n";
+               number(r.bleu, 4) + "," + number(r.aer, 4) + "," + parameters + "," + number(r.seconds, 1) + "\n";
     }
     return csv;
 }
