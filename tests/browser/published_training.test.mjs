@@ -47,8 +47,8 @@ test("Luong's model trains against the plain one, and the other figures follow i
   // Figure 5 can show the model trained here; Figure 6's occlusion follows it, and its gradient
   // path says why it is drawn for the lesson's model only.
   await page.locator('canvas[data-figure="alignment"]').scrollIntoViewIfNeeded();
-  await until('the alignment figure', async () => (await rect(page, 'alignment', 'model-live')) !== null, 20000);
-  await clickWidget(page, 'alignment', 'model-live');
+  await until('the alignment figure', async () => (await rect(page, 'alignment', 'model-source-trained here')) !== null, 20000);
+  await clickWidget(page, 'alignment', 'model-source-trained here');
   await until('the map of the model trained here', async () => (await state(page, 'alignment')).model === 'page', 10000);
   const map = await state(page, 'alignment');
   assert.match(map.model_label, /luong concat model trained in this page/);

@@ -61,8 +61,8 @@ test('translation trained in the page: AER and BLEU per epoch, in the results an
   // The map check reads the run trained here, once asked.
   await page.locator('canvas[data-figure="checked"]').scrollIntoViewIfNeeded();
   await until('the checked map', async () => (await state(page, 'checked')).weights.length > 0 &&
-                                            (await rect(page, 'checked', 'model-live')) !== null, 30000);
-  await clickWidget(page, 'checked', 'model-live');
+                                            (await rect(page, 'checked', 'model-source-trained here')) !== null, 30000);
+  await clickWidget(page, 'checked', 'model-source-trained here');
   await until('the run trained here', async () => (await state(page, 'checked')).model === 'page', 10000);
   const checked = await state(page, 'checked');
   assert.match(checked.model_label, /trained in this page/);
@@ -71,8 +71,8 @@ test('translation trained in the page: AER and BLEU per epoch, in the results an
 
   // The date task's figures keep the shipped date models: a translation run is not theirs.
   await page.locator('canvas[data-figure="alignment"]').scrollIntoViewIfNeeded();
-  await until('the alignment map', async () => (await rect(page, 'alignment', 'model-live')) !== null, 30000);
-  await clickWidget(page, 'alignment', 'model-live');
+  await until('the alignment map', async () => (await rect(page, 'alignment', 'model-source-trained here')) !== null, 30000);
+  await clickWidget(page, 'alignment', 'model-source-trained here');
   await page.waitForTimeout(300);
   assert.equal((await state(page, 'alignment')).model, 'shipped');
   assert.deepEqual(problems, []);

@@ -157,7 +157,7 @@ test('cross-attention map: a click selects an output, bars sum to 1, peaks match
   // The first-state memory: one key, so every row is weight 1 on position 0, in every head.
   await page.locator('canvas[data-figure="transformer-maps"]').evaluate((c) => c.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(300);  // a frame at the new scroll position
-  await clickWidget(page, 'transformer-maps', 'memory-first');
+  await clickWidget(page, 'transformer-maps', 'memory-first state');
   await until('the first-state model', async () => (await state(page, 'transformer-maps')).memory === 'first', 20000);
   s = await state(page, 'transformer-maps');
   for (const matrix of [s.cross_mean, ...s.cross_heads])

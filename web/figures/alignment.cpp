@@ -22,6 +22,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "charts.h"
 #include "lesson2.h"
 #include "map_view.h"
@@ -130,14 +131,11 @@ namespace {
 
 void ShowPicker(Lab& lab, AlignmentState& st) {
     const int n = int(lab.held_out().size());
-    if (ImGui::Button("\u2190")) show_example(lab, st, st.example < 0 ? 0 : st.example - 1);
-    record_rect("previous");
+    if (Button("\u2190", "previous", "previous held-out string")) show_example(lab, st, st.example < 0 ? 0 : st.example - 1);
     ImGui::SameLine();
-    if (ImGui::Button("\u2192")) show_example(lab, st, st.example < 0 ? 0 : st.example + 1);
-    record_rect("next");
+    if (Button("\u2192", "next", "next held-out string")) show_example(lab, st, st.example < 0 ? 0 : st.example + 1);
     ImGui::SameLine();
-    if (ImGui::Button("random")) show_example(lab, st, int((st.example + 1) * 7919L % n));
-    record_rect("random");
+    if (Button("random", "random", "random held-out string")) show_example(lab, st, int((st.example + 1) * 7919L % n));
     ImGui::SameLine();
     if (st.example >= 0) ImGui::TextDisabled("held-out string %d of %d", st.example + 1, n);
     else ImGui::TextDisabled(st.shown.text == lesson_example().input ? "the lesson's example" : "your date");
@@ -150,7 +148,9 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
 }
 
 void ShowMap(AlignmentState& st, float width) {
-    ShowWeightMap({"map", "out-", "output"}, output(st), st.shown.text, weights(st), st.selected_output, width);
+    ShowWeightMap({"map", "out-", "output"}, output(st), st.shown.text, weights(st), st.selected_output, width,
+                  "attention map of " + st.model_label + ": output characters in rows, input characters in columns; "
+                  "Enter picks a row");
 }
 
 void ShowPeakTable(AlignmentState& st) {
@@ -175,6 +175,13 @@ void ShowPeakTable(AlignmentState& st) {
         ImGui::Text("%.3f", p.weight);
     }
     ImGui::EndTable();
+    TableText text{.header = {"output", "peak at", "input there", "weight"}};
+    for (int t = 0; t < output_length; ++t) {
+        const Peak p = peak_of(st, t);
+        text.rows.push_back({std::to_string(t) + " " + quoted(output(st)[size_t(t)]), std::to_string(p.position),
+                             quoted(st.shown.text[size_t(p.position)]), fixed(p.weight, 3)});
+    }
+    Table("peaks", "each output's peak", text);
 }
 
 void ShowBars(AlignmentState& st, float width) {
@@ -186,7 +193,8 @@ void ShowBars(AlignmentState& st, float width) {
                 "Click a bar, or drag across several, to move this step's attention there and decode again.", t,
                 output(st)[size_t(t)], sum, peak.position, quoted(st.shown.text[size_t(peak.position)]).c_str(), peak.weight);
     std::optional<std::pair<int, int>> chosen;
-    ShowWeightBars("bars", st.shown.text, std::span<const float>(weights(st)).subspan(size_t(t * S), size_t(S)), width, &chosen);
+    ShowWeightBars("bars", st.shown.text, std::span<const float>(weights(st)).subspan(size_t(t * S), size_t(S)), width,
+                   "weights of output " + std::to_string(t) + " over the input; Enter moves its attention onto one", &chosen);
     if (chosen) {
         st.move = {t, chosen->first, chosen->second};
         request_redraw("alignment");  // decoded again before the next frame draws it

@@ -12,9 +12,11 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "lesson1.h"
 #include "theme.h"
 
@@ -85,6 +87,18 @@ void Box(Bottleneck& st, const std::string& id, const char* group, ImVec2 min, I
     ImGui::SetCursorScreenPos(min);
     if (ImGui::InvisibleButton(id.c_str(), {max.x - min.x, max.y - min.y})) st.selected = group;
     record_rect(id);
+    // For the keyboard, one button per group of boxes (over its first box): Tab meets each
+    // explanation once, not each of the thirty boxes.
+    static int frame = -1;
+    static std::vector<std::string> described;
+    if (frame != ImGui::GetFrameCount()) frame = ImGui::GetFrameCount(), described.clear();
+    if (std::find(described.begin(), described.end(), group) == described.end()) {
+        described.push_back(group);
+        const Explanation* e = find_explanation(group);
+        const std::string model = std::string(group).starts_with("plain") ? "plain model: " : "attention model: ";
+        describe({.id = group, .role = Role::button, .name = model + (e ? e->title : text), .pressed = st.selected == group});
+        if (take_action(group, Action::press)) st.selected = group;
+    }
     const bool hovered = ImGui::IsItemHovered(), selected = st.selected == group;
     if (hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
     ImDrawList& draw = *ImGui::GetWindowDrawList();

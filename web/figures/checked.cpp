@@ -26,6 +26,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "charts.h"
 #include "lesson2.h"
 #include "map_view.h"
@@ -165,11 +166,13 @@ void AddPeakDot(ImDrawList& draw, ImVec2 centre) {
 
 void ShowPicker(Lab& lab, CheckedState& st) {
     const Task* before = st.task;
+    std::vector<std::string> names;  // widgets task-dates, task-reversal ...
+    int chosen = 0;
     for (const Task* t : tasks()) {
-        if (t != tasks().front()) ImGui::SameLine();
-        if (ImGui::RadioButton(t->name.c_str(), st.task == t)) st.task = t;
-        record_rect("task-" + t->name);
+        if (t == st.task) chosen = int(names.size());
+        names.push_back(t->name);
     }
+    if (RadioGroup("task", "task", chosen, names)) st.task = tasks()[size_t(chosen)];
     if (st.task != before) {  // a typed input belongs to its task
         st.typed_text.clear();
         st.field[0] = 0;
@@ -182,11 +185,9 @@ void ShowPicker(Lab& lab, CheckedState& st) {
         st.typed_text.clear();
         st.message.clear();
     };
-    if (ImGui::Button("\u2190")) step(-1);
-    record_rect("previous");
+    if (Button("\u2190", "previous", "previous held-out example")) step(-1);
     ImGui::SameLine();
-    if (ImGui::Button("\u2192")) step(1);
-    record_rect("next");
+    if (Button("\u2192", "next", "next held-out example")) step(1);
     ImGui::SameLine();
     st.example = ((st.example % n) + n) % n;
     if (typed_shown(st)) ImGui::TextDisabled("your input");  // an arrow goes back to the held-out examples
@@ -194,15 +195,14 @@ void ShowPicker(Lab& lab, CheckedState& st) {
 
     const float avail = ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(std::min(340.0f, avail - 70));
-    const bool entered = ImGui::InputTextWithHint("##input", st.task->example_input.c_str(), st.field, sizeof st.field,
-                                                  ImGuiInputTextFlags_EnterReturnsTrue);
-    record_rect("input");
+    const std::string field_name = "an input of the " + st.task->name + " task, such as " + st.task->example_input;
+    const bool entered = TextField("##input", "input", st.field, sizeof st.field, field_name.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Show") || entered) {
+    if (Button("Show", "show", "Show the typed input") || entered) {
         const std::string error = st.take(st.field);
         if (!error.empty()) st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
+        if (!error.empty()) announce(st.message);
     }
-    record_rect("show");
     // The training figure's attention run, once it has an epoch of this task.
     if (avail > 560) ImGui::SameLine();
     ShowModelSource(st.use_live, trained(lab.live[1], *st.task));
@@ -244,6 +244,17 @@ void ShowMap(CheckedState& st, const TaskMap& m, float width) {
     ImGui::SetCursorScreenPos(map_min);
     const HeatmapHit hit = Heatmap("map", m.attention, T, S, {S * cell_w, T * cell_h}, Colormap::sequential, 0, 1);
     record_rect("map");
+    if (m.attention.size() == size_t(T) * size_t(S)) {  // for the keyboard: a grid whose cells say weight and link
+        const auto cell_name = [&](int t, int j) {
+            std::string link;
+            for (const AlignmentLink& l : m.links)
+                if (l.output == t && l.input == j) link = l.sure ? "; a sure link" : "; a possible link";
+            return "output " + std::to_string(t) + ", " + quoted_token(m.rows[size_t(t)]) + "; input " + std::to_string(j) + ", " +
+                   quoted_token(m.columns[size_t(j)]) + "; weight " + fixed(m.attention[size_t(t * S + j)], 2) + link;
+        };
+        Grid("map", "attention map: output tokens in rows, input tokens in columns, with the task's known links", T, S, map_min,
+             {cell_w, cell_h}, cell_name);
+    }
     const auto cell = [&](int t, int j) { return ImVec2{map_min.x + j * cell_w, map_min.y + t * cell_h}; };
     st.outlines.clear();
     for (const AlignmentLink& link : m.links) {
@@ -336,7 +347,10 @@ void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
         }
     }
     ImGui::EndTable();
-    record_rect("sweep-table");
+    TableText text{.header = {"map", "AER", "peak on a link", "within one", "mass on links"}};
+    for (const AlignmentSweepRow& r : sweep.rows)
+        text.rows.push_back({r.model, score_text(r.aer, 3), score_text(r.peak_hit, 3), score_text(r.peak_near, 3), score_text(r.mass, 3)});
+    Table("sweep-table", "every model's scores on the task", text);
     if (narrow) DimTextWrapped("peak: peak on a link; \u00b11: within one position; mass: mass on links.");
 }
 

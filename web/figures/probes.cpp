@@ -17,7 +17,9 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImHashStr
 
+#include "controls.h"
 #include "heatmap.h"
 #include "charts.h"
 #include "lesson2.h"
@@ -68,9 +70,10 @@ void ShowOcclusion(AlignmentState& st, float width) {
         ImGui::PushID(j);
         const bool on = st.masked == j;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(col.decoder));
-        if (ImGui::Button(shown_char(st.shown.text[size_t(j)]).c_str(), {cell - 1, 0})) st.masked = on ? -1 : j;
+        const std::string name = "blank input " + std::to_string(j) + ", " + quoted(st.shown.text[size_t(j)]);
+        if (ToggleButton(shown_char(st.shown.text[size_t(j)]).c_str(), "in-" + std::to_string(j), on, name.c_str(), {cell - 1, 0}))
+            st.masked = on ? -1 : j;
         if (on) ImGui::PopStyleColor();
-        record_rect("in-" + std::to_string(j));
         ImGui::PopID();
         if (j + 1 < S) ImGui::SameLine();
     }
@@ -84,6 +87,11 @@ void ShowOcclusion(AlignmentState& st, float width) {
         ImGui::Text("Input %d (%s) blanked:", st.masked, c == ' ' ? "a space" : ("'" + std::string(1, c) + "'").c_str());
         ImGui::SameLine();
         DiffText(masked_output(st), attention(st).output);
+        // Said once for a screen reader when the blanked input or its output changes.
+        const std::string said = "input " + std::to_string(st.masked) + " blanked: the output reads " + masked_output(st);
+        ImGuiStorage& storage = *ImGui::GetStateStorage();
+        const ImGuiID said_id = ImGui::GetID("blank-announced"), said_hash = ImHashStr(said.c_str());
+        if (storage.GetInt(said_id, 0) != int(said_hash)) storage.SetInt(said_id, int(said_hash)), announce(said);
         std::string peaked, changed;
         for (int t = 0; t < T; ++t) {
             int peak = 0;
@@ -103,15 +111,32 @@ void ShowOcclusion(AlignmentState& st, float width) {
     const float map_w = narrow ? width : (width - 24) / 2, cw = std::min(20.0f, map_w / S), ch = 14;
     ImGui::BeginGroup();
     ImGui::TextDisabled("attention weight");
+    const ImVec2 attention_min = ImGui::GetCursorScreenPos();
     Heatmap("attention-map", attention(st).attention, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
-    record_rect("attention-map");
+    const auto& out = attention(st).output;
+    const auto& in = st.shown.text;
+    const auto cell_of = [&](int t, int j) {
+        return "output " + std::to_string(t) + ", " + quoted(out[size_t(t)]) + "; input " + std::to_string(j) + ", " + quoted(in[size_t(j)]);
+    };
+    if (attention(st).attention.size() == size_t(T * S) && out.size() == size_t(T))
+        Grid("attention-map", "attention map", T, S, attention_min, {cw, ch},
+             [&](int t, int j) { return cell_of(t, j) + "; weight " + fixed(attention(st).attention[size_t(t * S + j)], 2); });
     ImGui::EndGroup();
     if (!narrow) ImGui::SameLine(0, 24);
     ImGui::BeginGroup();
     ImGui::TextDisabled("changes when that input is blanked");
+    const ImVec2 occlusion_min = ImGui::GetCursorScreenPos();
     const HeatmapHit hit = Heatmap("occlusion-map", attention(st).changed, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
     record_rect("occlusion-map");
     if (hit.clicked) st.masked = hit.col, keep_awake();  // the lines above show it next frame
+    if (attention(st).changed.size() == size_t(T * S) && out.size() == size_t(T)) {
+        const auto blanked = Grid("occlusion-map", "what blanking each input changes; Enter blanks that input", T, S, occlusion_min, {cw, ch},
+                                  [&](int t, int j) {
+                                      return cell_of(t, j) + (attention(st).changed[size_t(t * S + j)] > 0 ? "; changes when blanked"
+                                                                                                         : "; stays when blanked");
+                                  });
+        if (blanked) st.masked = blanked->col, keep_awake();
+    }
     if (hit.row >= 0)
         ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
                           attention(st).changed[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");

@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "charts.h"
 #include "download.h"
 #include "lesson2.h"
@@ -124,18 +125,15 @@ void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {
     ImGui::TextUnformatted("Save:");
     ImGui::SameLine();
     ImGui::BeginDisabled(!have);
-    if (ImGui::Button("attention weights")) save_weights(lab, DecoderKind::attention);
-    record_rect("save-attention");
+    if (Button("attention weights", "save-attention", "save the attention model's weights")) save_weights(lab, DecoderKind::attention);
     ImGui::SameLine();
-    if (ImGui::Button("plain weights")) save_weights(lab, DecoderKind::plain);
-    record_rect("save-plain");
+    if (Button("plain weights", "save-plain", "save the plain model's weights")) save_weights(lab, DecoderKind::plain);
     ImGui::EndDisabled();
     if (!narrow) ImGui::SameLine();
-    if (ImGui::Button("the table (CSV)")) {
+    if (Button("the table (CSV)", "save-csv", "save the table as CSV")) {
         const std::string csv = Lab::results_csv(st.rows);
         download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
     }
-    record_rect("save-csv");
     if (have)
         DimTextWrapped((std::string("Weights: ") + (where == "shipped" ? "the shipped models" : "the models trained in this page") +
                         ", as safetensors (they open in PyTorch or numpy).").c_str());
@@ -144,13 +142,10 @@ void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {
 // The task whose rows are shown, or every task's.
 void ShowTaskPicker(ResultsState& st) {
     ImGui::SetNextItemWidth(130);
-    if (ImGui::BeginCombo("task", st.rows_task ? st.rows_task->name.c_str() : "every task")) {
-        if (ImGui::Selectable("every task", !st.rows_task)) st.rows_task = nullptr;
-        for (const Task* task : tasks())
-            if (ImGui::Selectable(task->name.c_str(), st.rows_task == task)) st.rows_task = task;
-        ImGui::EndCombo();
-    }
-    record_rect("task");
+    std::vector<const Task*> choices = {nullptr};  // every task's rows, or one task's
+    choices.insert(choices.end(), tasks().begin(), tasks().end());
+    ComboOf("task", "task", st.rows_task, choices, [](const Task* t) { return t ? t->name : std::string("every task"); },
+            "rows of the task");
 }
 
 void ShowResults(Lab& lab, ResultsState& st) {
@@ -174,6 +169,11 @@ void ShowResults(Lab& lab, ResultsState& st) {
                                          narrow ? 1.2f : 0.9f, narrow ? 1.2f : 0.95f, 0.85f, narrow ? 1.05f : 0.85f, 1.0f, 0.75f};
     for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
+    const auto rank_by = [&st](int c) {
+        st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
+        st.sort_column = c;
+        rank(st.rows, st.sort_column, st.descending);
+    };
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
@@ -182,11 +182,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
                             : narrow && c == Col::per_char ? "token" : columns[c].title;
         if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
         ImGui::PushID(c);
-        if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) {
-            st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
-            st.sort_column = c;
-            rank(st.rows, st.sort_column, st.descending);
-        }
+        if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) rank_by(c);
         record_rect(std::string("header-") + columns[c].key);
         ImGui::PopID();
     }
@@ -234,6 +230,18 @@ void ShowResults(Lab& lab, ResultsState& st) {
         }
     }
     ImGui::EndTable();
+    // For a screen reader: the table with its header cells as buttons that rank by the column.
+    TableText table{.sort_column = -1, .descending = st.descending, .sortable = true};
+    for (int c : shown) {
+        if (c == st.sort_column) table.sort_column = int(table.header.size());
+        table.header.push_back(columns[c].title);
+    }
+    for (const ResultRow& row : st.rows) {
+        table.rows.emplace_back();
+        for (int c : shown) table.rows.back().push_back(text(row, c, false));
+    }
+    if (const auto by = Table("results", "every result, ranked by " + std::string(columns[st.sort_column].title), table))
+        rank_by(shown[size_t(*by)]);
     if (!lab.published_note.empty()) DimTextWrapped(lab.published_note.c_str());
     ImGui::TextDisabled("%s", narrow ? "\u25b2 highest, \u25bc lowest. Click a header to rank."
                                      : "\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");

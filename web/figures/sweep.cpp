@@ -13,6 +13,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "charts.h"
 #include "lesson2.h"
 #include "lesson/published.h"
@@ -39,23 +40,20 @@ void ShowControls(Lab& lab, SweepState& st) {
     ImGui::BeginDisabled(lab.sweep_running);
     bool any = false;
     for (const auto& run : lab.sweep) any |= bool(run);
-    if (ImGui::Button(any ? "Resume the eight runs" : "Run all eight")) lab.run_sweep(st.epochs);
-    record_rect("run-all");
+    if (Button(any ? "Resume the eight runs###run-all" : "Run all eight###run-all", "run-all")) lab.run_sweep(st.epochs);
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(!lab.sweep_running);
-    if (ImGui::Button("Pause")) lab.pause_sweep();
-    record_rect("pause");
+    if (Button("Pause", "pause", "Pause the sweep")) lab.pause_sweep();
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Clear")) lab.clear_sweep();
-    record_rect("clear");
+    if (Button("Clear", "clear", "Clear the sweep")) lab.clear_sweep();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
     ImGui::BeginDisabled(any);
-    ImGui::SliderInt("epochs each", &st.epochs, 1, sweep_epochs);
+    SliderInt("epochs each", "epochs", &st.epochs, 1, sweep_epochs);
     ImGui::EndDisabled();
-    record_rect("epochs");
+    if (lab.sweep_running) mark_busy();
 
     // Progress over the eight runs: each counts by its share of the work (examples × width²).
     double total = 0, done = 0;
@@ -106,6 +104,7 @@ void ShowTable(Lab& lab, const SweepState& st, const std::vector<ResultRow>& row
     ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention\nper-char", 0, 1.0f);
     ImGui::TableHeadersRow();
     const int digits = narrow ? 3 : 4;
+    TableText text{.header = {"width", "measured by", "plain exact", "attention exact", "plain per-char", "attention per-char"}};
     for (int w = 0; w < 4; ++w) {
         const int width = sweep_widths[size_t(w)];
         for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
@@ -118,22 +117,27 @@ void ShowTable(Lab& lab, const SweepState& st, const std::vector<ResultRow>& row
             const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
             const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
             const double values[4] = {p ? p->exact : NAN, a ? a->exact : NAN, p ? p->per_char : NAN, a ? a->per_char : NAN};
+            text.rows.push_back({std::to_string(width), origin_names(origin).label});
             for (int c = 0; c < 4; ++c) {
                 ImGui::TableSetColumnIndex(2 + c);
                 const int run_index = w * 2 + (c % 2);
                 const Run* run = lab.sweep[size_t(run_index)].get();
                 if (!std::isnan(values[c])) {
                     ImGui::Text("%s", fixed(values[c], digits).c_str());
+                    text.rows.back().push_back(fixed(values[c], 4));
                 } else if (origin == Origin::page && run && !run->done()) {
                     ImGui::TextDisabled("%d%%", int(run->fraction_done() * 100));
+                    text.rows.back().push_back(std::to_string(int(run->fraction_done() * 100)) + "% trained");
                 } else {
                     ImGui::TextDisabled("\u2013");
+                    text.rows.back().push_back("none");
                 }
                 if (origin == Origin::page) record_rect("cell-" + std::to_string(width) + "-" + std::to_string(c));
             }
         }
     }
     ImGui::EndTable();
+    Table("sweep-table", "exact match and per-character accuracy by width", text);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
     WrappedText("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
                               ". This page: additive attention, seed 1, " + std::to_string(st.epochs) + " epochs each.").c_str());

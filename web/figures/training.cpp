@@ -21,6 +21,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "lesson2.h"
 #include "pair_view.h"
 #include "url_setting.h"
@@ -113,100 +114,81 @@ namespace {
 bool ShowSettings(TrainingState& st) {
     bool changed = false;
     ImGui::SetNextItemWidth(110);
-    if (ImGui::BeginCombo("task", st.task->name.c_str())) {
-        for (const Task* t : tasks())
-            if (ImGui::Selectable(t->name.c_str(), t == st.task)) changed |= t != st.task, st.task = t;
-        ImGui::EndCombo();
-    }
-    record_rect("task");
+    changed |= ComboOf("task", "task", st.task, tasks(), [](const Task* t) { return t->name; });
     // The date task's dial: which formats are drawn (at least one) and the order of the fields.
     ImGui::BeginDisabled(st.task != &date_task());
     SameLineIfRoom(labelled(120, "formats"));
     ImGui::SetNextItemWidth(120);
+    // A format is drawn or not; the last one drawn stays.
+    const auto toggle = [&st, &changed](int f) {
+        const auto at = std::find(st.dial.formats.begin(), st.dial.formats.end(), f);
+        if (at == st.dial.formats.end()) st.dial.formats.insert(std::upper_bound(st.dial.formats.begin(), st.dial.formats.end(), f), f);
+        else if (st.dial.formats.size() > 1) st.dial.formats.erase(at);
+        changed = true;
+    };
+    const auto format_label = [&st](int f) { return std::to_string(f) + "  " + format_name(f, st.dial.order); };
     if (ImGui::BeginCombo("formats", formats_text(st.dial.formats).c_str())) {
         for (int f = 0; f < format_count; ++f) {
-            const auto at = std::find(st.dial.formats.begin(), st.dial.formats.end(), f);
-            bool used = at != st.dial.formats.end();
+            bool used = std::find(st.dial.formats.begin(), st.dial.formats.end(), f) != st.dial.formats.end();
             ImGui::BeginDisabled(used && st.dial.formats.size() == 1);
-            const std::string label = std::to_string(f) + "  " + format_name(f, st.dial.order);
-            if (ImGui::Checkbox(label.c_str(), &used)) {
-                if (used) st.dial.formats.insert(std::upper_bound(st.dial.formats.begin(), st.dial.formats.end(), f), f);
-                else st.dial.formats.erase(at);
-                changed = true;
-            }
+            if (ImGui::Checkbox(format_label(f).c_str(), &used)) toggle(f);
             ImGui::EndDisabled();
         }
         ImGui::EndCombo();
     }
     record_rect("formats");
+    // For the keyboard, the popup's checkboxes are described over the combo, one per format.
+    for (int f = 0; f < format_count; ++f) {
+        const bool used = std::find(st.dial.formats.begin(), st.dial.formats.end(), f) != st.dial.formats.end();
+        const std::string id = "format-" + std::to_string(f);
+        const bool last = used && st.dial.formats.size() == 1;
+        describe({.id = id, .role = Role::checkbox, .name = "format " + format_label(f), .checked = used, .disabled = last});
+        if (take_action(id, Action::press) && st.task == &date_task() && !last) toggle(f);
+    }
     SameLineIfRoom(labelled(70, "order"));
     ImGui::SetNextItemWidth(70);
-    if (ImGui::BeginCombo("order", st.dial.order.c_str())) {
-        for (const char* order : {"dmy", "dym", "mdy", "myd", "ydm", "ymd"})
-            if (ImGui::Selectable(order, st.dial.order == order) && st.dial.order != order) st.dial.order = order, changed = true;
-        ImGui::EndCombo();
-    }
-    record_rect("order");
+    const std::string orders[] = {"dmy", "dym", "mdy", "myd", "ydm", "ymd"};
+    changed |= ComboOf("order", "order", st.dial.order, orders, [](const std::string& o) { return o; }, "order of the fields");
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
-    if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
-        for (int w : sweep_widths)
-            if (ImGui::Selectable(std::to_string(w).c_str(), w == st.width)) changed |= w != st.width, st.width = w;
-        ImGui::EndCombo();
-    }
-    record_rect("width");
+    changed |= ComboOf("width", "width", st.width, sweep_widths, [](int w) { return std::to_string(w); });
     SameLineIfRoom(labelled(110, "model"));
     ImGui::SetNextItemWidth(110);
-    if (ImGui::BeginCombo("model", std::string(decoder_name(st.design)).c_str())) {
-        for (DecoderKind kind : designs)
-            if (ImGui::Selectable(std::string(decoder_name(kind)).c_str(), kind == st.design) && kind != st.design) {
-                st.design = kind, changed = true;
-                if (!takes_scorer(kind, st.scorer)) st.scorer = default_scorer(kind);
-                st.input_feeding &= is_luong(kind);
-            }
-        ImGui::EndCombo();
+    const DecoderKind design = st.design;
+    if (ComboOf("model", "model", st.design, designs, [](DecoderKind k) { return std::string(decoder_name(k)); }) && st.design != design) {
+        changed = true;
+        if (!takes_scorer(st.design, st.scorer)) st.scorer = default_scorer(st.design);
+        st.input_feeding &= is_luong(st.design);
     }
-    record_rect("model");
     SameLineIfRoom(labelled(90, "scorer"));
     ImGui::SetNextItemWidth(90);
     ImGui::BeginDisabled(st.design == DecoderKind::bahdanau);  // the paper's additive score only
-    if (ImGui::BeginCombo("scorer", std::string(model_scorer_name(st.design, st.scorer)).c_str())) {
-        for (Scorer s : scorers)
-            if (takes_scorer(st.design, s) &&
-                ImGui::Selectable(std::string(model_scorer_name(st.design, s)).c_str(), s == st.scorer))
-                changed |= s != st.scorer, st.scorer = s;
-        ImGui::EndCombo();
-    }
+    std::vector<Scorer> taken;
+    for (Scorer s : scorers)
+        if (takes_scorer(st.design, s)) taken.push_back(s);
+    changed |= ComboOf("scorer", "scorer", st.scorer, taken, [&st](Scorer s) { return std::string(model_scorer_name(st.design, s)); });
     ImGui::EndDisabled();
-    record_rect("scorer");
     SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "input feeding"));
     ImGui::BeginDisabled(!is_luong(st.design));
-    changed |= ImGui::Checkbox("input feeding", &st.input_feeding);
+    changed |= Checkbox("input feeding", "input-feeding", &st.input_feeding);
     ImGui::EndDisabled();
-    record_rect("input-feeding");
     SameLineIfRoom(labelled(110, "seed"));
     ImGui::SetNextItemWidth(110);
-    int seed = st.seed;
-    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != st.seed) st.seed = seed, changed = true;
-    record_rect("seed");
+    const int seed = st.seed;
+    changed |= InputInt("seed", "seed", &st.seed, 0, 2147483647) && st.seed != seed;
     SameLineIfRoom(labelled(120, "epochs"));
     ImGui::SetNextItemWidth(120);
-    int epochs = st.epochs;
-    if (ImGui::SliderInt("epochs", &epochs, 1, max_epochs) && epochs != st.epochs) st.epochs = epochs, changed = true;
-    record_rect("epochs");
+    const int epochs = st.epochs;
+    changed |= SliderInt("epochs", "epochs", &st.epochs, 1, max_epochs) && st.epochs != epochs;
     SameLineIfRoom(labelled(80, "learning rate"));
     ImGui::SetNextItemWidth(80);
-    char shown[32];
-    std::snprintf(shown, sizeof shown, "%g", st.learning_rate);
-    if (ImGui::BeginCombo("learning rate", shown)) {
-        for (double rate : learning_rates) {
-            std::snprintf(shown, sizeof shown, "%g", rate);
-            if (ImGui::Selectable(shown, rate == st.learning_rate)) changed |= rate != st.learning_rate, st.learning_rate = rate;
-        }
-        ImGui::EndCombo();
-    }
-    record_rect("learning-rate");
+    const auto rate_text = [](double rate) {
+        char shown[32];
+        std::snprintf(shown, sizeof shown, "%g", rate);
+        return std::string(shown);
+    };
+    changed |= ComboOf("learning rate", "learning-rate", st.learning_rate, learning_rates, rate_text);
     return changed;
 }
 

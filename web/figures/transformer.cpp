@@ -24,6 +24,7 @@
 
 #include <imgui.h>
 
+#include "controls.h"
 #include "lesson2.h"
 #include "map_view.h"
 #include "pair_view.h"
@@ -71,35 +72,19 @@ namespace {
 // The settings' widgets: true when one changed (new settings start new runs).
 bool ShowTransformerSettings(TransformerTrainingState& st) {
     bool changed = false;
+    const auto number = [](int n) { return std::to_string(n); };
     ImGui::SetNextItemWidth(70);
-    if (ImGui::BeginCombo("width", std::to_string(st.width).c_str())) {
-        for (int w : transformer_widths)
-            if (ImGui::Selectable(std::to_string(w).c_str(), w == st.width))
-                changed |= w != st.width, st.width = w;
-        ImGui::EndCombo();
-    }
-    record_rect("width");
+    changed |= ComboOf("width", "width", st.width, transformer_widths, number);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(60);
-    if (ImGui::BeginCombo("heads", std::to_string(st.heads).c_str())) {
-        for (int h : transformer_head_counts)
-            if (ImGui::Selectable(std::to_string(h).c_str(), h == st.heads))
-                changed |= h != st.heads, st.heads = h;
-        ImGui::EndCombo();
-    }
-    record_rect("heads");
+    changed |= ComboOf("heads", "heads", st.heads, transformer_head_counts, number);
     if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
-    int seed = st.seed;
-    if (ImGui::InputInt("seed", &seed, 1, 10) && seed >= 0 && seed != st.seed)
-        st.seed = seed, changed = true;
-    record_rect("seed");
+    const int seed = st.seed, epochs = st.epochs;
+    changed |= InputInt("seed", "seed", &st.seed, 0, 2147483647) && st.seed != seed;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    int epochs = st.epochs;
-    if (ImGui::SliderInt("epochs", &epochs, 1, max_transformer_epochs) && epochs != st.epochs)
-        st.epochs = epochs, changed = true;
-    record_rect("epochs");
+    changed |= SliderInt("epochs", "epochs", &st.epochs, 1, max_transformer_epochs) && st.epochs != epochs;
     return changed;
 }
 
@@ -222,17 +207,13 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
     if (st.typed.ShowField(avail) && st.typed.take(st.typed.field, stays)) st.move = {};
     const char* lesson_label = "lesson's date";
     SameLineIfRoom(ImGui::CalcTextSize(lesson_label).x + 2 * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::Button(lesson_label) && st.typed.take(lesson_date(), stays)) st.move = {};
-    record_rect("lesson-date");
+    if (Button(lesson_label, "lesson-date", "the lesson's date") && st.typed.take(lesson_date(), stays)) st.move = {};
 
-    int memory = st.memory_all ? 1 : 0;
-    ImGui::RadioButton("all states", &memory, 1);
-    record_rect("memory-all");
-    ImGui::SameLine();
-    ImGui::RadioButton("first state", &memory, 0);
-    record_rect("memory-first");
-    if (st.memory_all != (memory == 1)) st.move = {};
-    st.memory_all = memory == 1;
+    int memory = st.memory_all ? 0 : 1;
+    static const std::string memories[] = {"all states", "first state"};
+    RadioGroup("memory", "the Transformer reads", memory, memories);
+    if (st.memory_all != (memory == 0)) st.move = {};
+    st.memory_all = memory == 0;
     if (avail >= 560) ImGui::SameLine(0, 24);
     ShowModelSource(st.use_live, live_available(lab, st));
     st.typed.ShowMessage();
@@ -241,12 +222,9 @@ void ShowMapsPicker(Lab& lab, TransformerMapsState& st) {
 void ShowHeadPicker(TransformerMapsState& st) {
     ImGui::TextUnformatted("heads:");
     ImGui::SameLine();
-    for (int h = 0; h <= st.analysis->heads; ++h) {
-        if (h > 0) ImGui::SameLine();
-        const std::string label = h == 0 ? "mean" : std::to_string(h);
-        ImGui::RadioButton(label.c_str(), &st.head, h);
-        record_rect("head-" + std::to_string(h));
-    }
+    std::vector<std::string> heads = {"mean"};
+    for (int h = 1; h <= st.analysis->heads; ++h) heads.push_back(std::to_string(h));
+    RadioGroup("head", "head shown", st.head, heads);
 }
 
 void ShowMaps(Lab& lab, TransformerMapsState& st) {
@@ -268,7 +246,8 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowHeadPicker(st);
 
     WrappedText("Cross-attention: each output character (down) over the input (across)");
-    ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w);
+    ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w,
+                  "cross-attention map: output characters in rows, input characters in columns; Enter picks a row");
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
     float sum = 0;
@@ -282,7 +261,10 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
                        st.selected_output == 0 ? "the start token" : ("'" + std::string(1, a.output[size_t(st.selected_output - 1)]) + "'").c_str(),
                        sum, peak.position, quoted(input[size_t(peak.position)]).c_str(), peak.weight, how.c_str());
     std::optional<std::pair<int, int>> chosen;
-    ShowWeightBars("bars", input, bars, map_w, st.memory_all ? &chosen : nullptr);
+    ShowWeightBars("bars", input, bars, map_w,
+                   "weights of output " + std::to_string(st.selected_output) + " over the input" +
+                       (st.memory_all ? "; Enter moves its attention onto one" : ""),
+                   st.memory_all ? &chosen : nullptr);
     if (chosen) {
         st.move = {st.selected_output, chosen->first, chosen->second};
         request_redraw("transformer-maps");  // decoded again before the next frame draws it
@@ -294,13 +276,14 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
 
     ImGui::Spacing();
     WrappedText("The encoder's self-attention: each input character (down) over the input (across)");
-    ShowWeightMap({"self-map", "in-", "input"}, input, input, self, st.selected_input, map_w);
+    ShowWeightMap({"self-map", "in-", "input"}, input, input, self, st.selected_input, map_w,
+                  "the encoder's self-attention map: input characters in rows and columns; Enter picks a row");
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
     WrappedText("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
                        quoted(input[size_t(st.selected_input)]).c_str(), self_peak.position,
                        quoted(input[size_t(self_peak.position)]).c_str(), self_peak.weight);
-    ShowWeightBars("self-bars", input, self_bars, map_w);
+    ShowWeightBars("self-bars", input, self_bars, map_w, "self-attention weights of input " + std::to_string(st.selected_input));
 }
 
 nlohmann::json rows_json(std::span<const float> matrix, int rows, int S) {

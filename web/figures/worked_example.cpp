@@ -28,6 +28,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ItemAdd: a point's rectangle for record_rect, without layout
 
+#include "controls.h"
+
 #include "lesson1.h"
 #include "theme.h"
 
@@ -113,14 +115,12 @@ std::string step_description(const WorkedExample& st) {
 void ShowStepper(WorkedExample& st) {
     const bool first = st.step == 0, last = st.step == WorkedExample::steps - 1;
     ImGui::BeginDisabled(first);
-    if (ImGui::Button("\u2190 Previous")) st.step--;
+    if (Button("\u2190 Previous", "previous", "Previous step")) st.step--;
     ImGui::EndDisabled();
-    record_rect("previous");
     ImGui::SameLine();
     ImGui::BeginDisabled(last);
-    if (ImGui::Button("Next \u2192")) st.step++;
+    if (Button("Next \u2192", "next", "Next step")) st.step++;
     ImGui::EndDisabled();
-    record_rect("next");
     // The title beside the buttons when it fits for every step, else on its own line (a phone),
     // so that Reset stays put while the reader steps.
     const float reset_width = ImGui::CalcTextSize("Reset").x + 2 * ImGui::GetStyle().FramePadding.x;
@@ -132,11 +132,10 @@ void ShowStepper(WorkedExample& st) {
         ImGui::Text("Step %d of 4: %s", st.step + 1, step_names[st.step]);
     }
     ImGui::SameLine(right);
-    if (ImGui::Button("Reset")) {
+    if (Button("Reset", "reset", "Reset the example")) {
         reset(st);
         st.dragging = -1;
     }
-    record_rect("reset");
     if (!title_inline) ImGui::Text("Step %d of 4: %s", st.step + 1, step_names[st.step]);
 
     // ← / → step while the canvas has focus, unless a number field is being typed into.
@@ -253,11 +252,22 @@ void ShowPlane(WorkedExample& st, float side) {
     draw.PopClipRect();
     draw.AddRect(pl.min, pl.max, col.grid);
 
-    // Each point's rectangle, for tests that press real mouse buttons on it.
+    // Each point's rectangle, for tests that press real mouse buttons on it; for the keyboard,
+    // its two coordinates as sliders over the point (point-s-x, point-s-y, point-h1-x ...).
     for (int i = 0; i <= S; ++i) {
         const ImVec2 p = i == S ? s : h[i];
         ImGui::ItemAdd(ImRect(p.x - 6, p.y - 6, p.x + 6, p.y + 6), 0);
-        record_rect(i == S ? "point-s" : "point-h" + std::to_string(i + 1));
+        const std::string id = i == S ? "point-s" : "point-h" + std::to_string(i + 1);
+        record_rect(id);
+        Vec& point = i == S ? st.s : st.hs[i];
+        const std::string who = i == S ? "decoder state s" : "encoder state h" + std::to_string(i + 1);
+        for (int axis = 0; axis < 2; ++axis) {
+            const std::string axis_id = id + (axis ? "-y" : "-x");
+            describe({.id = axis_id, .role = Role::slider, .name = who + (axis ? ", second coordinate" : ", first coordinate"),
+                      .value_text = fmt("%.2f", point[size_t(axis)]), .value = point[size_t(axis)], .min = view_lo,
+                      .max = view_hi, .step = 0.05, .box_min = {p.x - 8, p.y - 8}, .box_max = {p.x + 8, p.y + 8}});
+            if (const auto a = take_action(axis_id, Action::set)) point[size_t(axis)] = snap(a->value);
+        }
     }
 }
 
@@ -383,20 +393,32 @@ void ShowLengths(const WorkedExample& st) {
 }
 
 // A 2-wide row of a matrix or vector as one drag widget; true when it changed.
-bool EditRow(const char* id, std::vector<double>& row) {
+// For the keyboard each entry is a spin button named `name` and its column, over its half.
+bool EditRow(const char* id, std::vector<double>& row, const std::string& name) {
     float v[2] = {float(row[0]), float(row[1])};
     ImGui::SetNextItemWidth(100);
-    if (!ImGui::DragFloat2(id, v, 0.01f, -3.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp)) return false;
-    row = {std::round(v[0] * 100) / 100.0, std::round(v[1] * 100) / 100.0};
-    return true;
+    bool changed = ImGui::DragFloat2(id, v, 0.01f, -3.0f, 3.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    if (changed) row = {std::round(v[0] * 100) / 100.0, std::round(v[1] * 100) / 100.0};
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    for (int k = 0; k < 2; ++k) {
+        const std::string entry = std::string(id) + "-" + std::to_string(k + 1);
+        const float x0 = a.x + (b.x - a.x) * float(k) / 2, x1 = a.x + (b.x - a.x) * float(k + 1) / 2;
+        describe({.id = entry, .role = Role::spinbutton, .name = name + ", column " + std::to_string(k + 1),
+                  .value = row[size_t(k)], .min = -3, .max = 3, .step = 0.05, .box_min = {x0, a.y}, .box_max = {x1, b.y}});
+        if (const auto act = take_action(entry, Action::set)) {
+            row[size_t(k)] = std::round(std::clamp(act->value, -3.0, 3.0) * 100) / 100.0;
+            changed = true;
+        }
+    }
+    return changed;
 }
 void EditMatrix(const char* name, Mat& m) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(name);
     ImGui::PushID(name);
-    EditRow("##row1", m[0]);
+    EditRow("##row1", m[0], std::string(name) + " row 1");
     record_rect(std::string(name) + "-row1");
-    EditRow("##row2", m[1]);
+    EditRow("##row2", m[1], std::string(name) + " row 2");
     record_rect(std::string(name) + "-row2");
     ImGui::PopID();
     ImGui::EndGroup();
@@ -410,12 +432,11 @@ void SameLineIfFits(float next_width) {
 void ShowScorer(WorkedExample& st) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Scorer:");
-    for (Scorer s : {Scorer::dot, Scorer::general, Scorer::additive}) {
-        ImGui::SameLine();
-        const std::string name(scorer_name(s));
-        if (ImGui::RadioButton(name.c_str(), st.scorer == s)) st.scorer = s;
-        record_rect("scorer-" + name);
-    }
+    ImGui::SameLine();
+    const Scorer kinds[] = {Scorer::dot, Scorer::general, Scorer::additive};  // widgets scorer-dot ...
+    const std::string names[] = {std::string(scorer_name(kinds[0])), std::string(scorer_name(kinds[1])), std::string(scorer_name(kinds[2]))};
+    int chosen = int(std::find(std::begin(kinds), std::end(kinds), st.scorer) - std::begin(kinds));
+    if (RadioGroup("scorer", "scorer", chosen, names)) st.scorer = kinds[chosen];
     if (st.scorer == Scorer::general) {
         EditMatrix("W", st.params.W);
     } else if (st.scorer == Scorer::additive) {
@@ -425,7 +446,7 @@ void ShowScorer(WorkedExample& st) {
         SameLineIfFits(100);
         ImGui::BeginGroup();
         ImGui::TextUnformatted("v");
-        EditRow("##v", st.params.v);
+        EditRow("##v", st.params.v, "v");
         record_rect("v");
         ImGui::EndGroup();
     }
@@ -435,26 +456,23 @@ void ShowScorer(WorkedExample& st) {
     ImGui::SameLine();
     float temperature = float(st.temperature);
     ImGui::SetNextItemWidth(120);
-    if (ImGui::SliderFloat("##T", &temperature, float(coldest), float(hottest), "%.2f",
-                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    if (SliderFloat("##T", "temperature", &temperature, float(coldest), float(hottest), 0.01f, "%.2f", "temperature \u03c4",
+                    ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
-    record_rect("temperature");
     const char* const sqrt_d = "\u03c4 = \u221ad = \u221a2";
     const ImGuiStyle& style = ImGui::GetStyle();
     SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
-    if (ImGui::Button(sqrt_d)) st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
-    record_rect("temperature-sqrt-d");
+    if (Button(sqrt_d, "temperature-sqrt-d", "\u03c4 = square root of d = square root of 2"))
+        st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
     ImGui::SameLine();
-    if (ImGui::Button("\u03c4 = 1")) st.temperature = 1;
-    record_rect("temperature-one");
+    if (Button("\u03c4 = 1", "temperature-one")) st.temperature = 1;
 
     // Parameter counts at a width the reader picks: the core's formula, not a table.
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Learned parameters at width H =");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    if (ImGui::InputInt("##H", &st.width, 1, 16)) st.width = std::clamp(st.width, 1, 4096);
-    record_rect("H");
+    InputInt("##H", "H", &st.width, 1, 4096, "width H");
     const std::string counts = "dot " + thousands(scorer_parameter_count(Scorer::dot, st.width)) + "   general " +
                                thousands(scorer_parameter_count(Scorer::general, st.width)) + "   additive " +
                                thousands(scorer_parameter_count(Scorer::additive, st.width));

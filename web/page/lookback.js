@@ -5,7 +5,7 @@
 // (ResizeObserver), whether it is on screen (IntersectionObserver), whether the tab is visible
 // and whether the reader prefers a dark theme. Does what the figures ask of the page: the CSS
 // cursor, focus, a height that fits the content, the text alternative in
-// [data-figure-alt="NAME"]. Hands the module the training client (web/worker/client.js) as
+// [data-figure-alt="NAME"], its controls as HTML elements (mirror.js) and what it announces. Hands the module the training client (web/worker/client.js) as
 // Module.lookbackRuns. Exposes window.lookback, a read-only test surface. Wires the toolbar under
 // each figure (build_page.mjs writes it): the figure as a PNG, its state as JSON, the rows it shows
 // as CSV, its link; Unlock on a figure its link locked. Registers the service worker that keeps
@@ -17,6 +17,7 @@
 'use strict';
 (() => {
   const byIndex = [];            // the module's figure index -> canvas
+  const mirrors = [];            // the module's figure index -> its controls as HTML (mirror.js)
   const indexByName = new Map(); // figure name -> the module's figure index
 
   // A canvas's backing store in device pixels, from its CSS size: one rule for the page's resizes
@@ -49,6 +50,8 @@
       return [box.left, box.top];
     },
     failed(index) { byIndex[index].dataset.figureFailed = ''; },
+    setControls(index, json, busy) { mirrors[index].setControls(json, busy); },
+    announce(index, text) { mirrors[index].announce(text); },
   };
 
   // --- the toolbar under a figure -------------------------------------------------------------
@@ -195,6 +198,11 @@
       if (index < 0) { canvas.dataset.figureFailed = ''; continue; }
       byIndex[index] = canvas;
       indexByName.set(name, index);
+      mirrors[index] = createFigureMirror(canvas, {
+        act: (id, kind, value = 0, col = 0, text = '') => module.ccall('lb_act', null,
+          ['number', 'string', 'string', 'number', 'number', 'string'], [index, id, kind, value, col, text]),
+        focus: (id, row, col) => module.ccall('lb_focus', null, ['number', 'string', 'number', 'number'], [index, id, row, col]),
+      });
       wireToolbar(canvas, module._lb_locked(index) === 1);
     }
     const indexOf = (canvas) => byIndex.indexOf(canvas);

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -83,6 +84,13 @@ EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
     history.replaceState(history.state, "", url.href);
 });
 EM_JS(void, js_figure_failed, (int figure), { Module.lookbackHost.failed(figure); });
+// The figure's controls as JSON (controls.h), for the page's mirror (web/page/mirror.js).
+EM_JS(void, js_set_controls, (int figure, const char* json, int busy), {
+    Module.lookbackHost.setControls(figure, UTF8ToString(json), busy !== 0);
+});
+EM_JS(void, js_announce, (int figure, const char* text), {
+    Module.lookbackHost.announce(figure, UTF8ToString(text));
+});
 
 
 }  // namespace
@@ -194,6 +202,40 @@ void sync_text_alternative(Host& h) {
     }
 }
 
+// The focused control's ring (or its cell's, its option's), over everything the figure drew:
+// 2.5 px in the theme's focus colour, outside the control so that it hides nothing.
+void draw_focus_ring(const Host& h) {
+    if (h.focus_id.empty()) return;
+    const auto c = std::find_if(h.controls.begin(), h.controls.end(), [&](const ControlRecord& r) { return r.id == h.focus_id; });
+    if (c == h.controls.end()) return;
+    ImRect r = c->rect;
+    if (c->cols > 0 && h.focus_row >= 0 && h.focus_col >= 0) {  // a grid's cell
+        const ImVec2 min = {r.Min.x + h.focus_col * c->cell.x, r.Min.y + h.focus_row * c->cell.y};
+        r = ImRect(min, {min.x + c->cell.x, min.y + c->cell.y});
+    } else if (const auto options = c->json.find("option_rects"); options != c->json.end() && h.focus_row >= 0 &&
+                                                                     h.focus_row < int(options->size())) {
+        const auto& o = (*options)[size_t(h.focus_row)];
+        r = ImRect({o[0].get<float>(), o[1].get<float>()}, {o[0].get<float>() + o[2].get<float>(), o[1].get<float>() + o[3].get<float>()});
+    }
+    const float width = 2.5f, gap = 1.5f;
+    ImGui::GetForegroundDrawList()->AddRect({r.Min.x - gap - width / 2, r.Min.y - gap - width / 2},
+                                            {r.Max.x + gap + width / 2, r.Max.y + gap + width / 2},
+                                            lesson_colors().focus, 3, 0, width);
+}
+
+// Sends the figure's controls to the page's mirror when they changed, and what it announced.
+void sync_controls(Host& h) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const ControlRecord& c : h.controls) list.push_back(c.json);
+    std::string json = list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (json != h.controls_sent || h.busy != h.busy_sent) {
+        js_set_controls(h.index, json.c_str(), h.busy ? 1 : 0);
+        h.controls_sent = std::move(json);
+        h.busy_sent = h.busy;
+    }
+    for (const std::string& text : std::exchange(h.announcements, {})) js_announce(h.index, lb::sanitize_utf8(text).c_str());
+}
+
 // Draws one frame of the figure, or returns false without drawing when the figure fitted its
 // canvas to a new height: that frame was laid out for the old one.
 bool draw_frame(Host& h, double now_ms) {
@@ -222,6 +264,8 @@ bool draw_frame(Host& h, double now_ms) {
                                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     ImGui::Begin(h.spec.name.c_str(), nullptr, flags);
     h.rects.clear();
+    h.controls.clear();
+    h.busy = false;
     drawing = &h;
     bool recovered = false;
     try {
@@ -234,6 +278,8 @@ bool draw_frame(Host& h, double now_ms) {
         recovered = true;
     }
     drawing = nullptr;
+    h.action.reset();  // an action for a control not drawn this frame is dropped
+    if (!recovered) draw_focus_ring(h);
     bool refitted = false;
     if (h.spec.fit_height) {  // the canvas becomes as tall as what was drawn
         const ImGuiStyle& style = ImGui::GetStyle();
@@ -260,6 +306,7 @@ bool draw_frame(Host& h, double now_ms) {
         js_set_cursor(h.index, css_cursor(cursor));
     }
     sync_text_alternative(h);
+    sync_controls(h);
     if (h.spec.url) write_url_when_idle(h);
     return true;
 }
@@ -539,6 +586,34 @@ EMSCRIPTEN_KEEPALIVE const char* lb_rect(int index, const char* widget) {
 EMSCRIPTEN_KEEPALIVE int lb_locked(int index) {
     const Host* h = host_at(index);
     return h && h->locked ? 1 : 0;
+}
+
+// The page's mirror of a figure's controls (web/page/mirror.js): a key's action for control `id`
+// (kind: press, set, text, submit, activate, sort; controls.h), queued with the mouse's events.
+EMSCRIPTEN_KEEPALIVE void lb_act(int index, const char* id, const char* kind, double value, int col, const char* text) {
+    Host* h = host_at(index);
+    if (!h || !h->imgui || h->locked) return;
+    static const std::pair<const char*, Action::Kind> kinds[] = {
+        {"press", Action::press}, {"set", Action::set}, {"text", Action::edit},
+        {"submit", Action::submit}, {"activate", Action::activate}, {"sort", Action::sort}};
+    const auto k = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& p) { return std::strcmp(p.first, kind) == 0; });
+    if (k == std::end(kinds) || !std::isfinite(value)) return;
+    InputEvent e{InputEvent::action};
+    e.control = id;
+    e.act = {k->second, value, col, lb::sanitize_utf8(text)};
+    h->input.push_back(std::move(e));
+    wake(*h);
+}
+
+// Where the page's focus is among the figure's controls ("" when it left them); a grid's cell
+// or a radio group's option by row and column (-1 when none). The figure draws its ring.
+EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col) {
+    Host* h = host_at(index);
+    if (!h) return;
+    h->focus_id = id;
+    h->focus_row = row;
+    h->focus_col = col;
+    wake(*h);
 }
 
 EMSCRIPTEN_KEEPALIVE double lb_frames(int index) {

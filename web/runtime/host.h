@@ -7,12 +7,14 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 #include <imgui_internal.h>  // ImRect
 
+#include "controls.h"
 #include "figure.h"
 #include "gl_renderer.h"
 
@@ -21,11 +23,22 @@ namespace lb::web::detail {
 // One input event, queued until a frame applies it (ImGui 1.86 reads input as state, so two
 // button changes inside one frame would cancel out: see apply_input).
 struct InputEvent {
-    enum Kind { move, button, wheel, key, character, focus } kind;
+    enum Kind { move, button, wheel, key, character, focus, action } kind;
     float x = 0, y = 0;    // move: CSS px in the canvas (-FLT_MAX: not over it); wheel: deltas
     int code = 0;          // button: ImGui button; key: DOM keyCode; character: code point
     bool down = false;     // button, key: pressed; focus: gained
     bool ctrl = false, shift = false, alt = false, super = false;  // key
+    std::string control;   // action: the control's id (controls.h)
+    Action act{Action::press};
+};
+
+// A control described this frame (controls.cpp), as the page's mirror receives it.
+struct ControlRecord {
+    std::string id;
+    ImRect rect;            // CSS px in the canvas
+    nlohmann::json json;
+    ImVec2 cell{0, 0};      // a grid's cell size
+    int cols = 0;           // a grid's columns
 };
 
 struct Host {
@@ -50,6 +63,16 @@ struct Host {
     int touch_id = -1;                         // the touch acting as the mouse, or -1
 
     std::map<std::string, ImRect, std::less<>> rects;  // recorded in the last frame, CSS px
+    // Its controls (controls.h): described in the last frame, as last sent to the page's mirror;
+    // the keyboard's action for this frame; the control the page's focus is on (a grid's cell,
+    // a radio group's option: `focus_row`, `focus_col`), ringed in the frame.
+    std::vector<ControlRecord> controls;
+    std::string controls_sent;
+    std::optional<std::pair<std::string, Action>> action;
+    std::string focus_id;
+    int focus_row = -1, focus_col = -1;
+    std::vector<std::string> announcements;    // said by the page's live region after the frame
+    bool busy = false, busy_sent = false;
     std::string text_alternative;              // as last sent to the page
     ImGuiMouseCursor cursor = ImGuiMouseCursor_Arrow;
     bool dark = false;                         // the theme its ImGui style has

@@ -63,6 +63,7 @@ void apply_input(Host& h) {
                 io.AddFocusEvent(e.down);
                 if (!e.down) ImGui::ClearActiveID();  // leaving the canvas ends text editing
                 break;
+            case InputEvent::action: h.action = std::pair{e.control, e.act}; break;  // controls.h
         }
     }
 }

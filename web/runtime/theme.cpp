@@ -39,6 +39,7 @@ const LessonColors& lesson_colors() {
         IM_COL32(160, 160, 165, 255),
         IM_COL32(28, 28, 31, 255),    IM_COL32(105, 105, 115, 255),
         ImVec4(0.75f, 0.10f, 0.10f, 1.0f),
+        IM_COL32(0, 90, 200, 255),
     };
     static const LessonColors night = {
         IM_COL32(110, 170, 240, 255), IM_COL32(110, 170, 240, 40),
@@ -50,6 +51,7 @@ const LessonColors& lesson_colors() {
         IM_COL32(100, 102, 110, 255),
         IM_COL32(230, 230, 235, 255), IM_COL32(160, 160, 170, 255),
         ImVec4(1.0f, 0.45f, 0.45f, 1.0f),
+        IM_COL32(255, 200, 60, 255),
     };
     return page_is_dark() ? night : light;
 }

@@ -23,6 +23,7 @@ struct LessonColors {
     ImU32 faded;                   // computed, but not used by the model (h_1..h_{T-1} in plain)
     ImU32 text, text_dim;
     ImVec4 error;                  // messages about bad input
+    ImU32 focus;                   // the ring around the control the keyboard is on
 };
 
 // The figure colours for the page's theme.

@@ -18,8 +18,10 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImHashStr
 
 #include "analysis.h"
+#include "controls.h"
 #include "data/dataset.h"
 #include "figure.h"
 #include "heatmap.h"
@@ -55,10 +57,17 @@ struct MapNames {
 constexpr float map_label_w = 18, map_cell_h = 20;
 inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
-// `weights` [R, C] (rows = rows.size(), C = cols.size()); a click on a row's character or a cell
-// sets `selected`.
+// A cell of a map as a screen reader says it: "output 8, '1'; input 7, '1'; weight 0.67".
+inline std::string map_cell_name(const MapNames& names, const std::string& rows, const std::string& cols,
+                                 std::span<const float> weights, int r, int c) {
+    return std::string(names.row_word) + " " + std::to_string(r) + ", " + quoted(rows[size_t(r)]) + "; input " + std::to_string(c) +
+           ", " + quoted(cols[size_t(c)]) + "; weight " + fixed(weights[size_t(r) * cols.size() + size_t(c)], 2);
+}
+
+// `weights` [R, C] (rows = rows.size(), C = cols.size()); a click on a row's character or a cell,
+// or Enter on a cell of its grid (controls.h, named `grid_name`), sets `selected`.
 inline void ShowWeightMap(const MapNames& names, const std::string& rows, const std::string& cols,
-                          std::span<const float> weights, int& selected, float width) {
+                          std::span<const float> weights, int& selected, float width, const std::string& grid_name) {
     const LessonColors& col = lesson_colors();
     const int R = int(rows.size()), C = int(cols.size());
     const float cell_w = map_cell_w(width, C), cell_h = map_cell_h, label_w = map_label_w;
@@ -88,8 +97,11 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     ImGui::PopID();
     ImGui::SetCursorScreenPos(map_min);
     const HeatmapHit hit = Heatmap(names.map, weights, R, C, {C * cell_w, R * cell_h}, Colormap::sequential, 0, 1);
-    record_rect(names.map);
     if (hit.clicked) selected = hit.row;
+    if (weights.size() == size_t(R) * size_t(C)) {
+        const auto name = [&](int r, int c) { return map_cell_name(names, rows, cols, weights, r, c); };
+        if (const auto cell = Grid(names.map, grid_name, R, C, map_min, {cell_w, cell_h}, name, selected)) selected = cell->row;
+    }
     // Each row's peak outlined; the selected row framed.
     for (int t = 0; t < R; ++t) {
         const Peak p = row_peak(weights.subspan(size_t(t * C), size_t(C)));
@@ -108,20 +120,18 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
 inline void ShowModelSource(bool& use_live, bool available) {
     ImGui::BeginDisabled(!available);
     int source = use_live ? 1 : 0;
-    ImGui::RadioButton("shipped model", &source, 0);
-    record_rect("model-shipped");
-    ImGui::SameLine();
-    ImGui::RadioButton("trained here", &source, 1);
-    record_rect("model-live");
+    static const std::string sources[] = {"shipped model", "trained here"};
+    RadioGroup("model-source", "model", source, sources);
     ImGui::EndDisabled();
     use_live = source == 1;
 }
 
 // One row's weights over `cols` as bars, the peak in the decoder's colour. Given `chosen`, the
 // bars take a click on one (a position) or a drag across several (a span), shaded while the
-// button is held: on release *chosen holds the first and last position.
+// button is held: on release *chosen holds the first and last position. For the keyboard the
+// bars are a grid of one row (controls.h) named `name`: Enter on a bar chooses its position.
 inline void ShowWeightBars(const char* id, const std::string& cols, std::span<const float> row, float width,
-                           std::optional<std::pair<int, int>>* chosen = nullptr) {
+                           const std::string& name, std::optional<std::pair<int, int>>* chosen = nullptr) {
     const LessonColors& col = lesson_colors();
     const int C = int(cols.size());
     const Peak peak = row_peak(row);
@@ -152,6 +162,13 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
         const std::string c = shown_char(cols[size_t(j)]);
         draw.AddText({x + (cell_w - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, j == peak.position ? col.decoder : col.text_dim, c.c_str());
     }
+    const auto bar_name = [&](int, int j) {
+        return "input " + std::to_string(j) + ", " + quoted(cols[size_t(j)]) + "; weight " + fixed(row[size_t(j)], 2) +
+               (j == peak.position ? ", the peak" : "");
+    };
+    const std::string grid_id = std::string(id) + "-bars";
+    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + line + 4}, bar_name); cell && chosen)
+        *chosen = std::pair{cell->col, cell->col};
     const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
     const std::string label = "peak " + fixed(peak.weight, 2);
     const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
@@ -173,6 +190,13 @@ inline std::string move_target(const std::string& input, const Move& m) {
 inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf& w, std::span<const float> moved_map,
                            const std::string& whose, float map_w) {
     ImGui::Spacing();
+    // Said once per move for a screen reader, not again with each frame.
+    const std::string said = !w.error.empty() ? "Not moved: " + w.error
+                                              : "step " + std::to_string(m.step) + whose + " moved onto " + move_target(input, m) +
+                                                    ": the output now reads " + w.output;
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    const ImGuiID said_id = ImGui::GetID("move-announced"), said_hash = ImHashStr(said.c_str());
+    if (storage.GetInt(said_id, 0) != int(said_hash)) storage.SetInt(said_id, int(said_hash)), announce(said);
     if (!w.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
@@ -193,11 +217,9 @@ inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf
                                   : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
                                      " changed, in colour)").c_str());
         int row = m.step;
-        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w);
+        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w, "the map after the move");
     }
-    const bool reset = ImGui::Button("Reset the attention");
-    record_rect("reset-move");
-    return reset;
+    return Button("Reset the attention", "reset-move");
 }
 
 // The same for a text alternative: one paragraph.
@@ -232,11 +254,9 @@ struct TypedDate {
     // The field and its Show button (widgets "date", "show"): true when the reader asked to show it.
     bool ShowField(float avail) {
         ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
-        const bool entered = ImGui::InputText("##date", field, sizeof field, ImGuiInputTextFlags_EnterReturnsTrue);
-        record_rect("date");
+        const bool entered = TextField("##date", "date", field, sizeof field, "a date to map");
         ImGui::SameLine();
-        const bool clicked = ImGui::Button("Show");
-        record_rect("show");
+        const bool clicked = Button("Show", "show", "Show the typed date");
         return entered || clicked;
     }
     void ShowMessage() const {  // widget "message"

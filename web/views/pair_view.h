@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "charts.h"
+#include "controls.h"
 #include "figure.h"
 #include "lab.h"
 
@@ -38,23 +39,34 @@ inline bool scores_bleu(const Run& run) { return run.config().model.task->output
 // clicked (the figure makes a new pair).
 inline bool ShowPairButtons(RunPair& pair) {
     ImGui::BeginDisabled(pair.running() || pair.finished());
-    if (ImGui::Button(pair[0]->steps() > 0 ? "Resume" : "Train")) pair.play();
-    record_rect("train");
+    if (Button(pair[0]->steps() > 0 ? "Resume###train" : "Train###train", "train")) pair.play();
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(!pair.running());
-    if (ImGui::Button("Pause")) pair.pause();
-    record_rect("pause");
+    if (Button("Pause", "pause")) pair.pause();
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(pair.running() || pair.finished());
-    if (ImGui::Button("Step")) pair.step();
-    record_rect("step");
+    if (Button("Step", "step", "Step one batch")) pair.step();
     ImGui::EndDisabled();
     ImGui::SameLine();
-    const bool reset = ImGui::Button("Reset");
-    record_rect("reset");
-    return reset;
+    return Button("Reset", "reset");
+}
+
+// Said once for a screen reader when both runs finish an epoch: "epoch 3 of 12: plain 0.0000
+// exact, attention 0.9100 exact". The figure's ImGui storage remembers the last epoch said.
+inline void AnnouncePairEpochs(const RunPair& pair, const PairLook& look) {
+    if (pair.running() || pair[0]->evaluating() || pair[1]->evaluating()) mark_busy();
+    const size_t done = std::min(pair[0]->epochs().size(), pair[1]->epochs().size());
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    const ImGuiID said = ImGui::GetID("epochs-announced");
+    if (int(done) == storage.GetInt(said, 0)) return;
+    storage.SetInt(said, int(done));
+    if (done == 0) return;
+    std::string text = "epoch " + std::to_string(done) + " of " + std::to_string(pair[0]->config().epochs) + ":";
+    for (int k = 0; k < 2; ++k)
+        text += std::string(k ? ", " : " ") + look.names[k] + " " + fixed(pair[size_t(k)]->epochs()[done - 1].exact, 4) + " exact";
+    announce(text);
 }
 
 inline std::string pair_progress_text(const RunPair& pair, double fraction) {
@@ -81,6 +93,7 @@ inline void ShowPairProgress(const RunPair& pair) {
 
 // The loss per step, exact and per-character per epoch, and a line per run.
 inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
+    AnnouncePairEpochs(pair, look);
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 560;
     const Run &a = *pair[0], &b = *pair[1];

@@ -1,0 +1,389 @@
+// web/page/mirror.js — a figure's controls as real HTML elements, for the keyboard and for
+// assistive technology. The figure describes its controls every frame it draws
+// (web/runtime/controls.h: role, name, value, state, rectangle); this keeps one element for each,
+// made, changed and removed as the description changes (nothing is touched when nothing did),
+// placed over the control it stands for and visually hidden. Native elements where HTML has one
+// (button, checkbox, radio, range, number, select, text field, table), so the browser gives them
+// their keys; an attention map is an ARIA grid with one tab stop and the arrow keys inside.
+// What a reader does to an element goes back to the figure as an action (act), through the
+// figure's input queue, as a click does; where the focus is goes back too (focus), so the figure
+// draws its focus ring.
+//
+// A canvas with controls stops being an image: the mirror becomes the figure's labelled group
+// and the canvas is hidden from the accessibility tree. A polite live region beside it says what
+// the figure announces once (an epoch done, an output changed).
+'use strict';
+
+// eslint-disable-next-line no-unused-vars
+function createFigureMirror(canvas, { act, focus }) {
+  const root = document.createElement('div');
+  root.className = 'figure-mirror';
+  root.setAttribute('role', 'group');
+  root.tabIndex = -1;  // where the focus goes when the control it was on goes away
+  root.hidden = true;
+  canvas.before(root);
+  const status = document.createElement('p');
+  status.className = 'visually-hidden';
+  status.setAttribute('role', 'status');
+  canvas.after(status);
+
+  const nodes = new Map();  // id -> { element, json (as last applied), node }
+  const figureName = canvas.dataset.figure;
+  let unique = 0;
+
+  const place = (element, rect) => {
+    const s = element.style;
+    s.left = `${rect[0]}px`; s.top = `${rect[1]}px`; s.width = `${rect[2]}px`; s.height = `${rect[3]}px`;
+  };
+  const disabled = (node) => node.disabled === true;
+  const setDisabled = (element, node) => {
+    if (disabled(node)) element.setAttribute('aria-disabled', 'true');
+    else element.removeAttribute('aria-disabled');
+  };
+  const entry = (element) => nodes.get(element.closest('[data-control]')?.dataset.control);
+  // Typed into a number or text field and not yet taken: a description must not overwrite it.
+  const editing = (element) => document.activeElement === element && element.dataset.dirty === '1';
+
+  // --- one element per role --------------------------------------------------------------------
+  const make = {
+    button(node) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.addEventListener('click', () => { if (!disabled(entry(b).node)) act(entry(b).node.id, 'press'); });
+      return b;
+    },
+    checkbox(node) {
+      const c = document.createElement('input');
+      c.type = 'checkbox';
+      c.addEventListener('click', (event) => {
+        const { node: now } = entry(c);
+        if (disabled(now)) { event.preventDefault(); return; }
+        act(now.id, 'press');
+      });
+      return c;
+    },
+    radiogroup(node) {
+      const g = document.createElement('div');
+      g.setAttribute('role', 'radiogroup');
+      g.dataset.group = `${figureName}-${node.id}-${unique++}`;
+      g.addEventListener('change', (event) => {
+        const { node: now } = entry(g);
+        const k = Number(event.target.dataset.option);
+        if (disabled(now)) { g.querySelectorAll('input')[now.value].checked = true; return; }
+        act(now.id, 'set', k);
+      });
+      return g;
+    },
+    slider() {
+      const r = document.createElement('input');
+      r.type = 'range';
+      r.addEventListener('input', () => {
+        const { node: now } = entry(r);
+        if (disabled(now)) { r.value = now.value; return; }
+        act(now.id, 'set', Number(r.value));
+      });
+      return r;
+    },
+    spinbutton() {
+      const n = document.createElement('input');
+      n.type = 'number';
+      n.addEventListener('input', () => { n.dataset.dirty = '1'; });
+      n.addEventListener('change', () => {
+        n.dataset.dirty = '';
+        const { node: now } = entry(n);
+        if (disabled(now) || !Number.isFinite(n.valueAsNumber)) { n.value = now.value; return; }
+        act(now.id, 'set', n.valueAsNumber);
+      });
+      return n;
+    },
+    combobox() {
+      const s = document.createElement('select');
+      s.addEventListener('change', () => {
+        const { node: now } = entry(s);
+        if (disabled(now)) { s.selectedIndex = now.value; return; }
+        act(now.id, 'set', s.selectedIndex);
+      });
+      return s;
+    },
+    textbox() {
+      const t = document.createElement('input');
+      t.type = 'text';
+      t.autocomplete = 'off';
+      t.spellcheck = false;
+      t.addEventListener('input', () => {
+        t.dataset.dirty = '1';
+        if (!disabled(entry(t).node)) act(entry(t).node.id, 'text', 0, 0, t.value);
+      });
+      t.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        t.dataset.dirty = '';
+        if (!disabled(entry(t).node)) act(entry(t).node.id, 'submit');
+      });
+      t.addEventListener('blur', () => { t.dataset.dirty = ''; });
+      return t;
+    },
+    grid() {
+      const g = document.createElement('div');
+      g.setAttribute('role', 'grid');
+      g.addEventListener('keydown', (event) => gridKey(g, event));
+      g.addEventListener('click', (event) => {
+        const cell = event.target.closest('[role="gridcell"]');
+        if (cell) activate(g, cell);
+      });
+      return g;
+    },
+    table() {
+      const box = document.createElement('div');
+      box.className = 'figure-mirror-table';
+      box.append(document.createElement('table'));
+      box.addEventListener('click', (event) => {
+        const button = event.target.closest('th button');
+        if (button) act(entry(box).node.id, 'sort', Number(button.dataset.column));
+      });
+      return box;
+    },
+  };
+
+  // --- bringing an element up to its description ----------------------------------------------
+  const update = {
+    button(b, node) {
+      if (b.textContent !== node.name) b.textContent = node.name;
+      if (node.pressed !== undefined) b.setAttribute('aria-pressed', String(node.pressed));
+      else b.removeAttribute('aria-pressed');
+      setDisabled(b, node);
+      place(b, node.rect);
+    },
+    checkbox(c, node) {
+      c.setAttribute('aria-label', node.name);
+      c.checked = node.checked;
+      setDisabled(c, node);
+      place(c, node.rect);
+    },
+    radiogroup(g, node) {
+      g.setAttribute('aria-label', node.name);
+      setDisabled(g, node);
+      const inputs = [...g.querySelectorAll('input')];
+      if (inputs.length !== node.options.length || inputs.some((r, k) => r.getAttribute('aria-label') !== node.options[k])) {
+        g.replaceChildren(...node.options.map((option, k) => {
+          const r = document.createElement('input');
+          r.type = 'radio';
+          r.name = g.dataset.group;
+          r.dataset.option = String(k);
+          r.setAttribute('aria-label', option);
+          return r;
+        }));
+      }
+      g.querySelectorAll('input').forEach((r, k) => {
+        r.checked = k === node.value;
+        setDisabled(r, node);
+        place(r, node.option_rects[k]);
+      });
+    },
+    slider(r, node) {
+      r.setAttribute('aria-label', node.name);
+      r.min = node.min; r.max = node.max; r.step = node.step;
+      r.value = node.value;
+      if (node.valuetext) r.setAttribute('aria-valuetext', node.valuetext);
+      setDisabled(r, node);
+      place(r, node.rect);
+    },
+    spinbutton(n, node) {
+      n.setAttribute('aria-label', node.name);
+      n.min = node.min; n.max = node.max; n.step = node.step;
+      if (!editing(n)) n.value = node.value;
+      setDisabled(n, node);
+      place(n, node.rect);
+    },
+    combobox(s, node) {
+      s.setAttribute('aria-label', node.name);
+      const options = [...s.options];
+      if (options.length !== node.options.length || options.some((o, k) => o.text !== node.options[k])) {
+        s.replaceChildren(...node.options.map((text) => new Option(text)));
+      }
+      s.selectedIndex = node.value;
+      setDisabled(s, node);
+      place(s, node.rect);
+    },
+    textbox(t, node) {
+      t.setAttribute('aria-label', node.name);
+      if (!editing(t) && t.value !== node.text) t.value = node.text;
+      setDisabled(t, node);
+      place(t, node.rect);
+    },
+    grid(g, node) {
+      g.setAttribute('aria-label', node.name);
+      g.setAttribute('aria-rowcount', node.rows);
+      g.setAttribute('aria-colcount', node.cols);
+      setDisabled(g, node);
+      place(g, node.rect);
+      let rows = [...g.children];
+      if (rows.length !== node.rows || (rows[0]?.children.length ?? 0) !== node.cols) {
+        g.replaceChildren(...Array.from({ length: node.rows }, (_, r) => {
+          const row = document.createElement('div');
+          row.setAttribute('role', 'row');
+          row.setAttribute('aria-rowindex', r + 1);
+          row.append(...Array.from({ length: node.cols }, (__, c) => {
+            const cell = document.createElement('div');
+            cell.setAttribute('role', 'gridcell');
+            cell.setAttribute('aria-colindex', c + 1);
+            cell.tabIndex = -1;
+            cell.dataset.row = r; cell.dataset.col = c;
+            return cell;
+          }));
+          return row;
+        }));
+        rows = [...g.children];
+      }
+      const [w, h] = node.cell;
+      rows.forEach((row, r) => {
+        [...row.children].forEach((cell, c) => {
+          const name = node.names[r * node.cols + c];
+          if (cell.getAttribute('aria-label') !== name) cell.setAttribute('aria-label', name);
+          place(cell, [c * w, r * h, w, h]);
+          cell.setAttribute('aria-selected', String(r === node.selected_row));
+        });
+      });
+      // One tab stop: the cell last focused, or the selected row's first.
+      if (!g.querySelector('[role="gridcell"][tabindex="0"]')) {
+        const r = Math.max(0, node.selected_row ?? 0);
+        g.children[Math.min(r, node.rows - 1)].children[0].tabIndex = 0;
+      }
+    },
+    table(box, node) {
+      box.querySelector('table').setAttribute('aria-label', node.name);
+      place(box, node.rect);
+      const table = box.querySelector('table');
+      const head = node.header.map((text, k) => {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        if (node.sortable) {
+          const b = document.createElement('button');
+          b.type = 'button';
+          b.dataset.column = k;
+          b.textContent = text;
+          th.append(b);
+          th.setAttribute('aria-sort', k === node.sort_column ? (node.descending ? 'descending' : 'ascending') : 'none');
+        } else th.textContent = text;
+        return th;
+      });
+      const focusedColumn = box.contains(document.activeElement) ? document.activeElement.dataset.column : undefined;
+      const thead = document.createElement('thead');
+      thead.append(document.createElement('tr'));
+      thead.firstChild.append(...head);
+      const tbody = document.createElement('tbody');
+      for (const cells of node.rows) {
+        const tr = document.createElement('tr');
+        tr.append(...cells.map((text) => { const td = document.createElement('td'); td.textContent = text; return td; }));
+        tbody.append(tr);
+      }
+      table.replaceChildren(thead, tbody);
+      if (focusedColumn !== undefined) table.querySelector(`th button[data-column="${focusedColumn}"]`)?.focus({ preventScroll: true });
+    },
+  };
+
+  // --- a grid's keys --------------------------------------------------------------------------
+  function cellAt(g, r, c) { return g.children[r]?.children[c]; }
+  function moveTo(g, cell) {
+    if (!cell) return;
+    g.querySelectorAll('[role="gridcell"][tabindex="0"]').forEach((other) => { other.tabIndex = -1; });
+    cell.tabIndex = 0;
+    cell.focus();
+  }
+  function activate(g, cell) {
+    const { node } = entry(g);
+    if (!disabled(node)) act(node.id, 'activate', Number(cell.dataset.row), Number(cell.dataset.col));
+  }
+  function gridKey(g, event) {
+    const cell = event.target.closest('[role="gridcell"]');
+    if (!cell) return;
+    const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
+    const rows = g.children.length, cols = g.children[0].children.length;
+    const ctrl = event.ctrlKey || event.metaKey;
+    const to = {
+      ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1], ArrowUp: [r - 1, c], ArrowDown: [r + 1, c],
+      Home: ctrl ? [0, 0] : [r, 0], End: ctrl ? [rows - 1, cols - 1] : [r, cols - 1],
+      PageUp: [0, c], PageDown: [rows - 1, c],
+    }[event.key];
+    if (to) {
+      event.preventDefault();
+      moveTo(g, cellAt(g, Math.max(0, Math.min(rows - 1, to[0])), Math.max(0, Math.min(cols - 1, to[1]))));
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      activate(g, cell);
+    }
+  }
+
+  // --- focus: the figure draws the ring where the page's focus is ---------------------------------
+  root.addEventListener('focusin', (event) => {
+    const e = entry(event.target);
+    if (!e) return;
+    const t = event.target;
+    const row = t.dataset.row !== undefined ? Number(t.dataset.row) : t.dataset.option !== undefined ? Number(t.dataset.option) : -1;
+    const col = t.dataset.col !== undefined ? Number(t.dataset.col) : -1;
+    focus(e.node.id, row, col);
+  });
+  root.addEventListener('focusout', (event) => {
+    if (!root.contains(event.relatedTarget)) focus('', -1, -1);
+  });
+
+  // --- the description of one frame -----------------------------------------------------------
+  function setControls(json, busy) {
+    const list = JSON.parse(json);
+    const seen = new Set();
+    let previous = null;
+    for (const node of list) {
+      seen.add(node.id);
+      let e = nodes.get(node.id);
+      const text = JSON.stringify(node);
+      if (e && e.node.role !== node.role) { remove(node.id); e = undefined; }
+      if (!e) {
+        const element = make[node.role](node);
+        element.dataset.control = node.id;
+        element.classList.add('figure-mirror-control');
+        e = { element, text: '', node };
+        nodes.set(node.id, e);
+      }
+      if (e.text !== text) {
+        e.node = node;
+        e.text = text;
+        update[node.role](e.element, node);
+      }
+      // Reading order: the order the figure drew them in.
+      const wanted = previous ? previous.nextSibling : root.firstChild;
+      if (e.element !== wanted) root.insertBefore(e.element, wanted);
+      previous = e.element;
+    }
+    for (const id of [...nodes.keys()]) if (!seen.has(id)) remove(id);
+    const has = list.length > 0;
+    if (root.hidden === has) {
+      root.hidden = !has;
+      // With controls the figure is a group of them, named as the canvas was; without, a picture.
+      if (has) {
+        root.setAttribute('aria-label', canvas.getAttribute('aria-label') ?? figureName);
+        canvas.setAttribute('aria-hidden', 'true');
+        canvas.tabIndex = -1;
+      } else {
+        canvas.removeAttribute('aria-hidden');
+        canvas.tabIndex = 0;
+      }
+    }
+    if (busy) root.setAttribute('aria-busy', 'true');
+    else root.removeAttribute('aria-busy');
+  }
+  function remove(id) {
+    const { element } = nodes.get(id);
+    const hadFocus = element.contains(document.activeElement);
+    element.remove();
+    nodes.delete(id);
+    if (hadFocus) root.focus({ preventScroll: true });
+  }
+
+  // Said once: emptied first, so that the same words twice are said twice.
+  function announce(text) {
+    status.textContent = '';
+    setTimeout(() => { status.textContent = text; }, 50);
+  }
+
+  return { setControls, announce, root };
+}

@@ -1,0 +1,266 @@
+// web/runtime/controls.cpp — the figures' controls (controls.h): each ImGui widget drawn, its
+// description recorded for the page's mirror, the keyboard's action for it applied.
+#include "controls.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // LastItemData: whether the item was drawn disabled
+
+#include "host.h"
+
+namespace lb::web {
+
+using detail::drawing;
+
+namespace {
+
+const char* role_name(Role r) {
+    switch (r) {
+        case Role::button: return "button";
+        case Role::checkbox: return "checkbox";
+        case Role::radio: return "radiogroup";
+        case Role::slider: return "slider";
+        case Role::spinbutton: return "spinbutton";
+        case Role::combobox: return "combobox";
+        case Role::textbox: return "textbox";
+    }
+    return "button";
+}
+
+bool last_item_disabled() { return (GImGui->LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0; }
+ImRect last_item_rect() { return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
+
+// The rectangle in the canvas's CSS px (ImGui's screen space is the canvas: one window at 0, 0).
+nlohmann::json rect_json(const ImRect& r) {
+    const auto px = [](float v) { return std::round(v * 10) / 10; };
+    return nlohmann::json::array({px(r.Min.x), px(r.Min.y), px(r.GetWidth()), px(r.GetHeight())});
+}
+
+// Adds a described control to this frame's list; the rect is also the test handle of `id`.
+detail::ControlRecord& record(std::string_view id, const ImRect& rect, nlohmann::json json) {
+    detail::Host& h = *drawing;
+    h.rects[std::string(id)] = rect;
+    json["id"] = id;
+    json["rect"] = rect_json(rect);
+    if (h.locked) json["disabled"] = true;
+    h.controls.push_back({std::string(id), rect, std::move(json)});
+    return h.controls.back();
+}
+
+// The action for `id` if the control takes it: not while disabled or locked.
+std::optional<Action> action_for(std::string_view id, Action::Kind kind, bool disabled) {
+    std::optional<Action> a = take_action(id, kind);
+    if (a && (disabled || drawing->locked)) return std::nullopt;
+    return a;
+}
+
+const char* name_or(const char* name, const char* label) {
+    if (name) return name;
+    const char* hidden = std::strstr(label, "##");  // ImGui's hidden part is not read
+    static std::string visible;
+    visible = hidden ? std::string(label, hidden) : std::string(label);
+    return visible.c_str();
+}
+
+}  // namespace
+
+std::optional<Action> take_action(std::string_view id, Action::Kind kind) {
+    if (!drawing || !drawing->action || drawing->action->first != id || drawing->action->second.kind != kind) return std::nullopt;
+    Action a = std::move(drawing->action->second);
+    drawing->action.reset();
+    return a;
+}
+
+void describe(Control c) {
+    if (!drawing) return;
+    const ImRect rect = c.box_max.x > c.box_min.x ? ImRect(c.box_min, c.box_max) : last_item_rect();
+    c.disabled |= last_item_disabled();
+    nlohmann::json j = {{"role", role_name(c.role)}, {"name", c.name}};
+    if (c.disabled) j["disabled"] = true;
+    switch (c.role) {
+        case Role::button: if (c.pressed) j["pressed"] = true; break;
+        case Role::checkbox: j["checked"] = c.checked; break;
+        case Role::radio: case Role::combobox: j["options"] = c.options; j["value"] = c.value; break;
+        case Role::slider: case Role::spinbutton:
+            j["value"] = c.value, j["min"] = c.min, j["max"] = c.max, j["step"] = c.step;
+            if (!c.value_text.empty()) j["valuetext"] = c.value_text;
+            break;
+        case Role::textbox: j["text"] = c.text; break;
+    }
+    record(c.id, rect, std::move(j));
+}
+
+bool Button(const char* label, std::string_view id, const char* name, ImVec2 size) {
+    const bool clicked = ImGui::Button(label, size);
+    const bool disabled = last_item_disabled();
+    describe({.id = std::string(id), .role = Role::button, .name = name_or(name, label)});
+    return clicked || action_for(id, Action::press, disabled);
+}
+
+bool ToggleButton(const char* label, std::string_view id, bool pressed, const char* name, ImVec2 size) {
+    const bool clicked = ImGui::Button(label, size);
+    const bool disabled = last_item_disabled();
+    describe({.id = std::string(id), .role = Role::button, .name = name_or(name, label), .pressed = pressed});
+    return clicked || action_for(id, Action::press, disabled);
+}
+
+bool Checkbox(const char* label, std::string_view id, bool* checked, const char* name) {
+    bool changed = ImGui::Checkbox(label, checked);
+    const bool disabled = last_item_disabled();
+    if (action_for(id, Action::press, disabled)) *checked = !*checked, changed = true;
+    describe({.id = std::string(id), .role = Role::checkbox, .name = name_or(name, label), .checked = *checked});
+    return changed;
+}
+
+bool RadioGroup(std::string_view id, const char* name, int& chosen, std::span<const std::string> options) {
+    const int before = chosen;
+    ImRect all;
+    nlohmann::json rects = nlohmann::json::array();
+    bool disabled = false;
+    for (size_t k = 0; k < options.size(); ++k) {
+        if (k > 0) ImGui::SameLine();
+        ImGui::PushID(int(k));
+        ImGui::RadioButton(options[k].c_str(), &chosen, int(k));
+        ImGui::PopID();
+        disabled |= last_item_disabled();
+        const ImRect r = last_item_rect();
+        if (k == 0) all = r;
+        else all.Add(r);
+        rects.push_back(rect_json(r));
+        if (drawing) drawing->rects[std::string(id) + "-" + options[k]] = r;  // tests: "memory-first state"
+    }
+    if (const auto a = action_for(id, Action::set, disabled)) chosen = std::clamp(int(a->value), 0, int(options.size()) - 1);
+    if (drawing) {
+        nlohmann::json j = {{"role", "radiogroup"}, {"name", name}, {"options", options}, {"value", chosen}, {"option_rects", rects}};
+        if (disabled) j["disabled"] = true;
+        record(id, all, std::move(j));
+    }
+    return chosen != before;
+}
+
+bool Combo(const char* label, std::string_view id, int& chosen, std::span<const std::string> options, const char* name) {
+    const int before = chosen;
+    const char* preview = chosen >= 0 && chosen < int(options.size()) ? options[size_t(chosen)].c_str() : "";
+    if (ImGui::BeginCombo(label, preview)) {
+        for (size_t k = 0; k < options.size(); ++k)
+            if (ImGui::Selectable(options[k].c_str(), int(k) == chosen)) chosen = int(k);
+        ImGui::EndCombo();
+    }
+    const bool disabled = last_item_disabled();
+    if (const auto a = action_for(id, Action::set, disabled)) chosen = std::clamp(int(a->value), 0, int(options.size()) - 1);
+    describe({.id = std::string(id), .role = Role::combobox, .name = name_or(name, label), .value = double(chosen),
+              .options = {options.begin(), options.end()}});
+    return chosen != before;
+}
+
+bool SliderInt(const char* label, std::string_view id, int* value, int min, int max, const char* format, const char* name) {
+    bool changed = ImGui::SliderInt(label, value, min, max, format);
+    const bool disabled = last_item_disabled();
+    if (const auto a = action_for(id, Action::set, disabled)) {
+        const int v = std::clamp(int(std::lround(a->value)), min, max);
+        changed |= v != *value;
+        *value = v;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, format, *value);
+    describe({.id = std::string(id), .role = Role::slider, .name = name_or(name, label), .value_text = text,
+              .value = double(*value), .min = double(min), .max = double(max), .step = 1});
+    return changed;
+}
+
+bool SliderFloat(const char* label, std::string_view id, float* value, float min, float max, float step, const char* format,
+                 const char* name, ImGuiSliderFlags flags) {
+    bool changed = ImGui::SliderFloat(label, value, min, max, format, flags);
+    const bool disabled = last_item_disabled();
+    if (const auto a = action_for(id, Action::set, disabled)) {
+        const float v = std::clamp(float(a->value), min, max);
+        changed |= v != *value;
+        *value = v;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, format, double(*value));
+    describe({.id = std::string(id), .role = Role::slider, .name = name_or(name, label), .value_text = text,
+              .value = double(*value), .min = double(min), .max = double(max), .step = double(step)});
+    return changed;
+}
+
+bool InputInt(const char* label, std::string_view id, int* value, int min, int max, const char* name) {
+    bool changed = ImGui::InputInt(label, value);
+    const bool disabled = last_item_disabled();
+    if (const auto a = action_for(id, Action::set, disabled)) {
+        changed |= int(std::lround(a->value)) != *value;
+        *value = int(std::lround(std::clamp(a->value, double(min), double(max))));
+    }
+    if (changed) *value = std::clamp(*value, min, max);
+    describe({.id = std::string(id), .role = Role::spinbutton, .name = name_or(name, label), .value = double(*value),
+              .min = double(min), .max = double(max), .step = 1});
+    return changed;
+}
+
+bool TextField(const char* label, std::string_view id, char* buffer, size_t size, const char* name, ImGuiInputTextFlags flags) {
+    const ImGuiID field = ImGui::GetID(label);
+    if (drawing) {  // typed in the page's field: taken before ImGui draws it, unless ImGui is editing it
+        if (auto a = take_action(id, Action::edit); a && !drawing->locked && GImGui->ActiveId != field) {
+            const size_t n = std::min(a->text.size(), size - 1);
+            std::memcpy(buffer, a->text.data(), n);
+            buffer[n] = '\0';
+        }
+    }
+    bool entered = ImGui::InputText(label, buffer, size, flags | ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool disabled = last_item_disabled();
+    entered |= action_for(id, Action::submit, disabled).has_value();
+    describe({.id = std::string(id), .role = Role::textbox, .name = name_or(name, label), .text = buffer});
+    return entered;
+}
+
+std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
+                             const std::function<std::string(int, int)>& cell_name, int selected_row) {
+    if (!drawing || rows <= 0 || cols <= 0) return std::nullopt;
+    std::vector<std::string> names;
+    names.reserve(size_t(rows * cols));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) names.push_back(cell_name(r, c));
+    const ImRect all(origin, {origin.x + cols * cell.x, origin.y + rows * cell.y});
+    nlohmann::json j = {{"role", "grid"}, {"name", name}, {"rows", rows}, {"cols", cols},
+                        {"cell", {std::round(cell.x * 100) / 100, std::round(cell.y * 100) / 100}}, {"names", names}};
+    if (selected_row >= 0) j["selected_row"] = selected_row;
+    const bool disabled = (GImGui->CurrentItemFlags & ImGuiItemFlags_Disabled) != 0;
+    if (disabled) j["disabled"] = true;
+    detail::ControlRecord& rec = record(id, all, std::move(j));
+    rec.cell = cell;
+    rec.cols = cols;
+    if (const auto a = action_for(id, Action::activate, disabled)) {
+        const GridCell hit{int(a->value), a->col};
+        if (hit.row >= 0 && hit.row < rows && hit.col >= 0 && hit.col < cols) return hit;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table) {
+    if (!drawing) return std::nullopt;
+    nlohmann::json j = {{"role", "table"}, {"name", name}, {"header", table.header}, {"rows", table.rows}};
+    if (table.sortable) j["sortable"] = true;
+    if (table.sort_column >= 0) j["sort_column"] = table.sort_column, j["descending"] = table.descending;
+    record(id, last_item_rect(), std::move(j));
+    if (const auto a = action_for(id, Action::sort, false); a && table.sortable) {
+        const int column = int(a->value);
+        if (column >= 0 && column < int(table.header.size())) return column;
+    }
+    return std::nullopt;
+}
+
+void announce(std::string text) {
+    if (!drawing) return;
+    auto& said = drawing->announcements;
+    if (std::find(said.begin(), said.end(), text) == said.end()) said.push_back(std::move(text));
+}
+
+void mark_busy() {
+    if (drawing) drawing->busy = true;
+}
+
+}  // namespace lb::web

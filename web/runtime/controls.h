@@ -1,0 +1,122 @@
+// web/runtime/controls.h — a figure's controls, for every input device. Each function here draws
+// an ImGui widget and also tells the page what it is: its role, its accessible name, its value
+// and state, its rectangle. The page keeps real HTML elements for them (web/page/mirror.js) over
+// the canvas, visually hidden: a screen reader reads them, Tab walks them, and their keys come
+// back through the figure's input queue as actions, applied in the next frame by the same
+// function that reads the mouse. So a figure cannot tell a key from a click:
+//
+//     if (Button("Train", "train")) pair.play();          // a click, Enter or Space
+//     if (Combo("width", "width", at, width_labels)) ...   // the popup, or the arrow keys
+//
+// The id ("train") is stable within the figure; it names the element in the page, and tests
+// find the control by it (window.lookback.rect) as well as by role and name. A figure describes
+// each control once, here; what is not a control (a chart, a caption) stays ImGui's.
+// Only inside a figure's `show` (figure.h).
+#pragma once
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <imgui.h>
+
+namespace lb::web {
+
+// --- controls drawn by ImGui, described by the same call ----------------------------------------
+// `name` is the accessible name where the visible label is not one (a glyph, "##hidden").
+
+bool Button(const char* label, std::string_view id, const char* name = nullptr, ImVec2 size = {0, 0});
+// A button that stays down (aria-pressed): a toggle drawn as a button (the figure colours it).
+bool ToggleButton(const char* label, std::string_view id, bool pressed, const char* name = nullptr, ImVec2 size = {0, 0});
+bool Checkbox(const char* label, std::string_view id, bool* checked, const char* name = nullptr);
+// One choice of several, drawn as radio buttons on one line; `name` names the group. Each
+// option's rectangle is the test handle ID-LABEL ("memory-first state").
+bool RadioGroup(std::string_view id, const char* name, int& chosen, std::span<const std::string> options);
+// A list to pick one from (a popup for the mouse; a <select> for the keyboard).
+bool Combo(const char* label, std::string_view id, int& chosen, std::span<const std::string> options,
+           const char* name = nullptr);
+// The same over values: `value` becomes the one picked, each shown as `label_of(v)`.
+template <class Range, class T, class LabelOf>
+bool ComboOf(const char* label, std::string_view id, T& value, const Range& values, LabelOf label_of,
+             const char* name = nullptr) {
+    std::vector<std::string> labels;
+    int chosen = -1;
+    for (const auto& v : values) {
+        if (v == value) chosen = int(labels.size());
+        labels.emplace_back(label_of(v));
+    }
+    const int before = chosen;
+    if (!Combo(label, id, chosen, labels, name) || chosen == before || chosen < 0) return false;
+    value = *std::next(std::begin(values), chosen);
+    return true;
+}
+bool SliderInt(const char* label, std::string_view id, int* value, int min, int max, const char* format = "%d",
+               const char* name = nullptr);
+bool SliderFloat(const char* label, std::string_view id, float* value, float min, float max, float step,
+                 const char* format = "%.2f", const char* name = nullptr, ImGuiSliderFlags flags = 0);
+// A number typed or stepped, clamped to [min, max].
+bool InputInt(const char* label, std::string_view id, int* value, int min, int max, const char* name = nullptr);
+// A text field; true when the reader submits it (Enter). The buffer follows what is typed.
+bool TextField(const char* label, std::string_view id, char* buffer, size_t size, const char* name,
+               ImGuiInputTextFlags flags = 0);
+
+// --- grids: a matrix of named cells (an attention map, bars, a table of results) ---------------
+// Rows × columns of cells laid out evenly from `origin` (screen px), each `cell` big. Arrow keys
+// walk the cells, Home/End a row's ends, Page Up/Down and Ctrl+Home/End the columns' ends; Enter
+// or Space activates a cell as a click on it does. `cell_name(r, c)` says the cell for a screen
+// reader ("output 8, '1'; input 7, '1'; weight 0.67"). Returns the cell activated by a key this
+// frame. `selected_row` marks a row as selected (aria-selected), or -1.
+struct GridCell {
+    int row, col;
+};
+std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
+                             const std::function<std::string(int, int)>& cell_name, int selected_row = -1);
+
+// A table a reader reads (not operates), over the rectangle of the last item: its header and
+// rows of text. A header that sorts its column is a button (`sort_column` sorted `descending`,
+// or -1): true with *clicked set when a key sorted by another column.
+struct TableText {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    int sort_column = -1;
+    bool descending = true;
+    bool sortable = false;     // every header cell is a sort button
+};
+std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table);
+
+// --- for a custom widget (an InvisibleButton that is a box to click, a point to drag) --------
+enum class Role { button, checkbox, radio, slider, spinbutton, combobox, textbox };
+struct Control {
+    std::string id;
+    Role role = Role::button;
+    std::string name;
+    std::string value_text;            // what a screen reader says for the value
+    double value = 0, min = 0, max = 0, step = 1;
+    std::vector<std::string> options;  // combobox, radio group
+    std::string text;                  // textbox
+    bool checked = false, pressed = false, disabled = false;
+    ImVec2 box_min{0, 0}, box_max{0, 0};  // its rectangle (screen px) if not the last item's
+};
+// Describes the last ImGui item (or c.box_min–c.box_max) as `c`; disabled also when ImGui draws it so.
+void describe(Control c);
+
+// The keyboard's action for control `id` this frame, if any: what the page's element asked.
+struct Action {
+    enum Kind { press, set, edit, submit, activate, sort } kind;
+    double value = 0;  // set: the new value or option index; activate: the row; sort: the column
+    int col = 0;       // activate: the column
+    std::string text;  // edit: the field's new contents
+};
+std::optional<Action> take_action(std::string_view id, Action::Kind kind);
+
+// --- what the figure says besides its controls --------------------------------------------------
+// Said once by a screen reader (a polite live region): a finished epoch, a changed output. Call
+// when the event happens, not every frame.
+void announce(std::string text);
+// The figure is working (training, decoding): aria-busy on its group. Call every frame it is.
+void mark_busy();
+
+}  // namespace lb::web
