@@ -35,6 +35,9 @@ export const CHECKED_ELSEWHERE = ['worked-example-prose', 'temperature-prose', '
 
 const sweep = asset('sweep.json'), transformer = asset('transformer.json'), published = asset('published.json');
 const parameters = (model) => sweep.runs.find((r) => r.model === model && r.width === 64).parameters;
+const wrongField = asset('counterfactual.json').models.find((m) => m.weights === 'attention-64.safetensors' && m.head === 'all').wrong_field;
+const translation = asset('alignment-translation.json');
+const translationModel = translation.summary.find((s) => s.model === 'attention').alignment;
 const one = (set) => (n) => set.includes(n);
 // A number as written: digits, thousands separated by commas, decimals after a point.
 const NUMBER = /\d+(?:,\d{3})*(?:\.\d+)?/g;
@@ -56,6 +59,19 @@ export const FIXED_FACTS = [
   [/\b20,544 extra parameters/g, 'attention minus plain parameters at width 64 (sweep.json)',
     (n) => n === parameters('attention') - parameters('plain') || n === 64],
   [/\b(?:year|month|day) [1-4]\b/g, "an output character's name (YYYY-MM-DD)"],
+  // Counts the moved-attention paragraph derives from counterfactual.json's wrong-field moves:
+  // the moves that changed nothing (steps − changed) and those that wrote neither the model's
+  // own character nor the one moved to (at least changed − read).
+  [/\bIn 3,037 it kept\b/g, 'wrong-field moves that left the character as it was (counterfactual.json steps − changed)',
+    (n) => n === wrongField.steps - wrongField.changed],
+  [/\bat least 1,128\b/g, 'wrong-field changes that did not write the attended character (counterfactual.json changed − read)',
+    (n) => n === wrongField.changed - wrongField.read],
+  // The translation map check's diagonal guess against the lesson's model (alignment-translation.json):
+  // the ratio of their AERs to one decimal, and of the rows whose peak misses every link.
+  [/\b4\.5 times the model's\b/g, "the diagonal guess's AER over the model's (alignment-translation.json)",
+    (n) => n === Number((translation.diagonal_guess.aer / translationModel.aer.mean).toFixed(1))],
+  [/\bnearly 40 times as many rows\b/g, "the diagonal guess's missed rows over the model's (alignment-translation.json)",
+    (n) => { const r = (1 - translation.diagonal_guess.peak_hit_rate) / (1 - translationModel.peak_hit_rate.mean); return r <= n && r > 0.95 * n; }],
   [/\b(?:add|adds|sums?|summing) up to (?:less than )?1\b|\bsums? to 1\b|weight (?:is )?always 1\b|gets weight 1\b|always gets weight 1\b|\b0\/1\b|\b1 for the position|, 0 for the others|\b1 \(the (?:last|first)\)|whose weight is always 1/g,
     'a property of a softmax or of a single key: weights add up to 1'],
   [/\b[Pp]osition 0\b|counted from 0/g, 'the first input position, counted from 0'],
