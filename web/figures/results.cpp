@@ -47,7 +47,7 @@ double number(const ResultRow& r, int c) {
         case Col::per_char: return r.per_char;
         case Col::bleu: return r.bleu;
         case Col::aer: return r.aer;
-        case Col::parameters: return double(r.parameters);
+        case Col::parameters: return r.parameters < 0 ? NAN : double(r.parameters);  // below 0: none given
         case Col::seconds: return r.seconds;
         default: return NAN;
     }
@@ -67,7 +67,7 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
         case Col::per_char: return fixed(r.per_char, 4);
         case Col::bleu: return measured(r.bleu);
         case Col::aer: return measured(r.aer);
-        case Col::parameters: return thousands(r.parameters);
+        case Col::parameters: return r.parameters < 0 ? "\u2013" : thousands(r.parameters);
         case Col::seconds: return fixed(r.seconds, 1);
     }
     return "";
@@ -175,6 +175,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
         rank(st.rows, st.sort_column, st.descending);
     };
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    std::vector<ImRect> header_rects;  // for the keyboard's header buttons (Table, below)
     for (int i = 0; i < int(shown.size()); ++i) {
         const int c = shown[size_t(i)];
         ImGui::TableSetColumnIndex(i);
@@ -184,6 +185,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
         ImGui::PushID(c);
         if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) rank_by(c);
         record_rect(std::string("header-") + columns[c].key);
+        header_rects.emplace_back(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
         ImGui::PopID();
     }
     std::vector<std::pair<int, int>> marks(column_count, {-1, -1});
@@ -231,7 +233,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     }
     ImGui::EndTable();
     // For a screen reader: the table with its header cells as buttons that rank by the column.
-    TableText table{.sort_column = -1, .descending = st.descending, .sortable = true};
+    TableText table{.sort_column = -1, .descending = st.descending, .sortable = true, .header_rects = std::move(header_rects)};
     for (int c : shown) {
         if (c == st.sort_column) table.sort_column = int(table.header.size());
         table.header.push_back(columns[c].title);
@@ -252,7 +254,7 @@ nlohmann::json row_json(const ResultRow& r) {
     return {{"origin", origin_names(r.origin).key},
             {"run", r.label}, {"task", r.model.task->name}, {"model", model_label(r.model)}, {"width", r.model.H},
             {"exact", r.exact}, {"per_char", r.per_char}, {"bleu", number(r.bleu)}, {"aer", number(r.aer)},
-            {"parameters", r.parameters}, {"seconds", number(r.seconds)}};
+            {"parameters", r.parameters < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.parameters)}, {"seconds", number(r.seconds)}};
 }
 
 nlohmann::json state_json(Lab& lab, ResultsState& st) {
