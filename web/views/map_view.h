@@ -14,11 +14,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ImHashStr
 
 #include "analysis.h"
 #include "controls.h"
@@ -57,10 +57,12 @@ struct MapNames {
 constexpr float map_label_w = 18, map_cell_h = 20;
 inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
-// A cell of a map as a screen reader says it: "output 8, '1'; input 7, '1'; weight 0.67".
+// A cell of a map as a screen reader says it: "output 8, '1'; input 7, '1'; weight 0.67", and in
+// a self-attention map "input 2, 'n' reads input 7, '1'; weight 0.10".
 inline std::string map_cell_name(const MapNames& names, const std::string& rows, const std::string& cols,
                                  std::span<const float> weights, int r, int c) {
-    return std::string(names.row_word) + " " + std::to_string(r) + ", " + quoted(rows[size_t(r)]) + "; input " + std::to_string(c) +
+    const char* joint = std::string_view(names.row_word) == "input" ? " reads input " : "; input ";
+    return std::string(names.row_word) + " " + std::to_string(r) + ", " + quoted(rows[size_t(r)]) + joint + std::to_string(c) +
            ", " + quoted(cols[size_t(c)]) + "; weight " + fixed(weights[size_t(r) * cols.size() + size_t(c)], 2);
 }
 
@@ -191,12 +193,9 @@ inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf
                            const std::string& whose, float map_w) {
     ImGui::Spacing();
     // Said once per move for a screen reader, not again with each frame.
-    const std::string said = !w.error.empty() ? "Not moved: " + w.error
-                                              : "step " + std::to_string(m.step) + whose + " moved onto " + move_target(input, m) +
-                                                    ": the output now reads " + w.output;
-    ImGuiStorage& storage = *ImGui::GetStateStorage();
-    const ImGuiID said_id = ImGui::GetID("move-announced"), said_hash = ImHashStr(said.c_str());
-    if (storage.GetInt(said_id, 0) != int(said_hash)) storage.SetInt(said_id, int(said_hash)), announce(said);
+    announce_shown("move-announced", !w.error.empty() ? "Not moved: " + w.error
+                                                      : "step " + std::to_string(m.step) + whose + " moved onto " +
+                                                            move_target(input, m) + ": the output now reads " + w.output);
     if (!w.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
@@ -248,7 +247,10 @@ struct TypedDate {
     // Takes `text`, normalised, if the models can read it; else says why and keeps the last date.
     bool take(const std::string& text, const char* what_stays) {
         const std::string error = accept(text);
-        if (!error.empty()) message = lb::sanitize_utf8("Not shown: " + error + ". " + what_stays);
+        if (!error.empty()) {
+            message = lb::sanitize_utf8("Not shown: " + error + ". " + what_stays);
+            announce(message);  // typed and refused: said at once (a link's refusal is not an event; nothing draws then)
+        }
         return error.empty();
     }
     // The field and its Show button (widgets "date", "show"): true when the reader asked to show it.
