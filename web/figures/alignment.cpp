@@ -231,8 +231,10 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 620;
     const float map_w = narrow ? width : std::min(width - 300 - gap, 26.0f * st.shown.text.size() + 18);
-    WrappedText("%s writes %s%s.", st.model_label.c_str(), output(st).c_str(),
-                       st.shown_target.empty() ? "" : (output(st) == st.shown_target ? " (right)" : " (the answer is " + st.shown_target + ")").c_str());
+    const std::string writes = st.model_label + " writes " + output(st) +
+                               (st.shown_target.empty() ? "" : output(st) == st.shown_target ? " (right)" : " (the answer is " + st.shown_target + ")");
+    WrappedText("%s.", writes.c_str());
+    announce_shown("writes", writes, true);  // another string or model: said (the first one is the figure's to read)
     ImGui::BeginGroup();
     ShowMap(st, map_w);
     ImGui::EndGroup();

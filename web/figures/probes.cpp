@@ -17,7 +17,6 @@
 #include <string>
 
 #include <imgui.h>
-#include <imgui_internal.h>  // ImHashStr
 
 #include "controls.h"
 #include "heatmap.h"
@@ -88,10 +87,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
         ImGui::SameLine();
         DiffText(masked_output(st), attention(st).output);
         // Said once for a screen reader when the blanked input or its output changes.
-        const std::string said = "input " + std::to_string(st.masked) + " blanked: the output reads " + masked_output(st);
-        ImGuiStorage& storage = *ImGui::GetStateStorage();
-        const ImGuiID said_id = ImGui::GetID("blank-announced"), said_hash = ImHashStr(said.c_str());
-        if (storage.GetInt(said_id, 0) != int(said_hash)) storage.SetInt(said_id, int(said_hash)), announce(said);
+        announce_shown("blank-announced", "input " + std::to_string(st.masked) + " blanked: the output reads " + masked_output(st));
         std::string peaked, changed;
         for (int t = 0; t < T; ++t) {
             int peak = 0;

@@ -242,7 +242,9 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
     const auto cross = shown(st, a.attention, a.head_attention);
     const auto self = shown(st, a.self_mean, a.self_attention);
-    WrappedText("%s writes %s.", st.model_label.c_str(), a.output.c_str());
+    const std::string writes = st.model_label + " writes " + a.output;
+    WrappedText("%s.", writes.c_str());
+    announce_shown("writes", writes, true);  // another string, model or memory: said
     ShowHeadPicker(st);
 
     WrappedText("Cross-attention: each output character (down) over the input (across)");

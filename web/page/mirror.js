@@ -262,6 +262,12 @@ function createFigureMirror(canvas, { act, focus }) {
           b.type = 'button';
           b.dataset.column = k;
           b.textContent = text;
+          // Over the header cell the figure drew, where it knows it (the table's own layout is not the canvas's).
+          const at = node.header_rects?.[k];
+          if (at) {
+            b.style.position = 'absolute';
+            place(b, [at[0] - node.rect[0], at[1] - node.rect[1], at[2], at[3]]);
+          }
           th.append(b);
           th.setAttribute('aria-sort', k === node.sort_column ? (node.descending ? 'descending' : 'ascending') : 'none');
         } else th.textContent = text;
@@ -320,8 +326,9 @@ function createFigureMirror(canvas, { act, focus }) {
     if (!e) return;
     const t = event.target;
     const row = t.dataset.row !== undefined ? Number(t.dataset.row) : t.dataset.option !== undefined ? Number(t.dataset.option) : -1;
-    const col = t.dataset.col !== undefined ? Number(t.dataset.col) : -1;
-    focus(e.node.id, row, col);
+    // A grid's cell by its column; a table's header button by its column too.
+    const col = t.dataset.col ?? t.dataset.column;
+    focus(e.node.id, row, col !== undefined ? Number(col) : -1);
   });
   root.addEventListener('focusout', (event) => {
     if (!root.contains(event.relatedTarget)) focus('', -1, -1);

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include <imgui.h>
-#include <imgui_internal.h>  // LastItemData: whether the item was drawn disabled
+#include <imgui_internal.h>  // LastItemData: whether the item was drawn disabled; ImHashStr
 
 #include "host.h"
 
@@ -82,7 +82,7 @@ void describe(Control c) {
     nlohmann::json j = {{"role", role_name(c.role)}, {"name", c.name}};
     if (c.disabled) j["disabled"] = true;
     switch (c.role) {
-        case Role::button: if (c.pressed) j["pressed"] = true; break;
+        case Role::button: if (c.pressed) j["pressed"] = *c.pressed; break;
         case Role::checkbox: j["checked"] = c.checked; break;
         case Role::radio: case Role::combobox: j["options"] = c.options; j["value"] = c.value; break;
         case Role::slider: case Role::spinbutton:
@@ -245,6 +245,10 @@ std::optional<int> Table(std::string_view id, const std::string& name, const Tab
     nlohmann::json j = {{"role", "table"}, {"name", name}, {"header", table.header}, {"rows", table.rows}};
     if (table.sortable) j["sortable"] = true;
     if (table.sort_column >= 0) j["sort_column"] = table.sort_column, j["descending"] = table.descending;
+    if (!table.header_rects.empty()) {
+        j["header_rects"] = nlohmann::json::array();
+        for (const ImRect& r : table.header_rects) j["header_rects"].push_back(rect_json(r));
+    }
     record(id, last_item_rect(), std::move(j));
     if (const auto a = action_for(id, Action::sort, false); a && table.sortable) {
         const int column = int(a->value);
@@ -257,6 +261,21 @@ void announce(std::string text) {
     if (!drawing) return;
     auto& said = drawing->announcements;
     if (std::find(said.begin(), said.end(), text) == said.end()) said.push_back(std::move(text));
+}
+
+void announce_shown(const char* key, const std::string& text, bool quiet_first) {
+    if (!drawing) return;
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    ImGui::PushID(key);
+    const ImGuiID text_id = ImGui::GetID("text"), frame_id = ImGui::GetID("frame");
+    ImGui::PopID();
+    const int hash = int(ImHashStr(text.c_str()) | 1), frame = ImGui::GetFrameCount();  // | 1: never 0, "never shown"
+    const int last_hash = storage.GetInt(text_id, 0), last_frame = storage.GetInt(frame_id, -2);
+    storage.SetInt(text_id, hash);
+    storage.SetInt(frame_id, frame);
+    if (hash == last_hash && last_frame == frame - 1) return;  // shown in the frame before: said already
+    if (last_hash == 0 && quiet_first) return;
+    announce(text);
 }
 
 void mark_busy() {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImRect
 
 namespace lb::web {
 
@@ -84,6 +85,8 @@ struct TableText {
     int sort_column = -1;
     bool descending = true;
     bool sortable = false;     // every header cell is a sort button
+    std::vector<ImRect> header_rects;  // where the figure drew each header cell (screen px): their
+                                       // buttons are placed there and the focus ring drawn around them
 };
 std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table);
 
@@ -97,7 +100,9 @@ struct Control {
     double value = 0, min = 0, max = 0, step = 1;
     std::vector<std::string> options;  // combobox, radio group
     std::string text;                  // textbox
-    bool checked = false, pressed = false, disabled = false;
+    bool checked = false;
+    std::optional<bool> pressed;       // a toggle button's state (aria-pressed, false too); none: a plain button
+    bool disabled = false;
     ImVec2 box_min{0, 0}, box_max{0, 0};  // its rectangle (screen px) if not the last item's
 };
 // Describes the last ImGui item (or c.box_min–c.box_max) as `c`; disabled also when ImGui draws it so.
@@ -116,6 +121,12 @@ std::optional<Action> take_action(std::string_view id, Action::Kind kind);
 // Said once by a screen reader (a polite live region): a finished epoch, a changed output. Call
 // when the event happens, not every frame.
 void announce(std::string text);
+// For what the figure shows while it holds (a move's result, a blanked input's output, what a
+// model writes): says `text` when it is new, that is when the figure did not show it under `key`
+// in its previous frame (it changed, or came back). Call every frame it is shown. With
+// `quiet_first`, not the first time the figure ever shows it: that is what a reader finds there
+// when the figure draws, not an event.
+void announce_shown(const char* key, const std::string& text, bool quiet_first = false);
 // The figure is working (training, decoding): aria-busy on its group. Call every frame it is.
 void mark_busy();
 

@@ -22,6 +22,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <string>
 #include <vector>
@@ -202,8 +203,18 @@ void sync_text_alternative(Host& h) {
     }
 }
 
-// The focused control's ring (or its cell's, its option's), over everything the figure drew:
-// 2.5 px in the theme's focus colour, outside the control so that it hides nothing.
+// A part of control `j` the focus can be on: a radio group's option (by `row`), a sortable
+// table's header cell (by `col`), where the control's description gives their rectangles.
+std::optional<ImRect> part_rect(const nlohmann::json& j, const char* key, int k) {
+    const auto list = j.find(key);
+    if (list == j.end() || k < 0 || k >= int(list->size())) return std::nullopt;
+    const auto& o = (*list)[size_t(k)];
+    const ImVec2 min = {o[0].get<float>(), o[1].get<float>()};
+    return ImRect(min, {min.x + o[2].get<float>(), min.y + o[3].get<float>()});
+}
+
+// The focused control's ring (or its cell's, its option's, its header's), over everything the
+// figure drew: 2.5 px in the theme's focus colour, outside the control so that it hides nothing.
 void draw_focus_ring(const Host& h) {
     if (h.focus_id.empty()) return;
     const auto c = std::find_if(h.controls.begin(), h.controls.end(), [&](const ControlRecord& r) { return r.id == h.focus_id; });
@@ -212,10 +223,10 @@ void draw_focus_ring(const Host& h) {
     if (c->cols > 0 && h.focus_row >= 0 && h.focus_col >= 0) {  // a grid's cell
         const ImVec2 min = {r.Min.x + h.focus_col * c->cell.x, r.Min.y + h.focus_row * c->cell.y};
         r = ImRect(min, {min.x + c->cell.x, min.y + c->cell.y});
-    } else if (const auto options = c->json.find("option_rects"); options != c->json.end() && h.focus_row >= 0 &&
-                                                                     h.focus_row < int(options->size())) {
-        const auto& o = (*options)[size_t(h.focus_row)];
-        r = ImRect({o[0].get<float>(), o[1].get<float>()}, {o[0].get<float>() + o[2].get<float>(), o[1].get<float>() + o[3].get<float>()});
+    } else if (const auto part = part_rect(c->json, "option_rects", h.focus_row)) {
+        r = *part;
+    } else if (const auto header = part_rect(c->json, "header_rects", h.focus_col)) {
+        r = *header;
     }
     const float width = 2.5f, gap = 1.5f;
     ImGui::GetForegroundDrawList()->AddRect({r.Min.x - gap - width / 2, r.Min.y - gap - width / 2},
