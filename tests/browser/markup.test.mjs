@@ -2,8 +2,9 @@
 // html-validate over the built index.html (its rules in .htmlvalidate.json; KaTeX's inline styles
 // are allowed there by a rule setting, property by property), and axe-core (WCAG 2.1 A and AA,
 // and its best practices) injected into the served page at 1280 px light and dark and at 390 px,
-// after every figure has started and drawn, every "as text" alternative and explanation is open,
-// and the self-check has answered a concept question and a computation. Both must find nothing.
+// after every figure has started and drawn (so their controls' mirrors are there, and axe reads
+// them too), every "as text" alternative and explanation is open, and the self-check has answered
+// a concept question and a computation. Both must find nothing.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,15 +69,36 @@ async function axeViolations(page) {
   await page.locator('#c-dot input[name="answer"]').fill('0.5');
   await page.locator('#c-dot button[type="submit"]').click();
   await until('a computation verdict', () => page.evaluate(() => Boolean(document.querySelector('#c-dot').dataset.result)));
-  return axeRun(page);
+  return axeRun(page, names.length);
 }
 
-async function axeRun(page) {
+// axe's violations in the page. With `figures`, that many figures' controls (their mirrors,
+// web/page/mirror.js) must be there and axe must have looked at elements of every one of them.
+async function axeRun(page, figures = 0) {
   await page.evaluate(axe.source);
-  const result = await page.evaluate(() => window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-  }));
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      elementRef: true,
+    });
+    const looked = new Set();
+    for (const rule of [...r.passes, ...r.violations, ...r.incomplete]) {
+      for (const node of rule.nodes) {
+        const mirror = node.element?.closest?.('.figure-mirror');
+        if (mirror) looked.add(mirror);
+      }
+    }
+    return {
+      violations: r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`),
+      controls: document.querySelectorAll('.figure-mirror-control').length,
+      mirrorsLooked: looked.size,
+    };
+  });
+  if (figures) {
+    assert.ok(result.controls > 0, 'the figures\' controls are in the page');
+    assert.equal(result.mirrorsLooked, figures, 'axe looked at every figure\'s controls');
+  }
+  return result.violations;
 }
 
 for (const [width, scheme] of [[1280, 'light'], [1280, 'dark'], [390, 'light']]) {
