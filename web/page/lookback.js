@@ -297,6 +297,8 @@
       // How training is placed: {mode, size, workers, mainThreadSlices, evaluations,
       // workerWasmBytes}, and the page's own module's memory (pageWasmBytes).
       training: () => ({ ...runs.stats(), pageWasmBytes: module.HEAP8.length }),
+      // For the mirror's benchmark: figures stop (false) or go on (true) describing their controls.
+      describeControls: (on) => module._lb_describe_controls(on ? 1 : 0),
       // For tests: the next run's worker fails on purpose ('throw').
       failNextRun: (kind) => runs.failNext(kind),
     });

@@ -370,6 +370,11 @@ function createFigureMirror(canvas, { act, focus }) {
         root.setAttribute('aria-label', canvas.getAttribute('aria-label') ?? figureName);
         canvas.setAttribute('aria-hidden', 'true');
         canvas.tabIndex = -1;
+        // A figure draws once it nears the viewport: Tab may have landed on its canvas before it
+        // had controls. The keyboard goes on to the first of them (a click's focus stays).
+        if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
+          root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
+        }
       } else {
         canvas.removeAttribute('aria-hidden');
         canvas.tabIndex = 0;

@@ -44,8 +44,11 @@ nlohmann::json rect_json(const ImRect& r) {
 detail::ControlRecord& record(std::string_view id, const ImRect& rect, nlohmann::json json) {
     detail::Host& h = *drawing;
     h.rects[std::string(id)] = rect;
+    // The element stays inside the canvas: a label ImGui clips must not widen the page.
+    ImRect inside = rect;
+    inside.ClipWithFull(ImRect({0, 0}, ImGui::GetIO().DisplaySize));
     json["id"] = id;
-    json["rect"] = rect_json(rect);
+    json["rect"] = rect_json(inside);
     if (h.locked) json["disabled"] = true;
     h.controls.push_back({std::string(id), rect, std::move(json)});
     return h.controls.back();
@@ -183,8 +186,9 @@ bool SliderFloat(const char* label, std::string_view id, float* value, float min
     }
     char text[64];
     std::snprintf(text, sizeof text, format, double(*value));
+    // The float's value to a millionth: 1, not 0.999999981.
     describe({.id = std::string(id), .role = Role::slider, .name = name_or(name, label), .value_text = text,
-              .value = double(*value), .min = double(min), .max = double(max), .step = double(step)});
+              .value = std::round(double(*value) * 1e6) / 1e6, .min = double(min), .max = double(max), .step = double(step)});
     return changed;
 }
 
@@ -220,6 +224,7 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
 std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
                              const std::function<std::string(int, int)>& cell_name, int selected_row) {
     if (!drawing || rows <= 0 || cols <= 0) return std::nullopt;
+    if (!detail::describing) return std::nullopt;  // a benchmark's baseline: no names, no keys
     std::vector<std::string> names;
     names.reserve(size_t(rows * cols));
     for (int r = 0; r < rows; ++r)

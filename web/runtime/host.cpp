@@ -42,6 +42,7 @@ Host* drawing = nullptr;
 Host* captured = nullptr;
 bool page_visible = true;
 bool page_dark = false;
+bool describing = true;
 
 namespace {
 
@@ -236,6 +237,7 @@ void draw_focus_ring(const Host& h) {
 
 // Sends the figure's controls to the page's mirror when they changed, and what it announced.
 void sync_controls(Host& h) {
+    if (!describing) return;
     nlohmann::json list = nlohmann::json::array();
     for (const ControlRecord& c : h.controls) list.push_back(c.json);
     std::string json = list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -625,6 +627,12 @@ EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col) 
     h->focus_row = row;
     h->focus_col = col;
     wake(*h);
+}
+
+// Whether figures describe their controls (on by default; off only for a benchmark's baseline).
+EMSCRIPTEN_KEEPALIVE void lb_describe_controls(int on) {
+    describing = on != 0;
+    for (auto& h : hosts) wake(*h);
 }
 
 EMSCRIPTEN_KEEPALIVE double lb_frames(int index) {

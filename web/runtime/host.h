@@ -91,6 +91,9 @@ extern Host* drawing;                             // the figure whose `show` is 
 extern Host* captured;                            // holds the mouse from a press until release
 extern bool page_visible;
 extern bool page_dark;                            // prefers-color-scheme, from lb_set_dark
+// Whether figures describe their controls to the page (controls.h): off only to measure what
+// describing costs (window.lookback.describeControls, tests/browser/mirror_bench.mjs).
+extern bool describing;
 
 bool drawable(const Host& h);
 // Asks for `frames` more frames of h (ImGui settles in two).
