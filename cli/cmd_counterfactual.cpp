@@ -199,13 +199,14 @@ std::string file_name(const std::string& path) { return path.substr(path.find_la
 
 CounterfactualArgs parse_counterfactual_args(const Args& args) {
     CounterfactualArgs o;
+    GivenSettings given;  // --data-seed, the settings schema's (io/run_settings.h)
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--out", v)) {
             if (v.empty()) throw UsageError("--out needs a folder");
             o.out_dir = v;
-        } else if (take_option(args, i, "--data-seed", v)) {
-            o.data_seed = uint64_t(parse_integer("--data-seed", v, 0, INT64_MAX));
+        } else if (take_setting(args, i, {"data_seed"}, given)) {
+            continue;
         } else if (args[i].size() > 1 && args[i].compare(0, 2, "--") == 0) {
             throw UsageError("unknown option " + shown(args[i]));
         } else {
@@ -213,6 +214,7 @@ CounterfactualArgs parse_counterfactual_args(const Args& args) {
         }
     }
     if (o.weights.empty()) throw UsageError("give at least one weights file");
+    o.data_seed = read_setting_flags(given).data_seed;
     return o;
 }
 

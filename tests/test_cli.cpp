@@ -529,6 +529,13 @@ TEST_CASE("counterfactual: weights files of date models with attention; the rest
     CHECK_THROWS_WITH_AS(parse_counterfactual_args({}), doctest::Contains("give at least one weights file"), UsageError);
     CHECK_THROWS_AS(parse_counterfactual_args({"--data-seed", "x", "a"}), UsageError);
     CHECK(counterfactual({"--widths", "8", "a"}) == 2);
+    // --data-seed is the settings schema's, as train's and chance's are: 0 to 2³¹ − 1.
+    CHECK(parse_counterfactual_args({"--data-seed", "2147483647", "a"}).data_seed == 2147483647u);
+    CHECK_THROWS_WITH_AS(parse_counterfactual_args({"--data-seed", "9223372036854775807", "a"}),
+                         "--data-seed must be an integer from 0 to 2147483647, not '9223372036854775807'", UsageError);
+    CHECK_THROWS_WITH_AS(parse_counterfactual_args({"--data-seed=2147483648", "a"}),
+                         "--data-seed must be an integer from 0 to 2147483647, not '2147483648'", UsageError);
+    CHECK(counterfactual({"--data-seed", "9223372036854775807", "a"}) == 2);
     CHECK(counterfactual({"/nonexistent/model.safetensors"}) == 1);
     const std::string dir = LOOKBACK_WEIGHTS_DIR;
     CHECK(counterfactual({dir + "/plain-64.safetensors"}) == 2);                 // no attention to move

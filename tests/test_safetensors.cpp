@@ -9,7 +9,10 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <utility>
 
+#include "data/dataset.h"
+#include "data/reversal.h"
 #include "models/model.h"
 #include "kernels/rng.h"
 #include "io/safetensors.h"
@@ -292,7 +295,8 @@ TEST_CASE("safetensors: a model's weights file") {
         SafetensorsContent other = content;
         other.metadata.insert_or_assign("width", std::string(1, '8'));
         CHECK_THROWS_WITH_AS(load_weights_into(target, other),
-                             doctest::Contains("not this model's configuration"), SafetensorsError);
+                             "the file's model is not this model's configuration: width 8 in the file, 4 here",
+                             SafetensorsError);
         // Claimed width 8, tensors of width 4: the model it builds does not match.
         CHECK_THROWS_WITH_AS(model_from_safetensors(other),
                              doctest::Contains("but this model expects"), SafetensorsError);
@@ -454,4 +458,46 @@ TEST_CASE("safetensors: a date model's dial is recorded when not the default, so
     other.metadata["formats"] = "0";
     CHECK_THROWS_WITH_AS(model_from_safetensors(other),
                          "metadata \"formats\" applies to metadata \"task\" dates only, not reversal", SafetensorsError);
+}
+
+TEST_CASE("safetensors: a weights file of another task or dial setting does not load into a model") {
+    // The hostile input of issue 37: a shipped width-64 date model's file whose metadata says it
+    // learned another dial setting (formats 5) has the shapes of the shipped model, but is not it.
+    const std::string shipped = std::string(LOOKBACK_WEIGHTS_DIR) + "/attention-64.safetensors";
+    Model target = load_model(shipped);
+    REQUIRE(target.config.task == &date_task());
+    const Model before = target;
+    SafetensorsContent dial = read_safetensors_file(shipped);
+    dial.metadata["formats"] = "5";
+    CHECK(model_from_safetensors(dial).config.task == &date_task(DateDial{{5}, "dmy"}));  // a sound file
+    CHECK_THROWS_WITH_AS(load_weights_into(target, dial),
+                         "the file's model is not this model's configuration: formats 5 in the file, 0,1,2,3,4,5 here",
+                         SafetensorsError);
+    dial.metadata["field_order"] = "ymd";
+    CHECK_THROWS_WITH_AS(load_weights_into(target, dial),
+                         "the file's model is not this model's configuration: formats 5 in the file, 0,1,2,3,4,5 "
+                         "here; field_order ymd in the file, dmy here",
+                         SafetensorsError);
+    const auto a = named_tensors(std::as_const(target.params)), b = named_tensors(before.params);
+    for (size_t k = 0; k < a.size(); ++k) REQUIRE(std::memcmp(a[k].data, b[k].data, 4 * a[k].size) == 0);
+
+    // And the other way: a default date file into a model of another setting, or of another task
+    // (named before its shapes, which differ too).
+    ModelConfig config;
+    config.decoder = DecoderKind::plain;
+    config.H = 4;
+    const SafetensorsContent plain = model_to_safetensors(make_model(config));
+    ModelConfig ymd = config;
+    ymd.task = &date_task(DateDial{{0, 1, 2, 3, 4, 5}, "ymd"});
+    Model on_ymd = make_model(ymd);
+    CHECK_THROWS_WITH_AS(load_weights_into(on_ymd, plain),
+                         "the file's model is not this model's configuration: field_order dmy in the file, ymd here",
+                         SafetensorsError);
+    load_weights_into(on_ymd, model_to_safetensors(make_model(ymd)));  // its own setting loads
+    ModelConfig reversal = config;
+    reversal.task = &reversal_task();
+    Model on_reversal = make_model(reversal);
+    CHECK_THROWS_WITH_AS(load_weights_into(on_reversal, plain),
+                         "the file's model is not this model's configuration: task dates in the file, reversal here",
+                         SafetensorsError);
 }

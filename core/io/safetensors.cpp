@@ -414,22 +414,23 @@ Model load_model(const uint8_t* bytes, size_t size) {
 void load_weights_into(Model& model, const SafetensorsContent& content) {
     // Everything that can fail happens before the first write into model.
     const ModelConfig config = config_from_metadata(content.metadata);
-    const bool transformer = model_kind(config.decoder).transformer_options;
-    const bool scored = !model_kind(config.decoder).scorers.empty();
-    if (config.decoder != model.config.decoder || config.H != model.config.H ||
-        (scored && config.scorer != model.config.scorer) ||
-        config.input_feeding != model.config.input_feeding ||
-        (transformer && (config.memory != model.config.memory || config.heads != model.config.heads ||
-                         transformer_config(config).F != transformer_config(model.config).F)))
-        throw SafetensorsError("the file holds a " + content.metadata.at("model") + " model of width " +
-                               content.metadata.at("width") + (scored
-                                   ? " with the " + content.metadata.at("scorer") + " scorer" +
-                                         (config.input_feeding ? " and input feeding" : "")
-                                   : transformer ? " (memory " + content.metadata.at("memory") + ", " +
-                                                       content.metadata.at("heads") + " heads, ffn " +
-                                                       content.metadata.at("ffn") + ")"
-                                   : std::string()) +
-                               ", not this model's configuration");
+    // The same configuration: every field the schema records in weights (the task and the date
+    // task's dial included) that applies to both, the file's against the model's. A field that
+    // applies to one only follows from a kind or a task that differs, which is named.
+    RunSettings file, here;
+    file.model = config;
+    here.model = model.config;
+    std::vector<std::string> differences;
+    for (const SettingField& field : run_setting_fields()) {
+        if (!field.in_weights || !applies_to(field, config) || !applies_to(field, model.config)) continue;
+        const std::string theirs = setting_text(field, file), ours = setting_text(field, here);
+        if (theirs != ours) differences.push_back(std::string(field.key) + " " + theirs + " in the file, " + ours + " here");
+    }
+    if (!differences.empty()) {
+        std::string list;
+        for (const std::string& d : differences) list += (list.empty() ? "" : "; ") + d;
+        throw SafetensorsError("the file's model is not this model's configuration: " + list);
+    }
     check_tensors(content, expected_tensors(model.params));
     check_finite(content);
     copy_into(model.params, content);

@@ -2,8 +2,8 @@
 // input's first byte picks the command, the rest splits at NUL bytes into arguments.
 // The contract:
 // - a bad command line is a UsageError whose message is valid UTF-8 with no control byte;
-// - the values a command line leaves in its arguments are within their documented ranges, read
-//   as the type they are stored in (a float learning rate above 0, not the double it was parsed as);
+// - the values a command line leaves in its arguments (train's, sweep's, bench's, counterfactual's)
+//   are within their documented ranges, read as the type they are stored in (a float learning rate above 0, not the double it was parsed as);
 // - predict and worked-example run: predict against small weights files of every model kind (and
 //   one whose weights overflow when decoded, and a missing file), picked by --weights' text; each
 //   ends in exit 0, 1 or 2 and no exception escapes it — what escapes would reach main's
@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else args.back() += char(data[i]);
     }
     try {
-        switch (data[0] % 5) {
+        switch (data[0] % 6) {
             case 0: {
                 parse_worked_example_args(args);
                 if (run_quietly(worked_example, args) != 0) std::abort();
@@ -138,6 +138,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 if (!(a.budget > 0 && a.budget <= 600)) std::abort();
                 for (int w : a.widths)
                     if (!within(w, 1, 256)) std::abort();
+                break;
+            }
+            case 5: {  // its --data-seed is the settings schema's, as train's is
+                const CounterfactualArgs a = parse_counterfactual_args(args);
+                if (a.weights.empty() || a.out_dir.empty() || a.data_seed > 2147483647u) std::abort();
                 break;
             }
         }

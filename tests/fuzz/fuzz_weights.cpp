@@ -1,6 +1,7 @@
 // Fuzz target: the weights loader (safetensors bytes → a model), then decoding with what loaded.
 // The contract: a file is refused only with SafetensorsError, whose message is valid UTF-8; a
-// model that loads has a width the CLI can make and only finite weights; and it decodes two
+// model that loads has a width the CLI can make and only finite weights; one of a date task's dial
+// setting other than the lesson's does not load into a model of the lesson's; and it decodes two
 // inputs of its task (a file may name any task), alone and as a batch, either to text of the
 // task's output vocabulary (for dates: 10 characters of "0-9" and "-") with attention rows that
 // are finite, non-negative and sum to 1 (a windowed kind: at most 1), or to a DecodingError whose
@@ -63,6 +64,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (!std::isfinite(t.data[i])) std::abort();
 
     const lb::Task& task = *model.config.task;
+    // A file of another setting of the date task's dial never loads into a model of the lesson's
+    // dates: the configuration is compared, the task included, not the shapes alone.
+    if (lb::date_dial(task) && &task != &lb::date_task()) {
+        lb::ModelConfig lesson = model.config;
+        lesson.task = &lb::date_task();
+        lb::Model other = lb::make_model(lesson);
+        try {
+            lb::load_weights_into(other, lb::decode_safetensors(data, size));
+            std::abort();
+        } catch (const lb::SafetensorsError& e) {
+            if (!lb::is_valid_utf8(e.what())) std::abort();
+        }
+    }
     static std::map<const lb::Task*, std::vector<lb::Example>> drawn;  // two of each task's strings
     if (!drawn.count(&task)) drawn[&task] = task.make_splits(1, 0, 2).held_out;
     const std::vector<lb::Example>& inputs = drawn[&task];
