@@ -205,6 +205,33 @@ TEST_CASE("registry: every variant's parameter count by formula equals the tenso
     }
 }
 
+TEST_CASE("registry: the list of tensors counts itself: tensor_spans has a place for every one") {
+    // The counts are the lists' lengths (params.h, transformer.h): a tensor added to a list raises
+    // them, so tensor_spans' array never has fewer places than the visit has tensors.
+    Params p;
+    const Params& c = p;
+    std::vector<std::string> names, const_names;
+    visit_tensors(p, [&](const char* name, auto&) { names.emplace_back(name); });
+    visit_tensors(c, [&](const char* name, const auto&) { const_names.emplace_back(name); });
+    CHECK(names.size() == size_t(tensor_slots));
+    CHECK(const_names == names);
+    CHECK(tensor_spans(p).size() == names.size());
+    // Each family's names are its own: no name twice within one (the Transformer reuses four of
+    // the GRU family's, as PyTorch's modules name them).
+    const std::vector<std::string> gru(names.begin(), names.begin() + gru_family_tensor_count),
+        transformer(names.begin() + gru_family_tensor_count, names.end());
+    CHECK(transformer.size() == size_t(transformer_tensor_count));
+    for (const std::vector<std::string>* family : {&gru, &transformer}) {
+        std::vector<std::string> sorted = *family;
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+    }
+    CHECK(names.front() == "encoder.embedding.weight");
+    CHECK(transformer.front() == "encoder.embedding.weight");
+    CHECK(transformer[1] == "encoder.layers.0.self_attn.in_proj_weight");
+    CHECK(names.back() == "decoder.out.bias");
+}
+
 TEST_CASE("registry: every variant's gradients agree with central differences") {
     std::vector<ModelConfig> variants;
     for (DecoderKind kind : model_kinds())  // width 4; a Transformer's 8, so that each of 2 heads is 4 wide

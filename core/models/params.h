@@ -74,38 +74,50 @@ struct Model {
     Params params;
 };
 
-// The one list of a Params' tensors: visit(name, tensor) for every slot, in
-// this order, empty ones included. Safetensors I/O, Adam, zeroing and the
-// tests all walk it (model.h's named_tensors and tensor_spans).
-constexpr int gru_family_tensor_count = 25;
+// The one list of a Params' tensors, in this order, empty ones included: each family's list
+// calls slot(name, get) once per tensor, where get(p) reaches that tensor of a Params (const or
+// not). visit_tensors hands them to visit(name, tensor); safetensors I/O, Adam, zeroing and the
+// tests all walk it (model.h's named_tensors and tensor_spans). The counts are the lists' own
+// lengths, counted when compiling: a tensor added to a list gets its place in tensor_spans' array.
+template <class Slot>
+constexpr void gru_family_slots(Slot&& slot) {
+    auto gru = [&](const char* ih, const char* hh, const char* bih, const char* bhh, auto get) {
+        slot(ih, [get](auto& p) -> auto& { return get(p).weight_ih; });
+        slot(hh, [get](auto& p) -> auto& { return get(p).weight_hh; });
+        slot(bih, [get](auto& p) -> auto& { return get(p).bias_ih; });
+        slot(bhh, [get](auto& p) -> auto& { return get(p).bias_hh; });
+    };
+    slot("encoder.embedding.weight", [](auto& p) -> auto& { return p.enc_embedding; });
+    gru("encoder.gru.weight_ih_l0", "encoder.gru.weight_hh_l0", "encoder.gru.bias_ih_l0",
+        "encoder.gru.bias_hh_l0", [](auto& p) -> auto& { return p.enc_gru; });
+    slot("decoder.embedding.weight", [](auto& p) -> auto& { return p.dec_embedding; });
+    gru("decoder.gru.weight_ih_l0", "decoder.gru.weight_hh_l0", "decoder.gru.bias_ih_l0",
+        "decoder.gru.bias_hh_l0", [](auto& p) -> auto& { return p.dec_gru; });
+    slot("decoder.out.weight", [](auto& p) -> auto& { return p.out_weight; });
+    slot("decoder.out.bias", [](auto& p) -> auto& { return p.out_bias; });
+    slot("attention.W_e", [](auto& p) -> auto& { return p.attention.W_e; });
+    slot("attention.W_d", [](auto& p) -> auto& { return p.attention.W_d; });
+    slot("attention.v", [](auto& p) -> auto& { return p.attention.v; });
+    slot("attention.W", [](auto& p) -> auto& { return p.attention.W; });
+    gru("encoder.gru.weight_ih_l0_reverse", "encoder.gru.weight_hh_l0_reverse",
+        "encoder.gru.bias_ih_l0_reverse", "encoder.gru.bias_hh_l0_reverse",
+        [](auto& p) -> auto& { return p.enc_gru_reverse; });
+    slot("decoder.init.weight", [](auto& p) -> auto& { return p.init_weight; });
+    slot("decoder.init.bias", [](auto& p) -> auto& { return p.init_bias; });
+    slot("decoder.combine.weight", [](auto& p) -> auto& { return p.combine_weight; });
+    slot("attention.W_p", [](auto& p) -> auto& { return p.position_weight; });
+    slot("attention.v_p", [](auto& p) -> auto& { return p.position_v; });
+}
+constexpr int gru_family_tensor_count = [] {
+    int n = 0;
+    gru_family_slots([&](const char*, auto) { ++n; });
+    return n;
+}();
 constexpr int tensor_slots = gru_family_tensor_count + transformer_tensor_count;
+
 template <class P, class Visit>
 void visit_tensors(P& p, Visit&& visit) {
-    auto gru = [&](const char* ih, const char* hh, const char* bih, const char* bhh, auto& g) {
-        visit(ih, g.weight_ih);
-        visit(hh, g.weight_hh);
-        visit(bih, g.bias_ih);
-        visit(bhh, g.bias_hh);
-    };
-    visit("encoder.embedding.weight", p.enc_embedding);
-    gru("encoder.gru.weight_ih_l0", "encoder.gru.weight_hh_l0", "encoder.gru.bias_ih_l0",
-        "encoder.gru.bias_hh_l0", p.enc_gru);
-    visit("decoder.embedding.weight", p.dec_embedding);
-    gru("decoder.gru.weight_ih_l0", "decoder.gru.weight_hh_l0", "decoder.gru.bias_ih_l0",
-        "decoder.gru.bias_hh_l0", p.dec_gru);
-    visit("decoder.out.weight", p.out_weight);
-    visit("decoder.out.bias", p.out_bias);
-    visit("attention.W_e", p.attention.W_e);
-    visit("attention.W_d", p.attention.W_d);
-    visit("attention.v", p.attention.v);
-    visit("attention.W", p.attention.W);
-    gru("encoder.gru.weight_ih_l0_reverse", "encoder.gru.weight_hh_l0_reverse",
-        "encoder.gru.bias_ih_l0_reverse", "encoder.gru.bias_hh_l0_reverse", p.enc_gru_reverse);
-    visit("decoder.init.weight", p.init_weight);
-    visit("decoder.init.bias", p.init_bias);
-    visit("decoder.combine.weight", p.combine_weight);
-    visit("attention.W_p", p.position_weight);
-    visit("attention.v_p", p.position_v);
+    gru_family_slots([&](const char* name, auto get) { visit(name, get(p)); });
     visit_transformer_tensors(p.transformer, visit);
 }
 

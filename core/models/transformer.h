@@ -89,46 +89,60 @@ struct TransformerParams {
     xt::xtensor<float, 2> out_weight;        // [V_out, D] decoder.out.weight
     xt::xtensor<float, 1> out_bias;          // [V_out] decoder.out.bias
 };
-constexpr int transformer_tensor_count = 34;
-
 TransformerParams make_transformer_params(const TransformerConfig& config);  // zero-filled
 long transformer_parameter_count(const TransformerConfig& config);           // by the formula above
 // Throws std::invalid_argument unless D ≥ 1, heads ∈ {1, 2, 4, 8} divides D, F ≥ 1, 0 ≤ p < 1.
 void check_transformer_config(const TransformerConfig& config);
 
-// Calls visit(name, tensor) for every tensor, in the file's order.
+// The list of its tensors (params.h's gru_family_slots, for the Transformer): slot(prefix,
+// suffix, get) for every tensor, in the file's order, named prefix + suffix, where get(p) reaches
+// it in a TransformerParams. The count is the list's length, counted when compiling.
+template <class Slot>
+constexpr void transformer_slots(Slot&& slot) {
+    auto attention = [&](const char* prefix, auto get) {
+        slot(prefix, "in_proj_weight", [get](auto& p) -> auto& { return get(p).in_proj_weight; });
+        slot(prefix, "in_proj_bias", [get](auto& p) -> auto& { return get(p).in_proj_bias; });
+        slot(prefix, "out_proj.weight", [get](auto& p) -> auto& { return get(p).out_proj_weight; });
+        slot(prefix, "out_proj.bias", [get](auto& p) -> auto& { return get(p).out_proj_bias; });
+    };
+    auto ffn = [&](const char* prefix, auto get) {
+        slot(prefix, "linear1.weight", [get](auto& p) -> auto& { return get(p).linear1_weight; });
+        slot(prefix, "linear1.bias", [get](auto& p) -> auto& { return get(p).linear1_bias; });
+        slot(prefix, "linear2.weight", [get](auto& p) -> auto& { return get(p).linear2_weight; });
+        slot(prefix, "linear2.bias", [get](auto& p) -> auto& { return get(p).linear2_bias; });
+    };
+    auto norm = [&](const char* name, auto get) {
+        slot(name, ".weight", [get](auto& p) -> auto& { return get(p).weight; });
+        slot(name, ".bias", [get](auto& p) -> auto& { return get(p).bias; });
+    };
+    slot("encoder.embedding.weight", "", [](auto& p) -> auto& { return p.src_embedding; });
+    attention("encoder.layers.0.self_attn.", [](auto& p) -> auto& { return p.enc_self_attn; });
+    ffn("encoder.layers.0.", [](auto& p) -> auto& { return p.enc_ffn; });
+    norm("encoder.layers.0.norm1", [](auto& p) -> auto& { return p.enc_norm1; });
+    norm("encoder.layers.0.norm2", [](auto& p) -> auto& { return p.enc_norm2; });
+    slot("decoder.embedding.weight", "", [](auto& p) -> auto& { return p.tgt_embedding; });
+    attention("decoder.layers.0.self_attn.", [](auto& p) -> auto& { return p.dec_self_attn; });
+    attention("decoder.layers.0.multihead_attn.", [](auto& p) -> auto& { return p.dec_cross_attn; });
+    ffn("decoder.layers.0.", [](auto& p) -> auto& { return p.dec_ffn; });
+    norm("decoder.layers.0.norm1", [](auto& p) -> auto& { return p.dec_norm1; });
+    norm("decoder.layers.0.norm2", [](auto& p) -> auto& { return p.dec_norm2; });
+    norm("decoder.layers.0.norm3", [](auto& p) -> auto& { return p.dec_norm3; });
+    slot("decoder.out.weight", "", [](auto& p) -> auto& { return p.out_weight; });
+    slot("decoder.out.bias", "", [](auto& p) -> auto& { return p.out_bias; });
+}
+constexpr int transformer_tensor_count = [] {
+    int n = 0;
+    transformer_slots([&](const char*, const char*, auto) { ++n; });
+    return n;
+}();
+
+// Calls visit(name, tensor) for every tensor, in the list's order.
 template <class P, class Visit>
 void visit_transformer_tensors(P& p, Visit&& visit) {
-    auto attention = [&](const std::string& prefix, auto& m) {
-        visit((prefix + "in_proj_weight").c_str(), m.in_proj_weight);
-        visit((prefix + "in_proj_bias").c_str(), m.in_proj_bias);
-        visit((prefix + "out_proj.weight").c_str(), m.out_proj_weight);
-        visit((prefix + "out_proj.bias").c_str(), m.out_proj_bias);
-    };
-    auto ffn = [&](const std::string& prefix, auto& f) {
-        visit((prefix + "linear1.weight").c_str(), f.linear1_weight);
-        visit((prefix + "linear1.bias").c_str(), f.linear1_bias);
-        visit((prefix + "linear2.weight").c_str(), f.linear2_weight);
-        visit((prefix + "linear2.bias").c_str(), f.linear2_bias);
-    };
-    auto norm = [&](const std::string& name, auto& n) {
-        visit((name + ".weight").c_str(), n.weight);
-        visit((name + ".bias").c_str(), n.bias);
-    };
-    visit("encoder.embedding.weight", p.src_embedding);
-    attention("encoder.layers.0.self_attn.", p.enc_self_attn);
-    ffn("encoder.layers.0.", p.enc_ffn);
-    norm("encoder.layers.0.norm1", p.enc_norm1);
-    norm("encoder.layers.0.norm2", p.enc_norm2);
-    visit("decoder.embedding.weight", p.tgt_embedding);
-    attention("decoder.layers.0.self_attn.", p.dec_self_attn);
-    attention("decoder.layers.0.multihead_attn.", p.dec_cross_attn);
-    ffn("decoder.layers.0.", p.dec_ffn);
-    norm("decoder.layers.0.norm1", p.dec_norm1);
-    norm("decoder.layers.0.norm2", p.dec_norm2);
-    norm("decoder.layers.0.norm3", p.dec_norm3);
-    visit("decoder.out.weight", p.out_weight);
-    visit("decoder.out.bias", p.out_bias);
+    transformer_slots([&](const char* prefix, const char* suffix, auto get) {
+        if (*suffix) visit((std::string(prefix) + suffix).c_str(), get(p));
+        else visit(prefix, get(p));
+    });
 }
 
 // One attention's buffers (transformer_layers.h's cache points into them).
