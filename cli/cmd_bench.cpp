@@ -198,49 +198,10 @@ const ModelCase* model_case(std::string_view name) {
 
 }  // namespace
 
-// docs/design.md's performance model, in FLOPs (2 per multiply-add) per training
-// example at width H with mean source length S and T output steps (the date's 10;
-// the GRU decoders' "11" below is T + 1):
-//   encoder             S · 3H(E_in + H)                        E_in = 32
-//   attention decoder  11 · (3H(E_out + 2H) + 2SH + H²)          E_out = 16
-//   plain decoder      11 · 3H(E_out + H)       (the same without context and scores)
-//   bahdanau           2 · S · 3H(E_in + H) + S · 2H²           two encoder GRUs, the keys
-//                      + 11 · (3H(E_out + 2H) + 3H² + 4SH + H²) GRU on [y ; c], scores, W_d
-//   luong (general)    S · 3H(E_in + H) + S · H²                encoder, the keys
-//                      + 11 · (3H(E_out + H) + 2SH + 2H²)       GRU, scores, W_c (local: + H²)
-//   training = forward + backward ≈ 3 × forward
-// It leaves out the output layer, softmax and gate math, so it is the work the
-// products do, and GFLOP/s by it is comparable with the kernels' figures.
-// The Transformer (D = H, F = 2D, heads do not change the count):
-//   encoder   S · (4D² + 2DF) + 2S²D           projections, FFN; scores and weighted sums
-//   decoder   T · (4D² + 2D² + 2DF + 13D) + S · 2D² + 2T²D + 2TSD
-//             self-attention, cross q and out, FFN, output; the memory's K and V; scores
-double transformer_flops_per_forward(double D, double S, double T) {
-    const double F = 2 * D;
-    const double encoder_macs = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
-    const double decoder_macs = T * (6 * D * D + 2 * D * F + 13 * D) + S * 2 * D * D +
-                                2 * T * T * D + 2 * T * S * D;
-    return 2 * (encoder_macs + decoder_macs);
-}
-double flops_per_forward(DecoderKind decoder, double H, double S, int T) {
-    if (decoder == DecoderKind::transformer) return transformer_flops_per_forward(H, S, T);
-    const double E_in = encoder_embedding_width, E_out = decoder_embedding_width, T_out = T + 1;
-    if (decoder == DecoderKind::bahdanau)
-        return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
-                    T_out * (3 * H * (E_out + 2 * H) + 3 * H * H + 4 * S * H + H * H));
-    if (is_luong(decoder))
-        return 2 * (S * 3 * H * (E_in + H) + S * H * H +
-                    T_out * (3 * H * (E_out + H) + 2 * S * H + 2 * H * H +
-                             (decoder == DecoderKind::luong_local ? H * H : 0)));
-    const double encoder_macs = S * 3 * H * (E_in + H);
-    const double decoder_macs = decoder == DecoderKind::attention
-                                    ? T_out * (3 * H * (E_out + 2 * H) + 2 * S * H + H * H)
-                                    : T_out * 3 * H * (E_out + H);
-    return 2 * (encoder_macs + decoder_macs);
-}
-double flops_per_training_example(DecoderKind decoder, double H, double S, int T) {
-    return 3 * flops_per_forward(decoder, H, S, T);
-}
+// docs/design.md's performance model: each kind's row states its forward pass's FLOPs
+// (registry.h's forward_flops, written in its family's file); training ≈ forward + backward ≈
+// 3 × forward.
+double flops_per_training_example(const ModelConfig& config, double S) { return 3 * forward_flops(config, S); }
 
 namespace {
 
@@ -249,14 +210,21 @@ struct ModelResult {
     double gflops, memory_mb, heap_mb;
 };
 
+// The model a case trains at width H on the task.
+ModelConfig case_model(const ModelCase& m, int H, const Task& task) {
+    ModelConfig model;
+    model.task = &task;
+    model.decoder = m.decoder;
+    model.scorer = m.scorer;
+    model.H = H;
+    model.memory = m.memory;
+    return model;
+}
+
 ModelResult bench_model(const ModelCase& m, int H, const Task& task, const Splits& data,
                         double mean_length, double budget) {
     TrainerConfig config;
-    config.model.task = &task;
-    config.model.decoder = m.decoder;
-    config.model.scorer = m.scorer;
-    config.model.H = H;
-    config.model.memory = m.memory;
+    config.model = case_model(m, H, task);
     config.adam = default_adam(config.model);
     config.batch_size = 64;
     config.epochs = 0;  // never done
@@ -272,7 +240,7 @@ ModelResult bench_model(const ModelCase& m, int H, const Task& task, const Split
     const double train_seconds = cpu_seconds() - t0;
     r.train_examples_per_second = double(trainer.examples_seen() - examples_before) / train_seconds;
     r.gflops = r.train_examples_per_second *
-               flops_per_training_example(m.decoder, H, mean_length, task.output_steps) / 1e9;
+               flops_per_training_example(config.model, mean_length) / 1e9;
     r.memory_mb = memory_megabytes();
     r.heap_mb = heap_megabytes();
 
@@ -432,8 +400,7 @@ int bench(const Args& args) {
                                    {"infer_single_string_per_second", r.single_strings_per_second},
                                    {"gflops", r.gflops},
                                    {"flops_per_training_example",
-                                    flops_per_training_example(m->decoder, H, mean_length,
-                                                               task.output_steps)},
+                                    flops_per_training_example(case_model(*m, H, task), mean_length)},
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
                 if (m->decoder == DecoderKind::transformer)
@@ -443,8 +410,7 @@ int bench(const Args& args) {
                                 std::string(decoder_name(m->decoder)).c_str(),
                                 m->decoder == DecoderKind::transformer
                                     ? memory_name(m->memory) : m->scorer_label().c_str(), H,
-                                flops_per_training_example(m->decoder, H, mean_length,
-                                                           task.output_steps) / 1e6,
+                                flops_per_training_example(case_model(*m, H, task), mean_length) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);
                 std::fflush(stdout);

@@ -264,7 +264,7 @@ double estimated_train_seconds(const RunOptions& options, const std::vector<Exam
     for (const Example& e : train) tokens += double(task.input.split(e.input).size());
     const double mean_input_length = train.empty() ? 0 : tokens / double(train.size());
     return double(options.epochs) * double(train.size()) *
-           flops_per_training_example(options.model.decoder, options.model.H, mean_input_length, task.output_steps) /
+           flops_per_training_example(options.model, mean_input_length) /
            measured_flops_per_second;
 }
 

@@ -160,12 +160,12 @@ struct TrainArgs {
     std::string save_path, json_path;  // empty: not written
     bool yes_long = false;             // --yes-long: run even if it is estimated to be long
 };
-// docs/design.md's FLOP model of one training example (cmd_bench.cpp), and from it
-// the estimated seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md
-// measured for attention at width 64 (wider models come nearer the kernels'
-// 160 GFLOP/s peak, so this errs on the long side by at most about 3x).
-// T is the decoder's output steps (the date task's 10 unless given).
-double flops_per_training_example(DecoderKind decoder, double H, double S, int T = output_length);
+// docs/design.md's FLOP model of one training example with S source tokens (3 × the kind's
+// forward pass, registry.h's forward_flops, for the config's task), and from it the estimated
+// seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md measured for attention at width 64
+// (wider models come nearer the kernels' 160 GFLOP/s peak, so this errs on the long side by at
+// most about 3x).
+double flops_per_training_example(const ModelConfig& config, double S);
 // A run's training time by that FLOP model, for its task's output steps and its training
 // inputs' mean length in tokens, at this machine's measured speed.
 double estimated_train_seconds(const RunOptions& options, const std::vector<Example>& train);

@@ -125,6 +125,8 @@ ModelKind toy_row() {
     row.backward = toy_backward;
     row.greedy_decode = toy_greedy;
     row.logits = [](const Activations& a) -> const float* { return a.logits.data(); };
+    // Its one product: the output layer, [V, Z] on each of the T steps.
+    row.forward_flops = [](const ModelConfig&, double) { return 2.0 * T * V * Z; };
     return row;
 }
 
@@ -230,6 +232,82 @@ TEST_CASE("registry: the list of tensors counts itself: tensor_spans has a place
     CHECK(transformer.front() == "encoder.embedding.weight");
     CHECK(transformer[1] == "encoder.layers.0.self_attn.in_proj_weight");
     CHECK(names.back() == "decoder.out.bias");
+}
+
+TEST_CASE("registry: every kind states its FLOP model, and it counts the products of its own tensors") {
+    for (DecoderKind kind : model_kinds()) {
+        CAPTURE(model_kind(kind).name);
+        CHECK(bool(model_kind(kind).forward_flops));
+    }
+    // Multiply-adds of one forward pass, counted here from the tensors each model holds: a
+    // [R, C] matrix applied to one vector is R·C of them, n(name). The performance model's
+    // conventions (docs/design.md): only the matrix products; a GRU decoder counted for T + 1
+    // steps, without its output layer; scores and weighted sums H (or a value's width) per source
+    // position and step. The lesson's attention model leaves out its keys, S·n(attention.W_e),
+    // as the model BENCHMARKS.md quotes does (3.97 MFLOP per example at width 64).
+    const double S = 15.8;  // the date task's mean training input length
+    for (const Task* task : tasks())
+        for (int H : {8, 64})
+            for (DecoderKind kind : model_kinds()) {
+                ModelConfig config;
+                config.decoder = kind;
+                config.scorer = default_scorer(kind);
+                config.H = H;
+                config.task = task;
+                std::vector<ModelConfig> configs = {config};
+                if (model_kind(kind).transformer_options) {  // a feed-forward width of its own
+                    configs.push_back(config);
+                    configs.back().ffn = 3 * H;
+                }
+                for (const ModelConfig& c : configs) {
+                    CAPTURE(name_of(c));
+                    CAPTURE(task->name);
+                    const Params params = make_params(c);
+                    auto n = [&](const std::string& name) {
+                        for (const ConstNamedTensor& t : named_tensors(params))
+                            if (t.name == name) return double(t.size);
+                        return 0.0;
+                    };
+                    auto gru = [&](const std::string& part, const std::string& end = "") {
+                        return n(part + ".gru.weight_ih_l0" + end) + n(part + ".gru.weight_hh_l0" + end);
+                    };
+                    const double T = task->output_steps, U = T + 1, h = c.H;
+                    const std::string name(model_kind(kind).name);
+                    double macs = -1;
+                    if (name == "plain") {
+                        macs = S * gru("encoder") + U * gru("decoder");
+                    } else if (name == "attention") {
+                        macs = S * gru("encoder") + U * (gru("decoder") + n("attention.W_d") + 2 * S * h);
+                    } else if (name == "bahdanau") {  // scores H wide, the annotations 2H
+                        macs = S * (gru("encoder") + gru("encoder", "_reverse")) + S * n("attention.W_e") +
+                               U * (gru("decoder") + n("attention.W_d") + S * h + S * 2 * h);
+                    } else if (name == "luong" || name == "luong-local") {  // general: keys W h_j
+                        macs = S * gru("encoder") + S * n("attention.W") +
+                               U * (gru("decoder") + n("decoder.combine.weight") + 2 * S * h + n("attention.W_p"));
+                    } else if (name == "transformer") {
+                        auto layer = [&](const std::string& prefix) {
+                            return n(prefix + "linear1.weight") + n(prefix + "linear2.weight");
+                        };
+                        const std::string enc = "encoder.layers.0.", dec = "decoder.layers.0.";
+                        const double cross = n(dec + "multihead_attn.in_proj_weight");  // q, k, v: a third each
+                        macs = S * (n(enc + "self_attn.in_proj_weight") + n(enc + "self_attn.out_proj.weight") +
+                                    layer(enc)) +
+                               2 * S * S * h +
+                               T * (n(dec + "self_attn.in_proj_weight") + n(dec + "self_attn.out_proj.weight") +
+                                    cross / 3 + n(dec + "multihead_attn.out_proj.weight") + layer(dec) +
+                                    n("decoder.out.weight")) +
+                               S * cross * 2 / 3 + 2 * T * T * h + 2 * T * S * h;
+                    } else if (name == "toy-mean-embedding") {
+                        if (task != &date_task()) continue;  // the toy knows the dates only
+                        macs = T * n("decoder.out.weight");
+                    }
+                    if (macs < 0) {
+                        FAIL_CHECK("no count for the kind " << name << " here: add one from its tensors");
+                        continue;
+                    }
+                    CHECK(forward_flops(c, S) == Approx(2 * macs).epsilon(1e-12));
+                }
+            }
 }
 
 TEST_CASE("registry: every variant's gradients agree with central differences") {

@@ -224,4 +224,10 @@ long bahdanau_parameter_count(const ModelConfig& config) {
            scorer_parameter_count(Scorer::additive, int(H)) + H * H + V * (3 * H + E_out) + V;
 }
 
+double bahdanau_forward_flops(const ModelConfig& config, double S) {
+    const double H = config.H, steps = output_steps(config) + 1;
+    return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
+                steps * (3 * H * (E_out + 2 * H) + 3 * H * H + H * H + 3 * S * H));
+}
+
 }  // namespace lb

@@ -89,5 +89,11 @@ void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& cache, const int32_t
 // Zero-filled tensors of the shapes above, and their count by the formula.
 Params bahdanau_params(const ModelConfig& config);
 long bahdanau_parameter_count(const ModelConfig& config);
+// FLOPs of one example's forward pass with S source tokens (registry.h's forward_flops; the
+// counting of encoder_decoder.h's):
+//   2 · S · 3H(E_in + H) + S · 2H²                       two encoder GRUs; the keys W_e h_j
+//   + (T + 1) · (3H(E_out + 2H) + 3H² + H² + 3SH)        GRU on [y ; c]; W_d s; the scores
+//                                                        (H each) and the sum of 2H-wide h_j
+double bahdanau_forward_flops(const ModelConfig& config, double S);
 
 }  // namespace lb

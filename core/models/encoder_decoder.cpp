@@ -123,6 +123,14 @@ long encoder_decoder_parameter_count(const ModelConfig& config) {
     return embeddings + gru_encoder + dec_gru + output + attention;
 }
 
+double encoder_decoder_forward_flops(const ModelConfig& config, double S) {
+    const double H = config.H, steps = output_steps(config) + 1;
+    const double encoder = S * 3 * H * (E_in + H);
+    const double decoder = has_attention(config) ? steps * (3 * H * (E_out + 2 * H) + 2 * S * H + H * H)
+                                                 : steps * 3 * H * (E_out + H);
+    return 2 * (encoder + decoder);
+}
+
 void encoder_decoder_reserve(Activations& a, const ModelConfig& config, int B, int S) {
     if (B <= a.B_cap && S <= a.S_cap) return;
     a.B_cap = std::max(B, a.B_cap);

@@ -36,6 +36,15 @@ namespace lb {
 // The rows of the plain and attention kinds (registry.cpp) read these.
 Params encoder_decoder_params(const ModelConfig& config);
 long encoder_decoder_parameter_count(const ModelConfig& config);
+// FLOPs of one example's forward pass with S source tokens (registry.h's forward_flops; the
+// performance model of docs/design.md, 2 FLOPs per multiply-add of the matrix products):
+//   encoder     S · 3H(E_in + H)
+//   plain       (T + 1) · 3H(E_out + H)
+//   attention   (T + 1) · (3H(E_out + 2H) + 2SH + H²)   GRU on [y ; c]; scores and the
+//                                                       weighted sum; W_d s (not the keys)
+// T + 1 steps where the decoder runs T (about a tenth high for the dates); the output layer,
+// the softmax and the gates' arithmetic are left out, so its GFLOP/s compare with the kernels'.
+double encoder_decoder_forward_flops(const ModelConfig& config, double S);
 void encoder_decoder_reserve(Activations& acts, const ModelConfig& config, int B, int S);
 float encoder_decoder_forward(Activations& acts, const Batch& batch, const Model& model);
 void encoder_decoder_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);

@@ -330,4 +330,11 @@ long luong_parameter_count(const ModelConfig& config) {
            scorer_parameter_count(config.scorer, int(H)) + combine + local;
 }
 
+double luong_forward_flops(const ModelConfig& config, double S) {
+    const double H = config.H, steps = output_steps(config) + 1;
+    const double local = config.decoder == DecoderKind::luong_local ? H * H : 0;
+    return 2 * (S * 3 * H * (E_in + H) + S * H * H +
+                steps * (3 * H * (E_out + H) + 2 * S * H + 2 * H * H + local));
+}
+
 }  // namespace lb

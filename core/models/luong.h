@@ -105,5 +105,12 @@ void luong_greedy_decode(int32_t* tokens, LuongCache& cache, const int32_t* src,
 // luong_local), and their count by the formula.
 Params luong_params(const ModelConfig& config);
 long luong_parameter_count(const ModelConfig& config);
+// FLOPs of one example's forward pass with S source tokens (registry.h's forward_flops; the
+// counting of encoder_decoder.h's), for the general scorer whatever the config's:
+//   S · 3H(E_in + H) + S · H²                            encoder; the keys W_a h_j
+//   + (T + 1) · (3H(E_out + H) + 2SH + 2H²)              GRU (without input feeding's H
+//                                                        columns); scores and sum; W_c
+//   local-p: + (T + 1) · H²                              W_p s_t
+double luong_forward_flops(const ModelConfig& config, double S);
 
 }  // namespace lb

@@ -107,6 +107,13 @@ long parameter_count(const ModelConfig& config) {
     return model_kind(config.decoder).parameter_count(config);
 }
 
+double forward_flops(const ModelConfig& config, double S) {
+    const ModelKind& row = model_kind(config.decoder);
+    if (!row.forward_flops)
+        throw std::logic_error("the " + std::string(row.name) + " kind states no FLOP model (registry.h's forward_flops)");
+    return row.forward_flops(config, S);
+}
+
 template <class P, class Float>
 static std::vector<NamedTensorOf<Float>> list_tensors(P& p) {
     std::vector<NamedTensorOf<Float>> list;

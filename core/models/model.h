@@ -55,6 +55,9 @@ Model make_model(const ModelConfig& config);    // checked, then zero-filled (in
 // By formula, the row's (the scorer's share is scorer.h's scorer_parameter_count):
 // 36,893 plain / 57,437 additive attention at H = 64.
 long parameter_count(const ModelConfig& config);
+// FLOPs of one example's forward pass with S source tokens, by the row's performance model
+// (registry.h's forward_flops); std::logic_error for a row that states none.
+double forward_flops(const ModelConfig& config, double S);
 void zero_params(Params& params);
 
 // One named tensor of a Params, viewed (not copied): visit_tensors' list

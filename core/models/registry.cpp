@@ -52,6 +52,7 @@ ModelKind encoder_decoder_row(std::string_view name, std::vector<ScorerChoice> s
     row.gradient_path = true;
     row.make_params = encoder_decoder_params;
     row.parameter_count = encoder_decoder_parameter_count;
+    row.forward_flops = encoder_decoder_forward_flops;
     row.reserve = encoder_decoder_reserve;
     row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
         return encoder_decoder_forward(a, batch, m);
@@ -86,6 +87,9 @@ ModelKind transformer_row() {
     };
     row.parameter_count = [](const ModelConfig& c) {
         return transformer_parameter_count(transformer_config(c));
+    };
+    row.forward_flops = [](const ModelConfig& c, double S) {
+        return transformer_forward_flops(transformer_config(c), S);
     };
     row.reserve = [](Activations& a, const ModelConfig& c, int B, int S) {
         transformer_reserve(a.transformer, transformer_config(c), B, S);
@@ -126,6 +130,7 @@ ModelKind bahdanau_row() {
     row.scorers = {{"additive", Scorer::additive}};
     row.make_params = bahdanau_params;
     row.parameter_count = bahdanau_parameter_count;
+    row.forward_flops = bahdanau_forward_flops;
     row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
         return bahdanau_forward(a.bahdanau, batch, m.params, m.config);
     };
@@ -153,6 +158,7 @@ ModelKind luong_row(std::string_view name, std::vector<ScorerChoice> scorers) {
     row.input_feeding = true;
     row.make_params = luong_params;
     row.parameter_count = luong_parameter_count;
+    row.forward_flops = luong_forward_flops;
     row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
         return luong_forward(a.luong, batch, m.params, m.config);
     };

@@ -41,6 +41,11 @@ struct ModelKind {
     // Zero-filled parameters of a checked config, and their count by formula.
     Params (*make_params)(const ModelConfig&) = nullptr;
     long (*parameter_count)(const ModelConfig&) = nullptr;
+    // The performance model (docs/design.md): FLOPs, 2 per multiply-add of the matrix products,
+    // of one teacher-forced forward pass of one example with S source tokens (a mean, so not
+    // whole) and the config's task's output steps. `lookback bench` states GFLOP/s by it, and
+    // `lookback train` refuses a run it estimates at over an hour. Every row has one.
+    double (*forward_flops)(const ModelConfig&, double S) = nullptr;
     // Sizes the kind's own buffers for B rows of padded length S (only grows).
     void (*reserve)(Activations&, const ModelConfig&, int B, int S) = nullptr;
     // Teacher-forced mean cross-entropy over the batch's B·T targets; what

@@ -215,6 +215,13 @@ long transformer_parameter_count(const TransformerConfig& c) {
     return embeddings + encoder + decoder + output;
 }
 
+double transformer_forward_flops(const TransformerConfig& c, double S) {
+    const double D = c.D, F = c.F, T = c.task->output_steps, V = c.task->output.size();
+    const double encoder = S * (4 * D * D + 2 * D * F) + 2 * S * S * D;
+    const double decoder = T * (6 * D * D + 2 * D * F + V * D) + S * 2 * D * D + 2 * T * T * D + 2 * T * S * D;
+    return 2 * (encoder + decoder);
+}
+
 void transformer_reserve(TransformerCache& c, const TransformerConfig& config, int B, int S) {
     const int T = config.task->output_steps, V = config.task->output.size();
     if (!same_config(c.config, config)) c = TransformerCache{};

@@ -91,6 +91,12 @@ struct TransformerParams {
 };
 TransformerParams make_transformer_params(const TransformerConfig& config);  // zero-filled
 long transformer_parameter_count(const TransformerConfig& config);           // by the formula above
+// FLOPs of one example's forward pass with S source tokens (registry.h's forward_flops; 2 per
+// multiply-add of the products; heads do not change the count):
+//   encoder   S · (4D² + 2DF) + 2S²D              projections, FFN; scores and weighted sums
+//   decoder   T · (4D² + 2D² + 2DF + V_out·D)     self-attention, cross q and out, FFN, output
+//             + S · 2D² + 2T²D + 2TSD             the memory's K and V; scores and sums
+double transformer_forward_flops(const TransformerConfig& config, double S);
 // Throws std::invalid_argument unless D ≥ 1, heads ∈ {1, 2, 4, 8} divides D, F ≥ 1, 0 ≤ p < 1.
 void check_transformer_config(const TransformerConfig& config);
 
