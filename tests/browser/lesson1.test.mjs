@@ -144,12 +144,11 @@ test('the scorer switch recomputes the table, and the parameter counts follow H'
   s = await state(page, figure);
   assertClose(s.weights, step('general', s.s, s.encoder_states, s.params).weights, 1e-9, 'general weights');
 
-  // Type a width into the H field (once the editor for W has pushed it down).
+  // Type a width into the H field: its spin button, as a keyboard reads it.
   await settled(page, figure);
-  await clickWidget(page, figure, 'H');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('128');
-  await page.keyboard.press('Enter');
+  const width = page.getByRole('group', { name: /^Figure 2/ }).getByRole('spinbutton', { name: 'width H' });
+  await width.fill('128');
+  await width.press('Enter');
   await until('H = 128', async () => (await state(page, figure)).H === 128);
   s = await state(page, figure);
   assert.deepEqual(s.parameter_counts, { dot: 0, general: 128 * 128, additive: 2 * 128 * 128 + 128 });
