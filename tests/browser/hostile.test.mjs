@@ -88,3 +88,66 @@ test('dates no model can read are refused in words, and the map stays', async ()
   assert.deepEqual([...problems, ...cut.problems], []);
   await context.close();
 });
+
+// The figures' mirrors (web/page/mirror.js) are an input too: a script, an extension or a reader's
+// tool can put any value into their elements. Each element gets values its control never offers;
+// the figure must clamp or refuse them, and go on drawing and answering with its settings in range.
+test('every mirror element takes hostile values; the figures clamp or refuse them and live on', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url);
+  const names = await page.evaluate(() => window.lookback.figures());
+  const poked = {};
+  for (const name of names) {
+    const canvas = page.locator(`canvas[data-figure="${name}"]`);
+    await canvas.scrollIntoViewIfNeeded();
+    await until(`${name}'s controls`, async () => page.evaluate((n) =>
+      document.querySelector(`canvas[data-figure="${n}"]`).previousElementSibling.querySelectorAll('[data-control]').length > 0, name), 20000);
+    poked[name] = await page.evaluate(([n, texts]) => {
+      const root = document.querySelector(`canvas[data-figure="${n}"]`).previousElementSibling;
+      const fire = (element, type) => element.dispatchEvent(new Event(type, { bubbles: true }));
+      let count = 0;
+      for (const element of root.querySelectorAll('input, select')) {
+        if (element.type === 'text') {
+          for (const text of texts) {
+            element.value = text;
+            fire(element, 'input');
+            element.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+            count++;
+          }
+        } else if (element.type === 'number' || element.type === 'range') {
+          for (const value of ['1e308', '-1e308', '2147483648', '-1', '0.5', 'NaN', '']) {
+            element.value = value;
+            fire(element, element.type === 'range' ? 'input' : 'change');
+            count++;
+          }
+        } else if (element.tagName === 'SELECT') {
+          for (const index of [-1, element.options.length, 0]) {
+            element.selectedIndex = index;
+            fire(element, 'change');
+            count++;
+          }
+        }
+      }
+      return count;
+    }, [name, hostile]);
+  }
+  // Every figure still draws and answers, and what the reader can set stayed in its range.
+  for (const name of names) {
+    await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
+    const frames = await page.evaluate((n) => window.lookback.frames(n), name);
+    await page.mouse.move(5, 5);
+    await until(`${name} to draw again`, async () => (await page.evaluate((n) => window.lookback.frames(n), name)) >= frames, 20000);
+    assert.ok(!('error' in (await state(page, name))), `${name} answers`);
+  }
+  assert.ok(Object.values(poked).reduce((a, b) => a + b, 0) > 100, JSON.stringify(poked));
+  const training = await state(page, 'training');
+  assert.ok([8, 16, 32, 64].includes(training.width), `width ${training.width}`);
+  assert.ok(training.epochs >= 1 && training.epochs <= 30, `epochs ${training.epochs}`);
+  assert.ok(Number.isInteger(training.seed) && training.seed >= 0 && training.seed <= 2147483647, `seed ${training.seed}`);
+  const example = await state(page, 'worked-example');
+  assert.ok(example.H >= 1 && example.H <= 4096, `H ${example.H}`);
+  const alignment = await state(page, 'alignment');
+  assert.ok(!alignment.message.includes('\ufffd'), alignment.message);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -31,6 +31,10 @@ const char* role_name(Role r) {
     return "button";
 }
 
+// A value from the page (finite: lb_act refuses the rest) as an int in [lo, hi], clamped before it
+// is converted: an int cast of 1e300 would be undefined.
+int to_int_in(double v, int lo, int hi) { return int(std::lround(std::fmin(std::fmax(v, double(lo)), double(hi)))); }
+
 bool last_item_disabled() { return (GImGui->LastItemData.InFlags & ImGuiItemFlags_Disabled) != 0; }
 ImRect last_item_rect() { return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
 
@@ -136,7 +140,7 @@ bool RadioGroup(std::string_view id, const char* name, int& chosen, std::span<co
         rects.push_back(rect_json(r));
         if (drawing) drawing->rects[std::string(id) + "-" + options[k]] = r;  // tests: "memory-first state"
     }
-    if (const auto a = action_for(id, Action::set, disabled)) chosen = std::clamp(int(a->value), 0, int(options.size()) - 1);
+    if (const auto a = action_for(id, Action::set, disabled)) chosen = to_int_in(a->value, 0, int(options.size()) - 1);
     if (drawing) {
         nlohmann::json j = {{"role", "radiogroup"}, {"name", name}, {"options", options}, {"value", chosen}, {"option_rects", rects}};
         if (disabled) j["disabled"] = true;
@@ -154,7 +158,7 @@ bool Combo(const char* label, std::string_view id, int& chosen, std::span<const 
         ImGui::EndCombo();
     }
     const bool disabled = last_item_disabled();
-    if (const auto a = action_for(id, Action::set, disabled)) chosen = std::clamp(int(a->value), 0, int(options.size()) - 1);
+    if (const auto a = action_for(id, Action::set, disabled)) chosen = to_int_in(a->value, 0, int(options.size()) - 1);
     describe({.id = std::string(id), .role = Role::combobox, .name = name_or(name, label), .value = double(chosen),
               .options = {options.begin(), options.end()}});
     return chosen != before;
@@ -164,7 +168,7 @@ bool SliderInt(const char* label, std::string_view id, int* value, int min, int 
     bool changed = ImGui::SliderInt(label, value, min, max, format);
     const bool disabled = last_item_disabled();
     if (const auto a = action_for(id, Action::set, disabled)) {
-        const int v = std::clamp(int(std::lround(a->value)), min, max);
+        const int v = to_int_in(a->value, min, max);
         changed |= v != *value;
         *value = v;
     }
@@ -196,8 +200,9 @@ bool InputInt(const char* label, std::string_view id, int* value, int min, int m
     bool changed = ImGui::InputInt(label, value);
     const bool disabled = last_item_disabled();
     if (const auto a = action_for(id, Action::set, disabled)) {
-        changed |= int(std::lround(a->value)) != *value;
-        *value = int(std::lround(std::clamp(a->value, double(min), double(max))));
+        const int v = to_int_in(a->value, min, max);
+        changed |= v != *value;
+        *value = v;
     }
     if (changed) *value = std::clamp(*value, min, max);
     describe({.id = std::string(id), .role = Role::spinbutton, .name = name_or(name, label), .value = double(*value),
@@ -209,7 +214,8 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
     const ImGuiID field = ImGui::GetID(label);
     if (drawing) {  // typed in the page's field: taken before ImGui draws it, unless ImGui is editing it
         if (auto a = take_action(id, Action::edit); a && !drawing->locked && GImGui->ActiveId != field) {
-            const size_t n = std::min(a->text.size(), size - 1);
+            size_t n = std::min(a->text.size(), size - 1);
+            while (n > 0 && n < a->text.size() && (a->text[n] & 0xC0) == 0x80) --n;  // not inside a character
             std::memcpy(buffer, a->text.data(), n);
             buffer[n] = '\0';
         }
@@ -239,7 +245,7 @@ std::optional<GridCell> Grid(std::string_view id, const std::string& name, int r
     rec.cell = cell;
     rec.cols = cols;
     if (const auto a = action_for(id, Action::activate, disabled)) {
-        const GridCell hit{int(a->value), a->col};
+        const GridCell hit{to_int_in(a->value, -1, rows), a->col};
         if (hit.row >= 0 && hit.row < rows && hit.col >= 0 && hit.col < cols) return hit;
     }
     return std::nullopt;
@@ -256,7 +262,7 @@ std::optional<int> Table(std::string_view id, const std::string& name, const Tab
     }
     record(id, last_item_rect(), std::move(j));
     if (const auto a = action_for(id, Action::sort, false); a && table.sortable) {
-        const int column = int(a->value);
+        const int column = to_int_in(a->value, -1, int(table.header.size()));
         if (column >= 0 && column < int(table.header.size())) return column;
     }
     return std::nullopt;
