@@ -368,6 +368,8 @@ function createFigureMirror(canvas, { act, focus }) {
       // With controls the figure is a group of them, named as the canvas was; without, a picture.
       if (has) {
         root.setAttribute('aria-label', canvas.getAttribute('aria-label') ?? figureName);
+        const described = canvas.getAttribute('aria-describedby');  // the figure's text alternative
+        if (described) root.setAttribute('aria-describedby', described);
         canvas.setAttribute('aria-hidden', 'true');
         canvas.tabIndex = -1;
         // A figure draws once it nears the viewport: Tab may have landed on its canvas before it
