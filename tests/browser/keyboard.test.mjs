@@ -238,9 +238,12 @@ test('Figure 8: the Transformers train from the keyboard', async () => {
   await keys(f.getByRole('slider', { name: 'epochs' }), 'Home');
   await waitFor('one epoch', 'transformer-training', (s) => s.epochs === 1);
   await keys(f.getByRole('button', { name: 'Train' }), 'Enter');
-  await waitFor('the Transformers training', 'transformer-training', (s) => s.running && s.runs.every((r) => r.steps >= 1), 30000);
-  await keys(f.getByRole('button', { name: 'Pause' }), 'Enter');
-  await waitFor('the pause', 'transformer-training', (s) => !s.running);
+  // The epoch is said once it ends, with both runs' exact match as the state has them.
+  await waitFor('the epoch', 'transformer-training', (s) => s.runs.length === 2 && s.runs.every((r) => r.epochs.length === 1), 90000);
+  const done = await state(page, 'transformer-training');
+  const said = `epoch 1 of 1: first state ${done.runs[0].epochs[0].exact.toFixed(4)} exact, ` +
+               `all states ${done.runs[1].epochs[0].exact.toFixed(4)} exact`;
+  await until('the epoch said', async () => (await status('transformer-training').textContent()) === said, 5000);
 });
 
 test('Figure 9: a head of the Transformer map picked and its attention moved', async () => {
