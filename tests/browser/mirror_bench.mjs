@@ -52,5 +52,7 @@ const line = (k) => `${k === 'on' ? 'with the mirror   ' : 'without the mirror'}
 console.log(`training both models (${rounds} alternating rounds of ${seconds} s, medians):`);
 console.log(line('on'));
 console.log(line('off'));
+const rounds_of = (k) => results[k].map((x) => `${x.fps.toFixed(1)}/${x.msPerFrame.toFixed(2)}`).join('  ');
+console.log(`each round (frames/s / ms): with ${rounds_of('on')}; without ${rounds_of('off')}`);
 await browser.close();
 close();

@@ -238,9 +238,12 @@ void draw_focus_ring(const Host& h) {
 // Sends the figure's controls to the page's mirror when they changed, and what it announced.
 void sync_controls(Host& h) {
     if (!describing) return;
-    nlohmann::json list = nlohmann::json::array();
-    for (const ControlRecord& c : h.controls) list.push_back(c.json);
-    std::string json = list.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string json = "[";  // each control's JSON as it is, not copied into an array first
+    for (const ControlRecord& c : h.controls) {
+        if (json.size() > 1) json += ',';
+        json += c.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    json += ']';
     if (json != h.controls_sent || h.busy != h.busy_sent) {
         js_set_controls(h.index, json.c_str(), h.busy ? 1 : 0);
         h.controls_sent = std::move(json);
