@@ -6,14 +6,15 @@
 // toolbar under each figure (save it, copy its link); embed.html, which shows one of those figures
 // alone (embed.js picks it); the page's CSS, scripts, icon and manifest (web/page/), the training
 // worker's scripts (web/worker/), the two wasm modules from build/wasm (the page's and the
-// trainer's), assets/, KaTeX's CSS and fonts; last the service worker, versioned by a hash of
-// all of it (offline.mjs).
+// trainer's), assets/, KaTeX's CSS and fonts, favicon.ico (drawn from favicon.svg); last the
+// service worker, versioned by a hash of all of it (offline.mjs).
 //
 // Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
 // &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
 // A TeX error fails the build with its line number.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
 import { workerFile, writeServiceWorker } from './offline.mjs';
@@ -137,6 +138,80 @@ ${templates}
 `;
 }
 
+// favicon.svg is rounded rectangles only (<rect x y width height rx fill opacity>, in a 32 × 32
+// viewBox): each pixel of a size × size image is 4 × 4 samples of them, painted in order. Returns
+// an ICO file holding that image as a PNG (an ICO entry may be a PNG since Windows Vista; every
+// browser reads it).
+function iconFromSvg(svg, size) {
+  const number = (attributes, name, otherwise) => Number(attributes.match(new RegExp(`\\b${name}="([^"]+)"`))?.[1] ?? otherwise);
+  const rects = [...svg.matchAll(/<rect\b([^>]*)>/g)].map(([, a]) => {
+    const fill = a.match(/\bfill="#([0-9a-f]{6})"/i)?.[1];
+    if (!fill) fail('favicon.svg: a <rect> without a fill="#rrggbb"');
+    return { x: number(a, 'x', 0), y: number(a, 'y', 0), w: number(a, 'width'), h: number(a, 'height'),
+             r: number(a, 'rx', 0), alpha: number(a, 'opacity', 1), rgb: [0, 2, 4].map((i) => parseInt(fill.slice(i, i + 2), 16)) };
+  });
+  if (rects.length === 0 || !/viewBox="0 0 32 32"/.test(svg)) fail('favicon.svg: expected rectangles in a 32 × 32 viewBox');
+  const inside = ({ x, y, w, h, r }, px, py) => {
+    if (px < x || py < y || px > x + w || py > y + h) return false;
+    const cx = Math.min(Math.max(px, x + r), x + w - r), cy = Math.min(Math.max(py, y + r), y + h - r);
+    return (px - cx) ** 2 + (py - cy) ** 2 <= r * r;
+  };
+  const scale = 32 / size, samples = 4;
+  const raw = Buffer.alloc(size * (size * 4 + 1));  // each row: filter byte 0, then RGBA
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      const sum = [0, 0, 0, 0];
+      for (let sy = 0; sy < samples; sy++) {
+        for (let sx = 0; sx < samples; sx++) {
+          const px = (col + (sx + 0.5) / samples) * scale, py = (row + (sy + 0.5) / samples) * scale;
+          let colour = [0, 0, 0], alpha = 0;  // premultiplied, painted back to front
+          for (const rect of rects) {
+            if (!inside(rect, px, py)) continue;
+            colour = colour.map((c, i) => rect.rgb[i] * rect.alpha + c * (1 - rect.alpha));
+            alpha = rect.alpha + alpha * (1 - rect.alpha);
+          }
+          colour.forEach((c, i) => { sum[i] += c; });
+          sum[3] += alpha;
+        }
+      }
+      const n = samples * samples, at = row * (size * 4 + 1) + 1 + col * 4;
+      const a = sum[3] / n;
+      for (let i = 0; i < 3; i++) raw[at + i] = a > 0 ? Math.round(sum[i] / n / a) : 0;
+      raw[at + 3] = Math.round(a * 255);
+    }
+  }
+  const crcTable = Array.from({ length: 256 }, (_, k) => {
+    let c = k;
+    for (let j = 0; j < 8; j++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    let c = 0xffffffff;
+    for (const b of body) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE((c ^ 0xffffffff) >>> 0, body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 6, 0, 0, 0], 8);  // 8 bits per channel, RGBA, deflate, no filter method, no interlace
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  const ico = Buffer.alloc(6 + 16);
+  ico.writeUInt16LE(1, 2);  // an icon
+  ico.writeUInt16LE(1, 4);  // one image
+  ico.set([size % 256, size % 256, 0, 0], 6);  // width, height (0 = 256), no palette
+  ico.writeUInt16LE(1, 10);   // colour planes
+  ico.writeUInt16LE(32, 12);  // bits per pixel
+  ico.writeUInt32LE(png.length, 14);
+  ico.writeUInt32LE(22, 18);  // where the image starts
+  return Buffer.concat([ico, png]);
+}
+
 function copy(from, to) {
   if (!fs.existsSync(from)) fail(`${path.relative(root, from)} is missing`);
   fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -167,11 +242,22 @@ if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), pa
 // The shipped weights, trained by the build (build_wasm.sh's build_weights).
 if (fs.existsSync(path.join(root, 'build/assets'))) copy(path.join(root, 'build/assets'), path.join(out, 'assets'));
 
-// KaTeX: its CSS and the woff2 fonts it names first (every browser we serve reads woff2).
-copy(path.join(katexDist, 'katex.min.css'), path.join(out, 'katex/katex.min.css'));
-for (const font of fs.readdirSync(path.join(katexDist, 'fonts')).filter((f) => f.endsWith('.woff2'))) {
-  copy(path.join(katexDist, 'fonts', font), path.join(out, 'katex/fonts', font));
+// KaTeX: its CSS and the woff2 fonts it names. Every browser the page supports reads woff2, so the
+// stylesheet's .woff and .ttf fallbacks, which a browser asks for when a woff2 download fails or
+// is cut short, are taken out rather than shipped (they were 404s). Every url() left must be a
+// file of the site.
+const katexCss = fs.readFileSync(path.join(katexDist, 'katex.min.css'), 'utf8')
+  .replace(/,\s*url\([^)]*\.(woff|ttf)\)\s*format\("(woff|truetype)"\)/g, '');
+for (const [, url] of katexCss.matchAll(/url\(([^)]*)\)/g)) {
+  if (!url.endsWith('.woff2')) fail(`katex.min.css still names ${url}: only its woff2 fonts are shipped`);
+  copy(path.join(katexDist, url), path.join(out, 'katex', url));
 }
+fs.mkdirSync(path.join(out, 'katex'), { recursive: true });
+fs.writeFileSync(path.join(out, 'katex/katex.min.css'), katexCss);
+
+// /favicon.ico, which some browsers (WebKit) ask for whatever the page's <link rel="icon"> says:
+// favicon.svg's rectangles drawn into a 32 × 32 PNG inside an ICO file.
+fs.writeFileSync(path.join(out, 'favicon.ico'), iconFromSvg(fs.readFileSync(path.join(page, 'favicon.svg'), 'utf8'), 32));
 
 const version = writeServiceWorker(out);
 console.log(`build_page: site assembled in ${path.relative(process.cwd(), out) || '.'} (version ${version})`);

@@ -2,13 +2,16 @@
 //
 //   node web/page/serve.mjs build/site        PORT=8080 by default; PORT=0 picks a free port
 //
-// Prints the URL once listening. Only GET and HEAD; nothing outside the folder is served.
+// Prints the URL once listening; with LOOKBACK_SERVE_LOG=1, then one line per request, its status,
+// method and path ("404 GET /favicon.ico"), for the tests to read. Only GET and HEAD; nothing
+// outside the folder is served.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
 const root = fs.realpathSync(path.resolve(process.argv[2] ?? 'build/site'));
 const port = Number(process.env.PORT ?? 8080);
+const logging = process.env.LOOKBACK_SERVE_LOG === '1';
 
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -51,6 +54,7 @@ function resolveInside(urlPath) {
 }
 
 const server = http.createServer((request, response) => {
+  if (logging) response.on('finish', () => console.log(`${response.statusCode} ${request.method} ${request.url}`));
   if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'Method not allowed');
   // The path as sent, without its query: parsed as a URL, "//x" would name a host, not a path.
   const urlPath = request.url.split('?', 1)[0];
