@@ -5,7 +5,8 @@
 #
 #   ./build_wasm.sh            install what is missing, build everything
 #   ./build_wasm.sh serve      ... then serve build/site on 127.0.0.1 (PORT, default 8080)
-#   ./build_wasm.sh test       ... then run every test suite (native, wasm under node, browser)
+#   ./build_wasm.sh test       ... then run every test suite (native, wasm under node, browser in
+#                                  Chromium, the smoke set in Firefox and in WebKit)
 #   ./build_wasm.sh bench [--json]   ... then run the benchmark natively and as wasm
 #   ./build_wasm.sh fuzz [SECONDS]   build the libFuzzer targets (build/fuzz) and run each
 #                                    SECONDS (default 60); a crash input lands in its corpus
@@ -24,7 +25,8 @@ export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core fonttools chromium clang-14 libclang-rt-14-dev)
+                 fonts-dejavu-core fonttools chromium clang-14 libclang-rt-14-dev
+                 firefox-esr webkit2gtk-driver xvfb)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
@@ -154,19 +156,27 @@ run_suite() {  # $1 = name, $2 = log file, rest = command; counts parsed from th
 }
 run_tests() {
   mkdir -p build/test-logs
-  say "Suite 1/5: doctest, native (ctest)"
+  say "Suite 1/7: doctest, native (ctest)"
   run_suite "native doctest" build/test-logs/native.log \
     ctest --test-dir build/native --output-on-failure -V
-  say "Suite 2/5: the same doctest suite as WebAssembly (SIMD) under node"
+  say "Suite 2/7: the same doctest suite as WebAssembly (SIMD) under node"
   run_suite "wasm doctest" build/test-logs/wasm.log \
     node --no-experimental-fetch build/wasm/lookback_tests.js --no-colors
-  say "Suite 3/5: browser tests (headless Chromium)"
+  say "Suite 3/7: browser tests (headless Chromium)"
   run_suite "browser" build/test-logs/browser.log \
     node --test --test-concurrency=1 tests/browser/
-  say "Suite 4/5: the doctest suite under ASan + UBSan"
+  # Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver), each in a window on its own Xvfb
+  # display: the smoke set of tests/engines/smoke.mjs, about 20 s and 70 s.
+  say "Suite 4/7: Firefox smoke (Firefox ESR over WebDriver BiDi, Xvfb)"
+  run_suite "Firefox smoke" build/test-logs/firefox.log \
+    node --test tests/engines/firefox.test.mjs
+  say "Suite 5/7: WebKit smoke (WebKitGTK's MiniBrowser over WebKitWebDriver, Xvfb)"
+  run_suite "WebKit smoke" build/test-logs/webkit.log \
+    node --test tests/engines/webkit.test.mjs
+  say "Suite 6/7: the doctest suite under ASan + UBSan"
   build_sanitized
   run_suite "asan doctest" build/test-logs/asan.log build/fuzz/lookback_tests --no-colors
-  say "Suite 5/5: each fuzz target for 20 s"
+  say "Suite 7/7: each fuzz target for 20 s"
   run_fuzzers 20
   echo "tests: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -1,0 +1,282 @@
+// tests/engines/smoke.mjs — the smoke set every engine runs (firefox.test.mjs, webkit.test.mjs),
+// on one page load but for the 390 px frame and the offline reload: the module starts; every
+// figure draws (ink, as tests/browser/helpers.mjs's canvasInk counts it); Train, pressed on the
+// training figure's mirror (web/page/mirror.js), trains an epoch in Web Workers; a real click on
+// the alignment map selects the clicked row; a date typed (real keys) into the map's field
+// decodes; the self-check answers; at 390 px (an iframe: MiniBrowser's window is never narrower
+// than 447 px) nothing is wider than the screen; with the server gone the page reloads from its
+// service worker and draws; and nothing the page asked the server for failed (no 404), nothing
+// logged an error. The Chromium suite (tests/browser/) tests all of this and much more; this set
+// is what must also hold in the engines of Safari and Firefox. What it measures on the way (the
+// module's start, each figure's first drawing, the epoch's examples per second) it prints.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import path from 'node:path';
+import { logs, serveLogged, site, startXvfb, until } from './helpers.mjs';
+
+// In the page: every error the page logs or throws from now on, in window.smokeErrors (a
+// WebKitWebDriver session reports none of them itself).
+function watchErrors() {
+  if (window.smokeErrors) return;
+  window.smokeErrors = [];
+  const original = console.error;
+  console.error = (...args) => { window.smokeErrors.push(args.map(String).join(' ')); original.apply(console, args); };
+  addEventListener('error', (event) => window.smokeErrors.push(`error: ${event.message}`));
+  addEventListener('unhandledrejection', (event) => window.smokeErrors.push(`unhandled rejection: ${event.reason}`));
+}
+
+// In the page: how many of a canvas's pixels differ from its top-left one (its background), and
+// how many colours it has (tests/browser/helpers.mjs's canvasInk).
+function canvasInk(name) {
+  const canvas = document.querySelector(`canvas[data-figure="${name}"]`);
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  if (!copy.width || !copy.height) return { differing: 0, colours: 0, width: copy.width, height: copy.height };
+  const context = copy.getContext('2d');
+  context.drawImage(canvas, 0, 0);
+  const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+  const colours = new Set();
+  let differing = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const rgba = (pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3];
+    if (colours.size < 10000) colours.add(rgba);
+    if (pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2]) differing++;
+  }
+  return { differing, colours: colours.size, width: canvas.width, height: canvas.height };
+}
+
+// In the page: scrolls figure `name`'s canvas to the middle of the viewport, then waits two
+// animation frames (the observers report after a frame).
+function scrollTo(name) {
+  const canvas = document.querySelector(name.startsWith('#') ? name : `canvas[data-figure="${name}"]`);
+  canvas.scrollIntoView({ block: 'center' });
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))));
+}
+
+// In the page: a control of figure `name`'s mirror, the real element named `label` (its text or
+// aria-label), focused (a text field's contents selected) or, with `press`, clicked. False while
+// the figure has not drawn it.
+function mirrorControl(name, label, press = false) {
+  const mirror = document.querySelector(`canvas[data-figure="${name}"]`).previousElementSibling;
+  if (!mirror?.classList.contains('figure-mirror')) return false;
+  const control = [...mirror.querySelectorAll('button, input')].find((e) =>
+    (e.getAttribute('aria-label') ?? e.textContent.trim()) === label);
+  if (!control) return false;
+  control.focus();
+  if (control.type === 'text') control.select();
+  if (press) control.click();
+  return document.activeElement === control;
+}
+
+// In the page: a 390 × 844 iframe of the page at `url`; once its first figures have drawn and
+// it has been scrolled to the end and back (laying out every section), how far its page is wider
+// than its viewport, and the widest canvas.
+async function narrowFrame(url) {
+  const frame = document.createElement('iframe');
+  frame.style.cssText = 'position: fixed; left: 0; top: 0; width: 390px; height: 844px; border: 0; z-index: 10';
+  frame.src = url;
+  document.body.append(frame);
+  const wait = async (what, predicate, timeout) => {
+    const end = performance.now() + timeout;
+    while (!predicate()) {
+      if (performance.now() > end) throw new Error(`the 390 px frame: timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  try {
+    await wait('the module', () => frame.contentWindow?.lookback !== undefined, 30000);
+    const inner = frame.contentWindow;
+    const errors = [];
+    const original = inner.console.error;
+    inner.console.error = (...args) => { errors.push(args.map(String).join(' ')); original.apply(inner.console, args); };
+    inner.addEventListener('error', (event) => errors.push(`error: ${event.message}`));
+    const doc = inner.document.documentElement;
+    const frame2 = () => new Promise((resolve) => inner.requestAnimationFrame(() => inner.requestAnimationFrame(resolve)));
+    for (let y = 0; y <= doc.scrollHeight; y += 800) {
+      inner.scrollTo(0, y);
+      await frame2();
+    }
+    // Figure 1, below the opening text at this width, draws in the narrow frame too.
+    const first = inner.document.querySelector('canvas[data-figure="bottleneck"]');
+    inner.scrollTo(0, first.getBoundingClientRect().top + inner.scrollY - 100);
+    await frame2();
+    await wait('Figure 1', () => inner.lookback.frames('bottleneck') > 0, 30000);
+    const canvases = [...inner.document.querySelectorAll('canvas[data-figure]')].map((c) => c.getBoundingClientRect().right);
+    return { innerWidth: inner.innerWidth, overflow: doc.scrollWidth - doc.clientWidth, widest: Math.max(...canvases), errors };
+  } finally {
+    frame.remove();
+  }
+}
+
+// In the page: what a figure that does not draw looks like from the page (and, in a site built
+// with a trace of the module's calls in window.lookbackTrace, those calls for it).
+function drawDiagnosis(name) {
+  const canvas = document.querySelector(`canvas[data-figure="${name}"]`);
+  const box = canvas.getBoundingClientRect();
+  const index = window.lookback.figures().indexOf(name);
+  return {
+    frames: window.lookback.frames(name), failed: canvas.dataset.figureFailed !== undefined,
+    box: [box.left, box.top, box.width, box.height], store: [canvas.width, canvas.height],
+    viewport: [innerWidth, innerHeight, scrollY], visibility: document.visibilityState,
+    trace: window.lookbackTrace?.filter((call) => call[2] === index),
+  };
+}
+
+const state = (driver, name) => driver.run((n) => window.lookback.state(n), name);
+const frames = (driver, name) => driver.run((n) => window.lookback.frames(n), name);
+const rect = (driver, name, widget) => driver.run((n, w) => {
+  const r = window.lookback.rect(n, w);
+  return r && { ...r };
+}, name, widget);
+
+// Registers the smoke set for one engine: `launch(display)` starts its driver (helpers.mjs).
+export function smokeSet(engine, launch) {
+  const log = path.join(logs, `engines-${engine.toLowerCase()}-server.log`);
+  const xlog = path.join(logs, `engines-${engine.toLowerCase()}-xvfb.log`);
+  let xvfb, server, driver, url, serverGone = false;
+  const failuresBeforeOffline = [];
+  const errors = [];  // what each page logged, gathered before the driver leaves it
+  const gatherErrors = async () => { errors.push(...await driver.run(() => window.smokeErrors?.splice(0) ?? [])); };
+  const note = (t, text) => t.diagnostic(`${engine}: ${text}`);
+
+  before(async () => {
+    xvfb = await startXvfb(xlog);
+    server = await serveLogged(site, log);
+    url = `${server.url}?tr.width=8&tr.epochs=1`;
+    driver = await launch(xvfb.display);
+  });
+  after(async () => {
+    await driver?.close();
+    if (!serverGone) await server?.close();
+    await xvfb?.close();
+  });
+
+  test('the module starts', { timeout: 60000 }, async (t) => {
+    note(t, `${driver.version} on Xvfb ${xvfb.display}`);
+    const opened = Date.now();
+    await driver.goto(url);
+    await until('window.lookback', () => driver.run(() => window.lookback !== undefined), 30000, 50);
+    await driver.run(watchErrors);
+    note(t, `module up ${Date.now() - opened} ms after the page was asked for`);
+    const figures = await driver.run(() => window.lookback.figures());
+    assert.equal(figures.length, 10, `every figure is attached: ${figures}`);
+    assert.deepEqual(await driver.run(() => [...document.querySelectorAll('canvas[data-figure-failed]')].map((c) => c.dataset.figure)), [],
+      'no figure failed');
+  });
+
+  test('every figure draws', { timeout: 300000 }, async (t) => {
+    for (const name of await driver.run(() => window.lookback.figures())) {
+      const from = Date.now();
+      await driver.run(scrollTo, name);
+      await until(`${name} to draw`, async () => (await frames(driver, name)) > 0, 60000)
+        .catch(async (error) => { throw new Error(`${error.message}: ${JSON.stringify(await driver.run(drawDiagnosis, name))}`); });
+      let ink;
+      await until(`${name} to show ink`, async () => {
+        ink = await driver.run(canvasInk, name);
+        return ink.differing > 500 && ink.colours > 8;
+      }, 30000, 250).catch((error) => { throw new Error(`${error.message}: ${JSON.stringify(ink)}`); });
+      note(t, `${name} drew in ${Date.now() - from} ms (${ink.width} × ${ink.height}, ${ink.colours} colours)`);
+    }
+  });
+
+  // Pressed by the element's click(): Firefox under WebDriver BiDi, its window never the active
+  // one on a bare X server, gives a focused button the key events of Enter or Space but no click
+  // (WebKit does click); the typed date below is real keys.
+  test('Train, pressed on the mirror, trains an epoch in workers', { timeout: 300000 }, async (t) => {
+    await driver.run(scrollTo, 'training');
+    const from = Date.now();
+    await until('the Train button in the mirror', () => driver.run(mirrorControl, 'training', 'Train', true), 30000);
+    await until('training to start', async () => (await state(driver, 'training')).runs.some((r) => r.steps > 0), 30000, 250);
+    await until('an epoch', async () => (await state(driver, 'training')).runs.every((r) => r.epochs.length >= 1), 240000, 500);
+    const s = await state(driver, 'training');
+    const placed = await driver.run(() => window.lookback.training());
+    note(t, `an epoch of width 8 in ${((Date.now() - from) / 1000).toFixed(1)} s, ` +
+      `${Math.round(s.examples_per_second)} examples/s in ${placed.workers} of ${placed.size} workers ` +
+      `(cores: ${placed.reportedCores} said, ${placed.cores ?? 'not'} counted)`);
+    assert.equal(placed.mode, 'workers');
+    assert.equal(placed.mainThreadSlices, 0, 'the page\'s thread trained nothing');
+  });
+
+  test('a click on the alignment map selects the clicked row', { timeout: 120000 }, async () => {
+    await driver.run(scrollTo, 'alignment');
+    await until('the shipped model\'s map', async () => {
+      const s = await state(driver, 'alignment');
+      return s.output !== '' && s.weights?.length === 10;
+    }, 60000, 250);
+    const s = await state(driver, 'alignment');
+    const row = s.selected_output === 8 ? 7 : 8;
+    await until('the map drawn', async () => (await rect(driver, 'alignment', 'map')) !== null, 20000);
+    const map = await rect(driver, 'alignment', 'map');
+    await driver.click(map.x + (3.5 * map.width) / s.input.length, map.y + ((row + 0.5) * map.height) / 10);
+    await until(`output ${row} selected by its cell`, async () => (await state(driver, 'alignment')).selected_output === row, 10000);
+  });
+
+  test('a date typed into the map\'s field decodes', { timeout: 120000 }, async () => {
+    await until('the field in the mirror', () => driver.run(mirrorControl, 'alignment', 'a date to map'), 20000);
+    await driver.type('The 4 of August, 2003');
+    await driver.press('Enter');
+    await until('the typed date\'s map', async () => {
+      const s = await state(driver, 'alignment');
+      return s.input === 'the 4 of august, 2003' && s.output === '2003-08-04';
+    }, 60000, 250);
+  });
+
+  test('the self-check answers', { timeout: 60000 }, async () => {
+    await driver.run(scrollTo, '#self-check');
+    await until('the self-check\'s computations', () => driver.run(() =>
+      document.querySelector('#self-check')?.dataset.computations === 'ready'), 30000);
+    assert.ok(await driver.run(() => {
+      const input = document.querySelector('#c-context input');
+      input.focus();
+      return document.activeElement === input;
+    }));
+    await driver.type('five');
+    await driver.press('Enter');
+    await until('the verdict', () => driver.run(() => document.querySelector('#c-context').dataset.result === 'invalid'), 10000);
+  });
+
+  // The narrow frame is the page's second copy: it opens in embed.html with no figure (a light page,
+  // its refusal aside), so that the browser holds one copy's WebGL contexts at a time.
+  test('at 390 px nothing is wider than the screen', { timeout: 120000 }, async () => {
+    await gatherErrors();
+    await driver.goto(`${server.url}embed.html?figure=none`);
+    await driver.run(watchErrors);
+    const narrow = await driver.run(narrowFrame, server.url);
+    errors.push(...narrow.errors.map((e) => `in the 390 px frame: ${e}`));
+    assert.equal(narrow.innerWidth, 390);
+    assert.ok(narrow.overflow <= 0, `the page is ${narrow.overflow} px wider than 390 px`);
+    assert.ok(narrow.widest <= 390, `a canvas reaches ${narrow.widest} px`);
+  });
+
+  test('with the server gone the page reloads from its service worker', { timeout: 180000 }, async (t) => {
+    await gatherErrors();
+    await driver.goto(url);
+    await until('window.lookback', () => driver.run(() => window.lookback !== undefined), 30000, 50);
+    await until('the service worker to keep the site', () => driver.run(async () =>
+      (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), 60000, 250);
+    await driver.run(watchErrors);
+    failuresBeforeOffline.push(...server.failures());
+    await server.close();
+    serverGone = true;
+    await gatherErrors();
+    const from = Date.now();
+    await driver.reload();
+    await until('the module, offline', () => driver.run(() => window.lookback !== undefined), 60000, 100);
+    await driver.run(watchErrors);
+    assert.ok(await driver.run(() => navigator.serviceWorker.controller !== null), 'the service worker serves the page');
+    await driver.run(scrollTo, 'bottleneck');
+    await until('Figure 1 to draw offline', async () => (await driver.run(canvasInk, 'bottleneck')).differing > 500, 60000, 250);
+    note(t, `reloaded offline and drew Figure 1 in ${Date.now() - from} ms`);
+  });
+
+  test('no request failed and nothing logged an error', async (t) => {
+    const requests = server.requests.length;
+    note(t, `${requests} requests served (log: ${path.relative(process.cwd(), log)})`);
+    assert.ok(requests > 20, `the server saw the page: ${requests} requests`);
+    assert.deepEqual(serverGone ? failuresBeforeOffline : server.failures(), [], 'no 404 (or any error) in the server log');
+    await gatherErrors();
+    assert.deepEqual([...driver.problems, ...errors], [], 'no console or page error');
+    assert.equal(xvfb.exited(), null, 'the X server ran throughout');
+  });
+}
