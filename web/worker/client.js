@@ -3,12 +3,22 @@
 // module (web/lab/runs.cpp) calls it through Module.lookbackRuns; what the workers say comes back
 // through `handlers`.
 //
+// The cores are counted, not taken from navigator.hardwareConcurrency, which is what the browser
+// says (WebKitGTK says 4 on a 2-core machine, and its three workers then trained a third slower
+// than one): once the page is idle, core_probe.js workers, as many as the browser says there are
+// cores (at most 8), each turn a loop as often as one alone turns it in 40 ms, all at once; the
+// cores are the time those turns take one worker alone, times the workers, over the time they all
+// took, rounded down unless within 0.3 of the next. Until then, and where the browser says 2 or
+// fewer, the pool is one worker.
+//
 // Where no Worker can start (a browser that refuses one, a file:// page), the same engine runs
 // on the page's main thread in short slices, and handlers.mode says so.
 'use strict';
 // eslint-disable-next-line no-unused-vars
 function createTrainingClient(handlers) {
-  const size = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
+  const reported = navigator.hardwareConcurrency || 2;
+  let size = 1;              // workers at most: the cores counted, less one for the page
+  let cores = null;          // as counted (null until then)
   const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set, wasmBytes}
   const home = new Map();    // run -> slot
   let main = null;           // the main-thread engine's slot, once falling back
@@ -126,8 +136,40 @@ function createTrainingClient(handlers) {
     return best;
   }
 
+  // The cores that run at once, counted by core_probe.js workers (see the top of this file).
+  async function countCores() {
+    const probes = Array.from({ length: Math.min(reported, 8) }, () => new Worker('core_probe.js'));
+    const spin = (worker, task) => new Promise((resolve, reject) => {
+      worker.onmessage = (event) => resolve(event.data.turns);
+      worker.onerror = (event) => { event.preventDefault(); reject(new Error(event.message || 'core_probe.js failed')); };
+      worker.postMessage(task);
+    });
+    try {
+      await Promise.all(probes.map((worker) => spin(worker, { ms: 20 })));  // started, their loops compiled
+      // The turns one worker alone makes in 40 ms, then all of them that many each, at once, then
+      // one alone again: the best of the three alone (another program's moment on the core would
+      // count one low) is how long those turns take alone.
+      const turns = await spin(probes[0], { ms: 40 });
+      const from = performance.now();
+      await Promise.all(probes.map((worker) => spin(worker, { turns })));
+      const together = performance.now() - from;
+      const best = Math.max(turns, await spin(probes[1] ?? probes[0], { ms: 40 }), await spin(probes[0], { ms: 40 }));
+      const parallel = (probes.length * 40 * turns) / best / together;
+      return Math.max(1, Math.min(probes.length, Math.floor(parallel + 0.3)));
+    } finally {
+      for (const worker of probes) worker.terminate();
+    }
+  }
+  if (reported > 2 && typeof Worker !== 'undefined' && location.protocol !== 'file:') {
+    const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 1000));
+    whenIdle(() => countCores().then((counted) => {
+      cores = counted;
+      size = Math.max(1, counted - 1);
+    }, () => {}), { timeout: 5000 });  // a probe that cannot start: one worker, as before it counted
+  }
+
   return {
-    workers: size,
+    get workers() { return size; },
     mode: () => mode,
     create(run, config) {
       const slot = leastBusy();
@@ -155,7 +197,7 @@ function createTrainingClient(handlers) {
     },
     // For tests: how training is placed, and a way to make the next run's worker fail.
     stats: () => ({
-      mode, size, workers: slots.length,
+      mode, size, workers: slots.length, cores, reportedCores: reported,
       mainThreadSlices: main?.engine ? main.engine.slicesTrained : 0,
       evaluations,
       workerWasmBytes: slots.map((slot) => slot.wasmBytes ?? 0),  // as of each one's last report
