@@ -15,10 +15,18 @@ import path from 'node:path';
 import { logs, serveLogged, site, startXvfb, until } from './helpers.mjs';
 
 // In the page: every error the page logs or throws from now on, in window.smokeErrors (a
-// WebKitWebDriver session reports none of them itself).
+// WebKitWebDriver session reports none of them itself), and every WebGL context lost or restored,
+// in window.smokeContexts (a lost context that is never restored is a figure that stops drawing
+// and says nothing).
 function watchErrors() {
   if (window.smokeErrors) return;
   window.smokeErrors = [];
+  window.smokeContexts = [];
+  for (const canvas of document.querySelectorAll('canvas[data-figure]')) {
+    for (const type of ['webglcontextlost', 'webglcontextrestored']) {
+      canvas.addEventListener(type, () => window.smokeContexts.push(`${canvas.dataset.figure}: ${type.slice(12)}`));
+    }
+  }
   const original = console.error;
   console.error = (...args) => { window.smokeErrors.push(args.map(String).join(' ')); original.apply(console, args); };
   addEventListener('error', (event) => window.smokeErrors.push(`error: ${event.message}`));
@@ -119,7 +127,7 @@ function drawDiagnosis(name) {
     frames: window.lookback.frames(name), failed: canvas.dataset.figureFailed !== undefined,
     box: [box.left, box.top, box.width, box.height], store: [canvas.width, canvas.height],
     viewport: [innerWidth, innerHeight, scrollY], visibility: document.visibilityState,
-    trace: window.lookbackTrace?.filter((call) => call[2] === index),
+    contexts: window.smokeContexts, trace: window.lookbackTrace?.filter((call) => call[2] === index),
   };
 }
 
@@ -137,7 +145,12 @@ export function smokeSet(engine, launch) {
   let xvfb, server, driver, url, serverGone = false;
   const failuresBeforeOffline = [];
   const errors = [];  // what each page logged, gathered before the driver leaves it
-  const gatherErrors = async () => { errors.push(...await driver.run(() => window.smokeErrors?.splice(0) ?? [])); };
+  const contexts = [];  // WebGL contexts lost or restored, likewise
+  const gatherErrors = async () => {
+    const [e, c] = await driver.run(() => [window.smokeErrors?.splice(0) ?? [], window.smokeContexts?.splice(0) ?? []]);
+    errors.push(...e);
+    contexts.push(...c);
+  };
   const note = (t, text) => t.diagnostic(`${engine}: ${text}`);
 
   before(async () => {
@@ -276,6 +289,7 @@ export function smokeSet(engine, launch) {
     assert.ok(requests > 20, `the server saw the page: ${requests} requests`);
     assert.deepEqual(serverGone ? failuresBeforeOffline : server.failures(), [], 'no 404 (or any error) in the server log');
     await gatherErrors();
+    if (contexts.length) note(t, `WebGL contexts: ${contexts.join(', ')}`);
     assert.deepEqual([...driver.problems, ...errors], [], 'no console or page error');
     assert.equal(xvfb.exited(), null, 'the X server ran throughout');
   });
