@@ -210,7 +210,8 @@ bool InputInt(const char* label, std::string_view id, int* value, int min, int m
     return changed;
 }
 
-bool TextField(const char* label, std::string_view id, char* buffer, size_t size, const char* name, ImGuiInputTextFlags flags) {
+bool TextField(const char* label, std::string_view id, char* buffer, size_t size, const char* name, ImGuiInputTextFlags flags,
+               const char* hint) {
     const ImGuiID field = ImGui::GetID(label);
     if (drawing) {  // typed in the page's field: taken before ImGui draws it, unless ImGui is editing it
         if (auto a = take_action(id, Action::edit); a && !drawing->locked && GImGui->ActiveId != field) {
@@ -220,7 +221,7 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
             buffer[n] = '\0';
         }
     }
-    bool entered = ImGui::InputText(label, buffer, size, flags | ImGuiInputTextFlags_EnterReturnsTrue);
+    bool entered = ImGui::InputTextWithHint(label, hint, buffer, size, flags | ImGuiInputTextFlags_EnterReturnsTrue);
     const bool disabled = last_item_disabled();
     entered |= action_for(id, Action::submit, disabled).has_value();
     describe({.id = std::string(id), .role = Role::textbox, .name = name_or(name, label), .text = buffer});

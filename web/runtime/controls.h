@@ -62,7 +62,7 @@ bool SliderFloat(const char* label, std::string_view id, float* value, float min
 bool InputInt(const char* label, std::string_view id, int* value, int min, int max, const char* name = nullptr);
 // A text field; true when the reader submits it (Enter). The buffer follows what is typed.
 bool TextField(const char* label, std::string_view id, char* buffer, size_t size, const char* name,
-               ImGuiInputTextFlags flags = 0);
+               ImGuiInputTextFlags flags = 0, const char* hint = nullptr);  // hint: greyed while empty
 
 // --- grids: a matrix of named cells (an attention map, bars, a table of results) ---------------
 // Rows × columns of cells laid out evenly from `origin` (screen px), each `cell` big. Arrow keys
