@@ -177,27 +177,28 @@ export async function clickWidget(page, name, widget) {
   return r;
 }
 
-// How many of a canvas's pixels differ from its top-left pixel (the figure's background), and
-// how many distinct colours it has: a blank canvas has 0 and 1.
-export function canvasInk(page, name) {
-  return page.evaluate((n) => {
-    const canvas = document.querySelector(`canvas[data-figure="${n}"]`);
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
-    const colours = new Set();
-    let differing = 0;
-    for (let i = 0; i < pixels.length; i += 4) {
-      const rgba = (pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3];
-      if (colours.size < 10000) colours.add(rgba);
-      if (pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2]) differing++;
-    }
-    return { differing, colours: colours.size, width: canvas.width, height: canvas.height };
-  }, name);
+// In the page: how many of a canvas's pixels differ from its top-left pixel (the figure's
+// background), and how many distinct colours it has (a blank canvas has 0 and 1). A plain
+// function, so that any driver can run it there (tests/engines/ too).
+export function inkInPage(name) {
+  const canvas = document.querySelector(`canvas[data-figure="${name}"]`);
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  if (!copy.width || !copy.height) return { differing: 0, colours: 0, width: copy.width, height: copy.height };
+  const context = copy.getContext('2d');
+  context.drawImage(canvas, 0, 0);
+  const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
+  const colours = new Set();
+  let differing = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const rgba = (pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3];
+    if (colours.size < 10000) colours.add(rgba);
+    if (pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2]) differing++;
+  }
+  return { differing, colours: colours.size, width: canvas.width, height: canvas.height };
 }
+export const canvasInk = (page, name) => page.evaluate(inkInPage, name);
 
 export function screenshotPath(file) {
   fs.mkdirSync(screenshots, { recursive: true });

@@ -1,6 +1,6 @@
 // tests/engines/smoke.mjs — the smoke set every engine runs (firefox.test.mjs, webkit.test.mjs),
 // on one page load but for the 390 px frame and the offline reload: the module starts; every
-// figure draws (ink, as tests/browser/helpers.mjs's canvasInk counts it); Train, pressed on the
+// figure draws (ink, counted by tests/browser/helpers.mjs's inkInPage); Train, pressed on the
 // training figure's mirror (web/page/mirror.js), trains an epoch in Web Workers; a real click on
 // the alignment map selects the clicked row; a date typed (real keys) into the map's field
 // decodes; the self-check answers; at 390 px (an iframe: MiniBrowser's window is never narrower
@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import path from 'node:path';
+import { inkInPage } from '../browser/helpers.mjs';
 import { logs, serveLogged, site, startXvfb, until } from './helpers.mjs';
 
 // In the page: every error the page logs or throws from now on, in window.smokeErrors (a
@@ -31,27 +32,6 @@ function watchErrors() {
   console.error = (...args) => { window.smokeErrors.push(args.map(String).join(' ')); original.apply(console, args); };
   addEventListener('error', (event) => window.smokeErrors.push(`error: ${event.message}`));
   addEventListener('unhandledrejection', (event) => window.smokeErrors.push(`unhandled rejection: ${event.reason}`));
-}
-
-// In the page: how many of a canvas's pixels differ from its top-left one (its background), and
-// how many colours it has (tests/browser/helpers.mjs's canvasInk).
-function canvasInk(name) {
-  const canvas = document.querySelector(`canvas[data-figure="${name}"]`);
-  const copy = document.createElement('canvas');
-  copy.width = canvas.width;
-  copy.height = canvas.height;
-  if (!copy.width || !copy.height) return { differing: 0, colours: 0, width: copy.width, height: copy.height };
-  const context = copy.getContext('2d');
-  context.drawImage(canvas, 0, 0);
-  const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
-  const colours = new Set();
-  let differing = 0;
-  for (let i = 0; i < pixels.length; i += 4) {
-    const rgba = (pixels[i] << 24) | (pixels[i + 1] << 16) | (pixels[i + 2] << 8) | pixels[i + 3];
-    if (colours.size < 10000) colours.add(rgba);
-    if (pixels[i] !== pixels[0] || pixels[i + 1] !== pixels[1] || pixels[i + 2] !== pixels[2]) differing++;
-  }
-  return { differing, colours: colours.size, width: canvas.width, height: canvas.height };
 }
 
 // In the page: scrolls figure `name`'s canvas to the middle of the viewport, then waits two
@@ -186,7 +166,7 @@ export function smokeSet(engine, launch) {
         .catch(async (error) => { throw new Error(`${error.message}: ${JSON.stringify(await driver.run(drawDiagnosis, name))}`); });
       let ink;
       await until(`${name} to show ink`, async () => {
-        ink = await driver.run(canvasInk, name);
+        ink = await driver.run(inkInPage, name);
         return ink.differing > 500 && ink.colours > 8;
       }, 30000, 250).catch((error) => { throw new Error(`${error.message}: ${JSON.stringify(ink)}`); });
       note(t, `${name} drew in ${Date.now() - from} ms (${ink.width} × ${ink.height}, ${ink.colours} colours)`);
@@ -279,7 +259,7 @@ export function smokeSet(engine, launch) {
     await driver.run(watchErrors);
     assert.ok(await driver.run(() => navigator.serviceWorker.controller !== null), 'the service worker serves the page');
     await driver.run(scrollTo, 'bottleneck');
-    await until('Figure 1 to draw offline', async () => (await driver.run(canvasInk, 'bottleneck')).differing > 500, 60000, 250);
+    await until('Figure 1 to draw offline', async () => (await driver.run(inkInPage, 'bottleneck')).differing > 500, 60000, 250);
     note(t, `reloaded offline and drew Figure 1 in ${Date.now() - from} ms`);
   });
 
