@@ -46,13 +46,13 @@ function createFigureMirror(canvas, { act, focus }) {
 
   // --- one element per role --------------------------------------------------------------------
   const make = {
-    button(node) {
+    button() {
       const b = document.createElement('button');
       b.type = 'button';
       b.addEventListener('click', () => { if (!disabled(entry(b).node)) act(entry(b).node.id, 'press'); });
       return b;
     },
-    checkbox(node) {
+    checkbox() {
       const c = document.createElement('input');
       c.type = 'checkbox';
       c.addEventListener('click', (event) => {

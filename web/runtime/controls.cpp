@@ -44,6 +44,14 @@ nlohmann::json rect_json(const ImRect& r) {
     return nlohmann::json::array({px(r.Min.x), px(r.Min.y), px(r.GetWidth()), px(r.GetHeight())});
 }
 
+// While figures do not describe their controls (a benchmark's baseline, host.h's `describing`):
+// records only `rect` as the test handle of `id`, and says so.
+bool rect_only(std::string_view id, const ImRect& rect) {
+    if (detail::describing) return false;
+    drawing->rects[std::string(id)] = rect;
+    return true;
+}
+
 // Adds a described control to this frame's list; the rect is also the test handle of `id`.
 detail::ControlRecord& record(std::string_view id, const ImRect& rect, nlohmann::json json) {
     detail::Host& h = *drawing;
@@ -85,6 +93,7 @@ std::optional<Action> take_action(std::string_view id, Action::Kind kind) {
 void describe(Control c) {
     if (!drawing) return;
     const ImRect rect = c.box_max.x > c.box_min.x ? ImRect(c.box_min, c.box_max) : last_item_rect();
+    if (rect_only(c.id, rect)) return;
     c.disabled |= last_item_disabled();
     nlohmann::json j = {{"role", role_name(c.role)}, {"name", c.name}};
     if (c.disabled) j["disabled"] = true;
@@ -141,7 +150,7 @@ bool RadioGroup(std::string_view id, const char* name, int& chosen, std::span<co
         if (drawing) drawing->rects[std::string(id) + "-" + options[k]] = r;  // tests: "memory-first state"
     }
     if (const auto a = action_for(id, Action::set, disabled)) chosen = to_int_in(a->value, 0, int(options.size()) - 1);
-    if (drawing) {
+    if (drawing && !rect_only(id, all)) {
         nlohmann::json j = {{"role", "radiogroup"}, {"name", name}, {"options", options}, {"value", chosen}, {"option_rects", rects}};
         if (disabled) j["disabled"] = true;
         record(id, all, std::move(j));
@@ -231,12 +240,12 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
 std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
                              const std::function<std::string(int, int)>& cell_name, int selected_row) {
     if (!drawing || rows <= 0 || cols <= 0) return std::nullopt;
-    if (!detail::describing) return std::nullopt;  // a benchmark's baseline: no names, no keys
+    const ImRect all(origin, {origin.x + cols * cell.x, origin.y + rows * cell.y});
+    if (rect_only(id, all)) return std::nullopt;  // no names, so no keys either
     std::vector<std::string> names;
     names.reserve(size_t(rows * cols));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) names.push_back(cell_name(r, c));
-    const ImRect all(origin, {origin.x + cols * cell.x, origin.y + rows * cell.y});
     nlohmann::json j = {{"role", "grid"}, {"name", name}, {"rows", rows}, {"cols", cols},
                         {"cell", {std::round(cell.x * 100) / 100, std::round(cell.y * 100) / 100}}, {"names", names}};
     if (selected_row >= 0) j["selected_row"] = selected_row;
@@ -253,7 +262,7 @@ std::optional<GridCell> Grid(std::string_view id, const std::string& name, int r
 }
 
 std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table) {
-    if (!drawing) return std::nullopt;
+    if (!drawing || rect_only(id, last_item_rect())) return std::nullopt;
     nlohmann::json j = {{"role", "table"}, {"name", name}, {"header", table.header}, {"rows", table.rows}};
     if (table.sortable) j["sortable"] = true;
     if (table.sort_column >= 0) j["sort_column"] = table.sort_column, j["descending"] = table.descending;

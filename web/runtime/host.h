@@ -92,7 +92,8 @@ extern Host* captured;                            // holds the mouse from a pres
 extern bool page_visible;
 extern bool page_dark;                            // prefers-color-scheme, from lb_set_dark
 // Whether figures describe their controls to the page (controls.h): off only to measure what
-// describing costs (window.lookback.describeControls, tests/browser/mirror_bench.mjs).
+// describing costs (window.lookback.describeControls, tests/browser/mirror_bench.mjs): no
+// description is built or sent, only each control's rectangle kept as its test handle.
 extern bool describing;
 
 bool drawable(const Host& h);

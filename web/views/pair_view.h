@@ -54,19 +54,15 @@ inline bool ShowPairButtons(RunPair& pair) {
 }
 
 // Said once for a screen reader when both runs finish an epoch: "epoch 3 of 12: plain 0.0000
-// exact, attention 0.9100 exact". The figure's ImGui storage remembers the last epoch said.
+// exact, attention 0.9100 exact".
 inline void AnnouncePairEpochs(const RunPair& pair, const PairLook& look) {
     if (pair.running() || pair[0]->evaluating() || pair[1]->evaluating()) mark_busy();
     const size_t done = std::min(pair[0]->epochs().size(), pair[1]->epochs().size());
-    ImGuiStorage& storage = *ImGui::GetStateStorage();
-    const ImGuiID said = ImGui::GetID("epochs-announced");
-    if (int(done) == storage.GetInt(said, 0)) return;
-    storage.SetInt(said, int(done));
     if (done == 0) return;
     std::string text = "epoch " + std::to_string(done) + " of " + std::to_string(pair[0]->config().epochs) + ":";
     for (int k = 0; k < 2; ++k)
         text += std::string(k ? ", " : " ") + look.names[k] + " " + fixed(pair[size_t(k)]->epochs()[done - 1].exact, 4) + " exact";
-    announce(text);
+    announce_shown("epochs", text);
 }
 
 inline std::string pair_progress_text(const RunPair& pair, double fraction) {
