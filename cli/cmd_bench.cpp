@@ -223,10 +223,7 @@ ModelConfig case_model(const ModelCase& m, int H, const Task& task) {
 
 ModelResult bench_model(const ModelCase& m, int H, const Task& task, const Splits& data,
                         double mean_length, double budget) {
-    TrainerConfig config;
-    config.model = case_model(m, H, task);
-    config.adam = default_adam(config.model);
-    config.batch_size = 64;
+    TrainerConfig config{default_run_settings(case_model(m, H, task))};
     config.epochs = 0;  // never done
     config.evaluate_each_epoch = false;
     Trainer trainer(config, data);

@@ -52,7 +52,7 @@ int chance(const Args& args) {
     std::string out_dir = "assets";
     uint64_t data_seed = 1;
     try {
-        GivenSettings given;  // --data-seed, the settings schema's (io/run_settings.h)
+        GivenSettings given;  // --data-seed, the settings schema's (settings/run_settings.h)
         for (size_t i = 0; i < args.size();) {
             std::string v;
             if (take_option(args, i, "--out", v)) {

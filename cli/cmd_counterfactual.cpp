@@ -199,7 +199,7 @@ std::string file_name(const std::string& path) { return path.substr(path.find_la
 
 CounterfactualArgs parse_counterfactual_args(const Args& args) {
     CounterfactualArgs o;
-    GivenSettings given;  // --data-seed, the settings schema's (io/run_settings.h)
+    GivenSettings given;  // --data-seed, the settings schema's (settings/run_settings.h)
     for (size_t i = 0; i < args.size();) {
         std::string v;
         if (take_option(args, i, "--out", v)) {

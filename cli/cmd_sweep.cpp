@@ -13,7 +13,7 @@ namespace lb::cli {
 
 namespace {
 
-// The run settings a sweep takes (the settings schema's flags, io/run_settings.h).
+// The run settings a sweep takes (the settings schema's flags, settings/run_settings.h).
 const std::vector<std::string> sweep_setting_keys = {"task",          "formats", "field_order", "epochs", "seed",
                                                      "data_seed",     "learning_rate"};
 

@@ -74,12 +74,7 @@ private:
 // --- one run -----------------------------------------------------------------
 
 RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
-    TrainerConfig config;
-    config.model = options.model;
-    config.seed = options.seed;
-    config.epochs = options.epochs;
-    config.adam.learning_rate = options.learning_rate;
-    config.adam.warmup_steps = options.warmup_steps;
+    TrainerConfig config{options};
     // Off unless asked: keeps train_seconds about training alone.
     config.evaluate_each_epoch = options.evaluate_each_epoch;
     Trainer trainer(config, data);
@@ -185,7 +180,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
 
 namespace {
 
-// Every flag of the settings schema (io/run_settings.h), in its order.
+// Every flag of the settings schema (settings/run_settings.h), in its order.
 std::vector<std::string> run_setting_keys() {
     std::vector<std::string> keys;
     for (const SettingField& field : run_setting_fields()) keys.emplace_back(field.key);

@@ -13,7 +13,7 @@
 #include "data/dataset.h"
 #include "data/metrics.h"
 #include "models/alignment_check.h"
-#include "io/run_settings.h"
+#include "settings/run_settings.h"
 #include "models/model.h"
 #include "training/trainer.h"
 
@@ -52,7 +52,7 @@ std::vector<int> parse_widths(const std::string& text);
 // A finite decimal number in (lo, hi] for a flag, or UsageError naming the flag.
 double parse_decimal(const char* flag, const std::string& text, double lo, double hi);
 // A run's settings (--model, --width, --lr, ...) are the settings schema's flags
-// (io/run_settings.h): its bounds, its refusals and its usage lines.
+// (settings/run_settings.h): its bounds, its refusals and its usage lines.
 // If args[i] is the flag of one of `keys` (`--width VALUE`, `--width=VALUE`, or a
 // flag setting such as `--input-feeding` alone), records it with its text in
 // `given`, advances i past it and returns true.

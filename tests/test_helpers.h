@@ -159,7 +159,7 @@ inline Model briefly_trained(const ModelConfig& config) {
     const Splits data = make_date_splits(5, 600, 6);
     TrainerConfig tc;
     tc.model = config;
-    tc.adam.learning_rate = 3e-3f;
+    tc.learning_rate = 3e-3f;
     tc.epochs = 3;
     tc.evaluate_each_epoch = false;
     Trainer trainer(tc, data);

@@ -1,4 +1,4 @@
-// The one schema of a run's settings (io/run_settings.h) and the worker's codec
+// The one schema of a run's settings (settings/run_settings.h) and the worker's codec
 // (io/worker_codec.h): bounds, words and refusals in one place, a config and a report that
 // survive the round trip.
 #include <doctest/doctest.h>
@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "io/run_settings.h"
 #include "io/worker_codec.h"
+#include "settings/run_settings.h"
+#include "test_helpers.h"
+#include "training/trainer.h"
 
 using namespace lb;
 
@@ -98,21 +100,37 @@ TEST_CASE("settings schema: the kind is read first, and fields that do not apply
     CHECK(decoder_choices().rfind("plain, attention, transformer, bahdanau, luong, luong-local", 0) == 0);
 }
 
-TEST_CASE("worker codec: a config survives the round trip for every kind") {
-    for (const char* kind : {"plain", "attention", "transformer", "bahdanau", "luong", "luong-local"}) {
-        INFO(kind);
-        RunSettings s = from_text({{"model", kind}, {"width", "32"}, {"epochs", "7"}, {"seed", "2147483647"},
-                                   {"data_seed", "5"}, {"learning_rate", "0.0003"}, {"warmup_steps", "10"}});
+TEST_CASE("worker codec: a run's settings reach the trainer unchanged, for every registered kind") {
+    // The page writes a run's settings (web/lab/runs.cpp: run_settings_to_json), the worker reads
+    // them (web/worker/training_module.cpp: run_settings_from_json) and builds its trainer from them
+    // (TrainerConfig{settings}); here both halves natively, over every row of the registry (the toy
+    // kind of test_registry.cpp too).
+    const Splits data = make_date_splits(5, 40, 8);
+    for (DecoderKind kind : model_kinds()) {
+        const std::string name(decoder_name(kind));
+        INFO(name);
+        RunSettings s = from_text({{"model", name.c_str()}, {"width", "8"}, {"epochs", "7"}, {"seed", "2147483647"},
+                                   {"data_seed", "5"}, {"learning_rate", "0.0003"}, {"warmup_steps", "10"},
+                                   {"batch_size", "16"}});
         if (is_luong(s.model.decoder)) s.model.input_feeding = true;
         if (s.model.decoder == DecoderKind::transformer) s.model.memory = Memory::first, s.model.dropout = 0.1f;
         const nlohmann::json config = run_settings_to_json(s);
-        CHECK(config.at("model") == kind);
+        CHECK(config.at("model") == name);
         CHECK(config.at("learning_rate").get<double>() == 0.0003);  // written as typed, not as 0.000300000014
+        CHECK(config.at("batch_size") == 16);
         const RunSettings back = run_settings_from_json(nlohmann::json::parse(config.dump()));
-        for (const SettingField& field : run_setting_fields())
+        const Trainer trainer(TrainerConfig{back}, data);
+        const RunSettings& trained = trainer.config();
+        for (const SettingField& field : run_setting_fields()) {
+            INFO(field.key);
             CHECK(setting_text(field, back) == setting_text(field, s));
-        CHECK(back.learning_rate == s.learning_rate);
-        CHECK(back.model.dropout == s.model.dropout);
+            CHECK(setting_text(field, trained) == setting_text(field, s));
+        }
+        CHECK(trained.learning_rate == s.learning_rate);
+        CHECK(trained.model.dropout == s.model.dropout);
+        CHECK(trainer.batches_per_epoch() == 3);      // 40 rows in batches of 16: 16 + 16 + 8
+        CHECK(batches_per_epoch(40, back.batch_size) == 3);  // what the page counts from the settings
+        CHECK(trainer.config().evaluate_each_epoch);  // the page's runs report every epoch
     }
 }
 

@@ -11,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "copy_task.h"
 #include "data/reversal.h"
 #include "data/task.h"
 #include "data/translation.h"
+#include "io/safetensors.h"
+#include "io/worker_codec.h"
+#include "test_helpers.h"
 
 using namespace lb;
 
@@ -91,6 +95,25 @@ TEST_CASE("tasks: the table holds dates, reversal and translation") {
         CHECK(int(task->input.split(task->example_input).size()) <= task->max_input_tokens);
         CHECK_NOTHROW(task->input.encode(task->example_input));
     }
+}
+
+TEST_CASE("tasks: a task added while the program runs is in the table, the settings and the weights until taken out") {
+    const Task& copy = testing::copy_task();
+    {
+        const testing::CopyTaskInTable added;
+        CHECK(task_names_text() == "dates, reversal, translation or copy");
+        CHECK(&find_task("copy") == &copy);
+        CHECK_THROWS_WITH_AS(add_task(copy), "a task named 'copy' is already in the table", std::invalid_argument);
+        CHECK(run_settings_from_json({{"task", "copy"}}).model.task == &copy);
+        ModelConfig config;
+        config.task = &copy;
+        config.H = 8;
+        const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(testing::random_model(config, 2)));
+        CHECK(load_model(bytes.data(), bytes.size()).config.task == &copy);
+    }
+    CHECK(task_names_text() == "dates, reversal or translation");
+    CHECK_THROWS_AS(find_task("copy"), std::invalid_argument);
+    CHECK_THROWS_AS(remove_task(*tasks().front()), std::invalid_argument);
 }
 
 // --- reversal ---------------------------------------------------------------------

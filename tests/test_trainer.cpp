@@ -141,7 +141,7 @@ TEST_CASE("trainer: same seed, same numbers; another seed, others") {
     TrainerConfig config;
     config.model = {DecoderKind::attention, Scorer::additive, 8};
     config.batch_size = 16;
-    config.adam.clip_norm = 1.0f;
+    config.clip_norm = 1.0f;
     Trainer a(config, data), b(config, data);
     a.step(8);
     b.step(5);
@@ -174,7 +174,7 @@ TEST_CASE("a short fixed-seed training run: the loss falls") {
         config.batch_size = 16;
         config.epochs = 0;
         config.evaluate_each_epoch = false;
-        config.adam.learning_rate = 1e-2f;
+        config.learning_rate = 1e-2f;
         Trainer trainer(config, data);
         CHECK(trainer.step(300) == 300);
         const std::vector<float>& loss = trainer.loss_history();
@@ -298,7 +298,7 @@ TEST_CASE("trainer: a step that goes non-finite stops the run and keeps the last
     config.model = {DecoderKind::attention, Scorer::additive, 8};
     config.batch_size = 16;
     config.epochs = 50;  // 400 steps, if nothing stopped it
-    config.adam.learning_rate = 1e30f;  // each step moves every weight by about 1e30
+    config.learning_rate = 1e30f;  // each step moves every weight by about 1e30
     Trainer trainer(config, data);
     const auto all_finite = [](const Params& params) {
         for (const ConstNamedTensor& t : named_tensors(params))
@@ -317,7 +317,7 @@ TEST_CASE("trainer: a step that goes non-finite stops the run and keeps the last
     CHECK(trainer.step(1) == 0);  // stays stopped
     CHECK(trainer.work(10) == 0);
 
-    config.adam.learning_rate = 1e-3f;  // the same run at a sane rate never trips the guard
+    config.learning_rate = 1e-3f;  // the same run at a sane rate never trips the guard
     config.epochs = 1;
     Trainer sane(config, data);
     sane.step(100);

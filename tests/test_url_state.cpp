@@ -125,18 +125,17 @@ TEST_CASE("url table: values apply in the table's order, so a setting can depend
 }
 
 TEST_CASE("url table: the date task's dial, read through the settings schema, for the date task only") {
-    const lb::Task* task = &lb::date_task();
-    lb::DateDial dial;
+    lb::RunSettings run;
     lb::web::UrlTable url{"tr."};
-    url.choice("task", task, {{"dates", &lb::date_task()}, {"reversal", lb::tasks()[1]}});
-    lb::web::url_dial_setting(url, "formats", dial, task, "formats");
-    lb::web::url_dial_setting(url, "order", dial, task, "field_order");
+    lb::web::url_setting(url, "task", run, "task");
+    lb::web::url_setting(url, "formats", run, "formats");
+    lb::web::url_setting(url, "order", run, "field_order");
     url.read("tr.order=ymd&tr.formats=5,0");
     CHECK(url.messages().empty());
-    CHECK(dial == lb::DateDial{{0, 5}, "ymd"});
+    CHECK(run.model.task == &lb::date_task(lb::DateDial{{0, 5}, "ymd"}));
     CHECK(url.query() == "tr.formats=0,5&tr.order=ymd");  // only what differs from the defaults
 
-    dial = {};
+    run = {};
     url.read("tr.formats=0,7&tr.order=ddy");
     REQUIRE(url.messages().size() == 2);
     CHECK(url.messages()[0] == "The link's tr.formats='0,7' is not usable (tr.formats takes format numbers from 0 to 5 "
@@ -144,13 +143,36 @@ TEST_CASE("url table: the date task's dial, read through the settings schema, fo
                                "figure uses its default, '0,1,2,3,4,5'.");
     CHECK(url.messages()[1].find("tr.order='ddy'") != std::string::npos);
     CHECK(url.messages()[1].find("dmy, dym, mdy, myd, ydm or ymd") != std::string::npos);
-    CHECK(dial == lb::DateDial{});
+    CHECK(run.model.task == &lb::date_task());
 
     url.read("tr.task=reversal&tr.order=ymd");  // the task is read first: the reversal has no dial
     REQUIRE(url.messages().size() == 1);
     CHECK(url.messages()[0].find("tr.order='ymd'") != std::string::npos);
-    CHECK(task == lb::tasks()[1]);
-    CHECK(dial == lb::DateDial{});
+    CHECK(run.model.task == lb::tasks()[1]);
+}
+
+TEST_CASE("url table: a run's settings bound to the schema's fields, a figure's narrower top in the schema's words") {
+    lb::RunSettings run;
+    lb::web::UrlTable url{"tf."};
+    lb::web::url_setting(url, "seed", run, "seed");
+    lb::web::url_setting(url, "epochs", run, "epochs", 30);
+    lb::web::url_setting(url, "lr", run, "learning_rate");
+    url.read("tf.seed=2147483647&tf.epochs=30&tf.lr=3e-3");
+    CHECK(url.messages().empty());
+    CHECK(run.seed == 2147483647u);
+    CHECK(run.epochs == 30);
+    CHECK(run.learning_rate == 3e-3f);
+    CHECK(url.query() == "tf.seed=2147483647&tf.epochs=30&tf.lr=0.003");  // the shortest text of the float
+
+    run = {};  // a link is read once, into the figure's defaults
+    url.read("tf.seed=2147483648&tf.epochs=31&tf.lr=1e-50");
+    REQUIRE(url.messages().size() == 3);
+    CHECK(url.messages()[0].find("an integer from 0 to 2147483647") != std::string::npos);
+    CHECK(url.messages()[1].find("an integer from 1 to 30") != std::string::npos);  // the slider's top, not 10000
+    CHECK(url.messages()[2].find("a number above 0 and at most 10") != std::string::npos);  // 1e-50 is 0 as a float
+    CHECK(run.seed == 1);
+    CHECK(run.epochs == 12);
+    CHECK(run.learning_rate == 1e-3f);
 }
 
 TEST_CASE("url table: a moved step's attention (al.move, tm.move), one position or a span, digits only") {

@@ -92,6 +92,12 @@ struct Task {
 
 // Every task, the date task first (the default everywhere).
 const std::vector<const Task*>& tasks();
+// A task made while the program runs (a reader's own pairs, a test's) joins the table, after the
+// others: the settings schema, the weights' metadata and the page's Lab then take it by name.
+// Throws std::invalid_argument for a name the table has. The task must outlive its place in the
+// table; remove_task takes it out (never the date task), once nothing reads it.
+void add_task(const Task& task);
+void remove_task(const Task& task);
 // By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation"
 // (the name quoted as untrusted text).
 const Task& find_task(std::string_view name);

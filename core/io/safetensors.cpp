@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "io/run_settings.h"
+#include "settings/run_settings.h"
 #include "models/model.h"
 #include "text/text.h"
 
@@ -307,7 +307,7 @@ bool optional_in_weights(const SettingField& field) {
     return key == "task" || key == "formats" || key == "field_order";
 }
 
-// The model's settings, read through the settings schema (io/run_settings.h): the kind, then
+// The model's settings, read through the settings schema (settings/run_settings.h): the kind, then
 // every field recorded in weights that applies to it.
 ModelConfig config_from_metadata(const std::map<std::string, std::string>& metadata) {
     auto given = [&](const SettingField& field) {

@@ -74,7 +74,7 @@ void check_tensors(const SafetensorsContent& content, const std::vector<Expected
 // --- a model's weights file --------------------------------------------------
 // Tensors are model.h's named_tensors, under their PyTorch-style names. The
 // metadata records "format" ("lookback-1") and the settings schema's fields that
-// build the model (io/run_settings.h's in_weights: "model", "width"; "scorer" for
+// build the model (settings/run_settings.h's in_weights: "model", "width"; "scorer" for
 // the kinds that score, "none" for the others; "input_feeding" 0|1 for luong and
 // luong-local; "memory", "heads" and "ffn" for a transformer; "task", and the date
 // task's "formats" and "field_order", when not the defaults), written and read

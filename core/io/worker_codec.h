@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/metrics.h"
-#include "io/run_settings.h"
+#include "settings/run_settings.h"
 
 namespace lb {
 

@@ -79,14 +79,6 @@ void init_params(Params& params, Rng& rng) {
     }
 }
 
-AdamConfig default_adam(const ModelConfig& model) {
-    AdamConfig adam;
-    const ModelKind& kind = model_kind(model.decoder);
-    if (kind.learning_rate > 0) adam.learning_rate = kind.learning_rate;
-    adam.warmup_steps = kind.warmup_steps;
-    return adam;
-}
-
 AdamState make_adam_state(const ModelConfig& config) {
     return {make_params(config), make_params(config), 0};
 }
@@ -185,7 +177,7 @@ Trainer::Trainer(const TrainerConfig& config, const Splits& data)
 }
 
 int Trainer::batches_per_epoch() const {
-    return int((data_.train.size() + size_t(config_.batch_size) - 1) / size_t(config_.batch_size));
+    return lb::batches_per_epoch(long(data_.train.size()), config_.batch_size);
 }
 
 int Trainer::batch_rows() const {
@@ -209,7 +201,7 @@ void Trainer::stop(const char* what, double value) {
                   "weights would be too; the learning rate %g is probably too high. The model "
                   "keeps the weights of step %zu.",
                   losses_.size() + 1, epoch_ + 1, what, std::isnan(value) ? "nan" : "infinite",
-                  double(config_.adam.learning_rate), losses_.size());
+                  double(config_.learning_rate), losses_.size());
     failure_ = text;
     row_ = 0;
     batch_loss_ = 0;
@@ -270,7 +262,11 @@ void Trainer::train_rows(int rows) {
     const auto weights = tensor_spans(model_.params), saved = tensor_spans(last_sound_);
     for (int k = 0; k < tensor_slots; ++k)
         std::copy(weights[k].data, weights[k].data + weights[k].size, saved[k].data);
-    adam_update(model_.params, adam_, grads_, config_.adam);
+    AdamConfig adam;
+    adam.learning_rate = config_.learning_rate;
+    adam.warmup_steps = config_.warmup_steps;
+    adam.clip_norm = config_.clip_norm;
+    adam_update(model_.params, adam_, grads_, adam);
     for (int k = 0; k < tensor_slots; ++k)
         for (size_t i = 0; i < weights[k].size; ++i)
             if (!std::isfinite(weights[k].data[i])) {

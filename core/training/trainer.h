@@ -19,6 +19,7 @@
 #include "models/alignment_check.h"
 #include "models/model.h"
 #include "kernels/rng.h"
+#include "settings/run_settings.h"
 
 namespace lb {
 
@@ -49,17 +50,11 @@ float global_norm(const Params& grads);
 // θ −= lr_t · m / (√v + ε). Clips grads in place first if clip_norm > 0.
 void adam_update(Params& params, AdamState& state, Params& grads, const AdamConfig& config);
 
-// The rate and warmup a model is trained with unless told otherwise: Keras'
-// 1e-3 without warmup for the GRU models; for the Transformer, the setting
-// chosen by measurement (transformer_learning_rate, transformer_warmup_steps).
-AdamConfig default_adam(const ModelConfig& model);
-
-struct TrainerConfig {
-    ModelConfig model;
-    AdamConfig adam;
-    uint64_t seed = 1;           // initialisation and shuffling
-    int batch_size = 64;
-    int epochs = 12;             // done() after this many; 0 = never done
+// A run's settings (settings/run_settings.h: the model, epochs, seed, batch size, Adam's rate
+// and warmup) and the trainer's own knobs, which no reader sets. Adam's β1, β2 and ε are
+// AdamConfig's defaults. epochs = 0 here means never done (the benchmark's runs).
+struct TrainerConfig : RunSettings {
+    float clip_norm = 0.0f;           // global gradient-norm clipping; 0 = off
     bool evaluate_each_epoch = true;  // held-out exact / per-char after each epoch
 };
 

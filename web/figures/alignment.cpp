@@ -6,8 +6,8 @@
 // computed from the matrix. Beside it, the two guards that make such a map evidence.
 // The URL keeps the string (al.ex or al.date) and the selected output (al.row).
 //
-// refresh_alignment (shared with probes.cpp) reads the string's analysis (web/lab/analysis.h:
-// the map, the occlusion matrix and the gradient path) when the string or the models change.
+// refresh_alignment (shared with probes.cpp) reads the string's map from the Lab's analyses
+// (web/lab/analysis.h); the probes figure reads its occlusion and gradient paths itself.
 //
 // Legend: T output characters (10), S input characters.
 //
@@ -54,31 +54,37 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
         else if (st.typed.input.text != st.shown.text) show_typed(st);
         st.move = linked;
     }
-    if (st.use_live && !live_available(lab)) st.use_live = false;
-    const ModelRead attention = read_model(lab.live[1], lab.shipped[1] ? &*lab.shipped[1] : nullptr, date_task(), st.use_live);
-    const ModelRead plain = read_model(lab.live[0], lab.shipped[0] ? &*lab.shipped[0] : nullptr, date_task(), st.use_live);
+    const ModelRead attention = alignment_models(lab, st)[1];
     if (!attention.model) return;
-    // The plain model's gradient path is taken against the same target as the attention model's.
-    const auto a = analyse(attention, st.shown, st.shown_target);
-    const auto p = plain.model ? analyse(plain, st.shown, a->gradient_target) : nullptr;
+    const auto a = lab.analyses.analyse(attention, st.shown);
     st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
-    const auto moved = st.move.step >= 0 ? what_if(attention, st.shown, st.move) : nullptr;
-    if (a == st.analysis[1] && p == st.analysis[0] && moved == st.what_if) return;
-    st.analysis = {p, a};
+    const auto moved = st.move.step >= 0 ? lab.analyses.what_if(attention, st.shown, st.move) : nullptr;
+    if (a == st.analysis && moved == st.what_if) return;
+    st.analysis = a;
     st.what_if = moved;
     st.model_label = attention.run ? "the " + model_label(attention.model->config) + " model trained in this page (epoch " +
                                          std::to_string(attention.run->epoch()) + ")"
                                    : "the shipped attention model (width 64, 12 epochs)";
     st.two_way = attention.model->config.decoder == DecoderKind::bahdanau;
-    st.gradient_measured = !a->gradient_total.empty();  // the models whose rows measure it
+    st.gradient_measured = has_gradient_path(attention.model->config.decoder);  // the models whose rows measure it
     request_redraw("alignment");  // the two figures share these numbers
     request_redraw("probes");
 }
 
+std::array<ModelRead, 2> alignment_models(const Lab& lab, AlignmentState& st) {
+    if (st.use_live && !live_available(lab)) st.use_live = false;
+    std::array<ModelRead, 2> read;
+    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention}) {
+        const size_t k = kind == DecoderKind::attention;
+        read[k] = read_model(lab.live[k], lab.shipped_model(date_task(), kind), date_task(), st.use_live);
+    }
+    return read;
+}
+
 namespace {
 
-const std::vector<float>& weights(const AlignmentState& st) { return st.analysis[1]->attention; }
-const std::string& output(const AlignmentState& st) { return st.analysis[1]->output; }
+const std::vector<float>& weights(const AlignmentState& st) { return st.analysis->attention; }
+const std::string& output(const AlignmentState& st) { return st.analysis->output; }
 
 Peak peak_of(const AlignmentState& st, int t) {
     const size_t S = st.shown.text.size();
@@ -148,9 +154,11 @@ void ShowPicker(Lab& lab, AlignmentState& st) {
 }
 
 void ShowMap(AlignmentState& st, float width) {
-    ShowWeightMap({"map", "out-", "output"}, output(st), st.shown.text, weights(st), st.selected_output, width,
-                  "attention map of " + st.model_label + ": output characters in rows, input characters in columns; "
-                  "Enter picks a row");
+    ShowMapOrError("map", [&] {
+        ShowWeightMap({"map", "out-", "output"}, output(st), st.shown.text, weights(st), st.selected_output, width,
+                      "attention map of " + st.model_label + ": output characters in rows, input characters in columns; "
+                      "Enter picks a row");
+    });
 }
 
 void ShowPeakTable(AlignmentState& st) {
@@ -224,8 +232,9 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
 
     ShowPicker(lab, st);
     refresh_alignment(lab, st);
-    if (!st.analysis[1]) {
-        ImGui::TextDisabled("%s", lab.shipped_error.empty() ? "Loading the shipped models\u2026" : lab.shipped_error.c_str());
+    if (!st.analysis) {
+        const std::string missing = lab.shipped_errors(date_task(), {DecoderKind::attention});
+        ImGui::TextDisabled("%s", missing.empty() ? "Loading the shipped models\u2026" : missing.c_str());
         return;
     }
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
@@ -266,7 +275,7 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
     refresh_alignment(lab, st);
     const int S = int(st.shown.text.size());
     nlohmann::json rows = nlohmann::json::array(), peaks = nlohmann::json::array();
-    if (st.analysis[1])
+    if (st.analysis)
         for (int t = 0; t < output_length; ++t) {
             rows.push_back(std::vector<float>(weights(st).begin() + t * S, weights(st).begin() + (t + 1) * S));
             const Peak p = peak_of(st, t);
@@ -274,7 +283,7 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
                              {"input", std::string(1, st.shown.text[size_t(p.position)])}, {"weight", p.weight}});
         }
     return {
-        {"input", st.shown.text}, {"target", st.shown_target}, {"output", st.analysis[1] ? output(st) : ""}, {"example", st.example},
+        {"input", st.shown.text}, {"target", st.shown_target}, {"output", st.analysis ? output(st) : ""}, {"example", st.example},
         {"message", st.typed.message}, {"model", st.use_live ? "page" : "shipped"}, {"model_label", st.model_label},
         {"selected_output", st.selected_output},
         {"weights", rows}, {"bars", rows.empty() ? nlohmann::json(nullptr) : rows[size_t(st.selected_output)]},
@@ -286,7 +295,7 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
 }
 
 std::string text_alternative(AlignmentState& st) {
-    if (!st.analysis[1]) return "<p>The shipped models are loading.</p>";
+    if (!st.analysis) return "<p>The shipped models are loading.</p>";
     std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.shown.text) + "\u201d and writes " +
                        output(st) + ". Where each output character puts most of its weight:</p><table><thead><tr>"
                        "<th scope=\"col\">output</th><th scope=\"col\">peak position</th><th scope=\"col\">input there</th>"

@@ -74,7 +74,10 @@ bool typed_shown(const CheckedState& st) { return !st.typed_text.empty(); }
 // The map of what is shown, from the Lab; st.map stays the last one while the model loads.
 void refresh_checked(Lab& lab, CheckedState& st) {
     const Task& task = *st.task;
-    if (st.use_live && !trained(lab.live[1], task)) st.use_live = false;
+    const bool trained_here = trained(lab.live[1], task);
+    if (st.use_live && !trained_here) st.use_live = false;
+    // A task the build shipped no model for (one added at run time) shows the run trained on it.
+    if (trained_here && !lab.find_shipped(task, DecoderKind::attention) && !lab.attention_model_note(task).empty()) st.use_live = true;
     const ModelRead read = read_model(lab.live[1], lab.attention_model(task), task, st.use_live);
     st.error.clear();
     if (!read.model) {
@@ -85,12 +88,12 @@ void refresh_checked(Lab& lab, CheckedState& st) {
     }
     try {
         if (typed_shown(st)) {
-            st.map = typed_task_map(read, st.typed);
+            st.map = lab.analyses.typed_task_map(read, st.typed);
         } else {
             const std::vector<Example>& held_out = lab.held_out(task);
             const int n = int(held_out.size());
             st.example = ((st.example % n) + n) % n;
-            st.map = forced_task_map(read, held_out[size_t(st.example)]);
+            st.map = lab.analyses.forced_task_map(read, held_out[size_t(st.example)]);
         }
     } catch (const std::exception& e) {  // a model that fails to decode: said, never thrown to the page
         st.map = nullptr;
@@ -219,6 +222,7 @@ void ShowPicker(Lab& lab, CheckedState& st) {
 void ShowMap(CheckedState& st, const TaskMap& m, float width) {
     const LessonColors& col = lesson_colors();
     const int T = int(m.rows.size()), S = int(m.columns.size());
+    check_map_shape("map", m.attention.size(), T, S);
     const bool words = st.task->input.words;
     float row_w = 0, col_h = 0;
     for (const std::string& r : m.rows) row_w = std::max(row_w, ImGui::CalcTextSize(shown_token(r).c_str()).x);
@@ -244,17 +248,15 @@ void ShowMap(CheckedState& st, const TaskMap& m, float width) {
     ImGui::SetCursorScreenPos(map_min);
     const HeatmapHit hit = Heatmap("map", m.attention, T, S, {S * cell_w, T * cell_h}, Colormap::sequential, 0, 1);
     record_rect("map");
-    if (m.attention.size() == size_t(T) * size_t(S)) {  // for the keyboard: a grid whose cells say weight and link
-        const auto cell_name = [&](int t, int j) {
-            std::string link;
-            for (const AlignmentLink& l : m.links)
-                if (l.output == t && l.input == j) link = l.sure ? "; a sure link" : "; a possible link";
-            return "output " + std::to_string(t) + ", " + quoted_token(m.rows[size_t(t)]) + "; input " + std::to_string(j) + ", " +
-                   quoted_token(m.columns[size_t(j)]) + "; weight " + fixed(m.attention[size_t(t * S + j)], 2) + link;
-        };
-        Grid("map", "attention map: output tokens in rows, input tokens in columns, with the task's known links", T, S, map_min,
-             {cell_w, cell_h}, cell_name);
-    }
+    const auto cell_name = [&](int t, int j) {  // for the keyboard: a grid whose cells say weight and link
+        std::string link;
+        for (const AlignmentLink& l : m.links)
+            if (l.output == t && l.input == j) link = l.sure ? "; a sure link" : "; a possible link";
+        return "output " + std::to_string(t) + ", " + quoted_token(m.rows[size_t(t)]) + "; input " + std::to_string(j) + ", " +
+               quoted_token(m.columns[size_t(j)]) + "; weight " + fixed(m.attention[size_t(t * S + j)], 2) + link;
+    };
+    Grid("map", "attention map: output tokens in rows, input tokens in columns, with the task's known links", T, S, map_min,
+         {cell_w, cell_h}, cell_name);
     const auto cell = [&](int t, int j) { return ImVec2{map_min.x + j * cell_w, map_min.y + t * cell_h}; };
     st.outlines.clear();
     for (const AlignmentLink& link : m.links) {
@@ -368,9 +370,10 @@ void ShowChecked(Lab& lab, CheckedState& st) {
         if (m.rows.empty()) {
             st.outlines.clear();
             WrappedText("It writes nothing before its end token: there is no row to draw.");
-        } else {
-            ShowMap(st, m, std::min(width, 720.0f));
+        } else if (ShowMapOrError("map", [&] { ShowMap(st, m, std::min(width, 720.0f)); })) {
             ShowLegend(m);
+        } else {
+            st.outlines.clear();
         }
         ShowExampleScores(st, m);
     }

@@ -35,16 +35,11 @@ namespace lb::web {
 // The GRU pair's settings: plain against the attention design picked, on any task.
 struct TrainingState {
     TrainingState();
-    const Task* task = &date_task();   // what both learn: a row of the task table
-    DateDial dial;                     // the date task's formats and field order (tr.formats, tr.order)
-    int width = 64;
-    DecoderKind design = DecoderKind::attention;
-    Scorer scorer = Scorer::additive;
-    bool input_feeding = false;    // luong and luong-local only
-    int seed = 1;
-    int epochs = 12;
-    double learning_rate = 1e-3;   // Adam's; too high and the loss leaves the numbers (NaN)
-    std::array<TrainerConfig, 2> configs() const;  // [0] plain, [1] the design
+    // The design's run, in the schema's struct (settings/run_settings.h): its task (the date
+    // task's dial in it), width, design, scorer, input feeding, seed, epochs and learning rate.
+    // The plain run is the same without attention.
+    RunSettings run;
+    std::array<RunSettings, 2> configs() const;  // [0] plain, [1] the design
     UrlTable url{"tr."};
 };
 FigureSpec training_figure(Lab& lab, TrainingState& state);
@@ -67,15 +62,23 @@ struct AlignmentState {
     int masked = -1;                // probes: the input position masked (occlusion), or -1
     Move move;                      // al.move: a step's attention moved and the string decoded again
     std::shared_ptr<const WhatIf> what_if;  // that decoding, read for `shown` (refresh_alignment)
-    // Read for `shown` (refresh_alignment): [0] the plain model's, [1] the attention model's.
-    std::array<std::shared_ptr<const Analysis>, 2> analysis;
+    std::shared_ptr<const Analysis> analysis;  // the attention model's of `shown` (refresh_alignment)
     std::string model_label;        // which attention model made the map
     bool two_way = false;           // its encoder reads both ways (Bahdanau's annotations)
     bool gradient_measured = false; // the attention model has a gradient path (else neither is shown)
     bool url_applied = false;       // the URL's example or date was shown once
+    // The probes of `probed` (refresh_probes, only when the probes figure draws): the attention
+    // model's occlusion, and [0] the plain model's, [1] the attention model's gradient path for
+    // the loss of writing `gradient_target`.
+    std::shared_ptr<const Analysis> probed;
+    std::shared_ptr<const Occlusion> occlusion;
+    std::array<std::shared_ptr<const GradientPath>, 2> gradient;
+    std::string gradient_target;
     UrlTable url{"al."};
 };
-// Recomputes the state's maps when the string, the models or the mask changed.
+// The models the two figures read (read_model's rule): [0] plain, [1] attention.
+std::array<ModelRead, 2> alignment_models(const Lab& lab, AlignmentState& state);
+// Reads the state's map (and a move's) for the string and models shown.
 void refresh_alignment(Lab& lab, AlignmentState& state);
 FigureSpec alignment_figure(Lab& lab, AlignmentState& state);
 FigureSpec probes_figure(Lab& lab, AlignmentState& state);
@@ -113,15 +116,12 @@ struct ResultsState {
 };
 FigureSpec results_figure(Lab& lab, ResultsState& state);
 
-// The Transformer section: the training pair's settings (tf.*), trained with the trainer's
-// settings for every model (Adam at 1e-3); the maps' own (tm.*).
+// The Transformer section: the training pair's settings (tf.*), trained at its kind's rate and
+// warmup (default_run_settings); the maps' own (tm.*).
 struct TransformerTrainingState {
     TransformerTrainingState();
-    int width = 64;
-    int heads = 4;
-    int seed = 1;
-    int epochs = 12;
-    std::array<TrainerConfig, 2> configs() const;  // [0] memory first, [1] memory all
+    RunSettings run;  // a Transformer's: width, heads, seed, epochs (its memory is the pair's)
+    std::array<RunSettings, 2> configs() const;  // [0] memory first, [1] memory all
     UrlTable url{"tf."};
 };
 FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state);

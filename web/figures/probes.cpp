@@ -11,6 +11,9 @@
 // enters at the last state only and must flow back through the recurrence; with attention it
 // reaches every h_j directly through the weighted sum.
 //
+// Both are computed here, when this figure draws (or its state is read), for the string the
+// alignment figure shows: a date typed there costs only its map until this figure is on screen.
+//
 // Legend: T output characters (10), S input characters.
 #include <algorithm>
 #include <cmath>
@@ -27,18 +30,36 @@
 namespace lb::web {
 namespace {
 
-// What the figure reads of the string's analyses (refresh_alignment): the attention model's
-// output, map and occlusion; both models' gradient paths, where the attention model has one.
-const Analysis& attention(const AlignmentState& st) { return *st.analysis[1]; }
+// The probes of the string shown (refresh_alignment's), computed when first asked and kept by the
+// Lab: the attention model's occlusion; both models' gradient paths where the attention model
+// has one, taken against the same target. False while the shipped models load.
+bool refresh_probes(Lab& lab, AlignmentState& st) {
+    refresh_alignment(lab, st);
+    if (!st.analysis) return false;
+    const std::array<ModelRead, 2> models = alignment_models(lab, st);
+    st.occlusion = lab.analyses.occlusion(models[1], st.shown);
+    st.gradient_target = st.shown_target.empty() ? st.analysis->output : st.shown_target;
+    st.gradient = {};
+    if (st.gradient_measured)
+        for (size_t k = 0; k < 2; ++k)
+            if (models[k].model) st.gradient[k] = lab.analyses.gradient_path(models[k], st.shown, st.gradient_target);
+    st.probed = st.analysis;
+    return true;
+}
+// Whether the probes held are of the string and model shown (a text alternative computes nothing).
+bool probes_current(const AlignmentState& st) { return st.analysis && st.probed == st.analysis && st.occlusion; }
+
+// What the figure reads: the attention model's output and map, and the probes.
+const Analysis& attention(const AlignmentState& st) { return *st.analysis; }
 const std::string& masked_output(const AlignmentState& st) {
     static const std::string none;
-    return st.masked >= 0 && st.masked < int(attention(st).occluded.size()) ? attention(st).occluded[size_t(st.masked)] : none;
+    return st.masked >= 0 && st.masked < int(st.occlusion->outputs.size()) ? st.occlusion->outputs[size_t(st.masked)] : none;
 }
 const std::vector<float>& gradient(const AlignmentState& st, int k, bool direct = false) {
     static const std::vector<float> none;
-    const auto& a = st.analysis[size_t(k)];
-    if (!st.gradient_measured || !a) return none;
-    return direct ? a->gradient_direct : a->gradient_total;
+    const auto& g = st.gradient[size_t(k)];
+    if (!st.gradient_measured || !g) return none;
+    return direct ? g->direct : g->total;
 }
 std::string gradient_note(const AlignmentState& st) {
     return st.gradient_measured ? "" : "The gradient path is drawn for the lesson's own attention model; pick it in "
@@ -56,6 +77,47 @@ void DiffText(const std::string& text, const std::string& reference) {
         ImGui::SameLine(0, 1);
     }
     ImGui::NewLine();
+}
+
+// The attention map and the occlusion map side by side (stacked when narrow), same cells.
+void ShowProbeMaps(AlignmentState& st, float width) {
+    const int S = int(st.shown.text.size()), T = output_length;
+    const std::vector<float>& changed = st.occlusion->changed;
+    check_map_shape("attention-map", attention(st).attention.size(), T, S);
+    check_map_shape("occlusion-map", changed.size(), T, S);
+    const bool narrow = width < 560;
+    const float map_w = narrow ? width : (width - 24) / 2, cw = std::min(20.0f, map_w / S), ch = 14;
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("attention weight");
+    const ImVec2 attention_min = ImGui::GetCursorScreenPos();
+    Heatmap("attention-map", attention(st).attention, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    const auto& out = attention(st).output;
+    const auto& in = st.shown.text;
+    const auto cell_of = [&](int t, int j) {
+        return "output " + std::to_string(t) + ", " + quoted(out[size_t(t)]) + "; input " + std::to_string(j) + ", " + quoted(in[size_t(j)]);
+    };
+    if (out.size() == size_t(T))
+        Grid("attention-map", "attention map", T, S, attention_min, {cw, ch},
+             [&](int t, int j) { return cell_of(t, j) + "; weight " + fixed(attention(st).attention[size_t(t * S + j)], 2); });
+    ImGui::EndGroup();
+    if (!narrow) ImGui::SameLine(0, 24);
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("changes when that input is blanked");
+    const ImVec2 occlusion_min = ImGui::GetCursorScreenPos();
+    const HeatmapHit hit = Heatmap("occlusion-map", changed, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
+    record_rect("occlusion-map");
+    if (hit.clicked) st.masked = hit.col, keep_awake();  // the lines above show it next frame
+    if (out.size() == size_t(T)) {
+        const auto blanked = Grid("occlusion-map", "what blanking each input changes; Enter blanks that input", T, S, occlusion_min, {cw, ch},
+                                  [&](int t, int j) {
+                                      return cell_of(t, j) + (changed[size_t(t * S + j)] > 0 ? "; changes when blanked" : "; stays when blanked");
+                                  });
+        if (blanked) st.masked = blanked->col, keep_awake();
+    }
+    if (hit.row >= 0)
+        ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
+                          changed[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");
+    ImGui::EndGroup();
 }
 
 void ShowOcclusion(AlignmentState& st, float width) {
@@ -102,41 +164,7 @@ void ShowOcclusion(AlignmentState& st, float width) {
         ImGui::TextDisabled("Nothing blanked.");
     }
 
-    // The two maps side by side (stacked when narrow), same cells.
-    const bool narrow = width < 560;
-    const float map_w = narrow ? width : (width - 24) / 2, cw = std::min(20.0f, map_w / S), ch = 14;
-    ImGui::BeginGroup();
-    ImGui::TextDisabled("attention weight");
-    const ImVec2 attention_min = ImGui::GetCursorScreenPos();
-    Heatmap("attention-map", attention(st).attention, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
-    const auto& out = attention(st).output;
-    const auto& in = st.shown.text;
-    const auto cell_of = [&](int t, int j) {
-        return "output " + std::to_string(t) + ", " + quoted(out[size_t(t)]) + "; input " + std::to_string(j) + ", " + quoted(in[size_t(j)]);
-    };
-    if (attention(st).attention.size() == size_t(T * S) && out.size() == size_t(T))
-        Grid("attention-map", "attention map", T, S, attention_min, {cw, ch},
-             [&](int t, int j) { return cell_of(t, j) + "; weight " + fixed(attention(st).attention[size_t(t * S + j)], 2); });
-    ImGui::EndGroup();
-    if (!narrow) ImGui::SameLine(0, 24);
-    ImGui::BeginGroup();
-    ImGui::TextDisabled("changes when that input is blanked");
-    const ImVec2 occlusion_min = ImGui::GetCursorScreenPos();
-    const HeatmapHit hit = Heatmap("occlusion-map", attention(st).changed, T, S, {cw * S, ch * T}, Colormap::sequential, 0, 1);
-    record_rect("occlusion-map");
-    if (hit.clicked) st.masked = hit.col, keep_awake();  // the lines above show it next frame
-    if (attention(st).changed.size() == size_t(T * S) && out.size() == size_t(T)) {
-        const auto blanked = Grid("occlusion-map", "what blanking each input changes; Enter blanks that input", T, S, occlusion_min, {cw, ch},
-                                  [&](int t, int j) {
-                                      return cell_of(t, j) + (attention(st).changed[size_t(t * S + j)] > 0 ? "; changes when blanked"
-                                                                                                         : "; stays when blanked");
-                                  });
-        if (blanked) st.masked = blanked->col, keep_awake();
-    }
-    if (hit.row >= 0)
-        ImGui::SetTooltip("output %d with input %d blanked: %s", hit.row, hit.col,
-                          attention(st).changed[size_t(hit.row * S + hit.col)] > 0 ? "changes" : "stays");
-    ImGui::EndGroup();
+    ShowMapOrError("occlusion-map", [&] { ShowProbeMaps(st, width); });
 }
 
 // ‖∂loss/∂h_j‖ as bars on a log axis, plain and attention side by side per position.
@@ -153,7 +181,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
             if (x > 0) hi = std::max(hi, x), lo = std::min(lo, x);
     const float top = std::ceil(std::log10(hi)), bottom = std::max(std::floor(std::log10(lo)), top - 8);
     WrappedText("Gradient path: the size of \u2202loss/\u2202h at each encoder position (log scale), for the loss of "
-                       "writing %s.", lb::web::attention(st).gradient_target.c_str());
+                       "writing %s.", st.gradient_target.c_str());
     const float line = ImGui::GetTextLineHeight(), height = 120;
     ImGui::InvisibleButton("gradient", {width, height + line * 2 + 6});
     record_rect("gradient");
@@ -202,9 +230,7 @@ void ShowGradientPath(AlignmentState& st, float width) {
 }
 
 void ShowProbes(Lab& lab, AlignmentState& st) {
-
-    refresh_alignment(lab, st);
-    if (!st.analysis[1]) {
+    if (!refresh_probes(lab, st)) {
         ImGui::TextDisabled("Loading the shipped models\u2026");
         return;
     }
@@ -216,19 +242,18 @@ void ShowProbes(Lab& lab, AlignmentState& st) {
 }
 
 nlohmann::json state_json(Lab& lab, AlignmentState& st) {
-    refresh_alignment(lab, st);
     const int S = int(st.shown.text.size());
     nlohmann::json importance = nlohmann::json::array();
-    if (!st.analysis[1])  // before the shipped models load
+    if (!refresh_probes(lab, st))  // before the shipped models load
         return {{"input", st.shown.text}, {"masked", st.masked}, {"output", ""}, {"masked_output", ""},
                 {"importance", importance}, {"gradient_target", ""},
                 {"grad_norms", {{"plain", importance}, {"attention", importance}}},
                 {"direct_norms", {{"plain", importance}, {"attention", importance}}}, {"gradient_note", ""}};
-    const std::vector<float>& changed = attention(st).changed;
+    const std::vector<float>& changed = st.occlusion->changed;
     for (int t = 0; t < output_length; ++t)
         importance.push_back(std::vector<float>(changed.begin() + t * S, changed.begin() + (t + 1) * S));
     return {{"input", st.shown.text}, {"masked", st.masked}, {"output", attention(st).output}, {"masked_output", masked_output(st)},
-            {"importance", importance}, {"gradient_target", attention(st).gradient_target},
+            {"importance", importance}, {"gradient_target", st.gradient_target},
             {"grad_norms", {{"plain", gradient(st, 0)}, {"attention", gradient(st, 1)}}},
             {"direct_norms", {{"plain", gradient(st, 0, true)}, {"attention", gradient(st, 1, true)}}},
             {"gradient_note", gradient_note(st)}};
@@ -236,8 +261,12 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
 
 std::string text_alternative(const AlignmentState& st) {
     const int S = int(st.shown.text.size());
-    if (!st.analysis[1] || !st.analysis[0]) return "<p>The shipped models are loading.</p>";
+    if (!st.analysis) return "<p>The shipped models are loading.</p>";
+    if (!probes_current(st))
+        return "<p>Occlusion and the gradient path of \u201c" + html_escape(st.shown.text) +
+               "\u201d are computed when this figure is next drawn.</p>";
     if (!st.gradient_measured) return "<p>" + html_escape(gradient_note(st)) + "</p>";
+    if (!st.gradient[0]) return "<p>The shipped plain model is loading.</p>";
     std::string html = "<p>Norm of the loss gradient at each encoder state of \u201c" + html_escape(st.shown.text) +
                        "\u201d:</p><table><thead><tr><th scope=\"col\">position</th><th scope=\"col\">input</th>"
                        "<th scope=\"col\">plain</th><th scope=\"col\">attention</th><th scope=\"col\">outputs that change when blanked</th></tr></thead><tbody>";
@@ -247,7 +276,7 @@ std::string text_alternative(const AlignmentState& st) {
         std::snprintf(a, sizeof a, "%.3g", gradient(st, 1)[size_t(j)]);
         std::string changed;
         for (int t = 0; t < output_length; ++t)
-            if (attention(st).changed[size_t(t * S + j)] > 0) changed += (changed.empty() ? "" : " ") + std::to_string(t);
+            if (st.occlusion->changed[size_t(t * S + j)] > 0) changed += (changed.empty() ? "" : " ") + std::to_string(t);
         html += "<tr><th scope=\"row\">" + std::to_string(j) + "</th><td>" + html_escape(shown_char(st.shown.text[size_t(j)])) + "</td><td>" +
                 p + "</td><td>" + a + "</td><td>" + (changed.empty() ? "none" : changed) + "</td></tr>";
     }

@@ -149,8 +149,9 @@ void ShowViews(Lab& lab) {
     const Metrics* plain = lab.current_metrics(DecoderKind::plain, &plain_label);
     const Metrics* attention = lab.current_metrics(DecoderKind::attention, &attention_label);
     if (!plain || !attention) {
+        const std::string missing = lab.shipped_errors(date_task(), {DecoderKind::plain, DecoderKind::attention});
         ImGui::TextDisabled("The per-position and length views appear once a pair of models is evaluated%s.",
-                            lab.shipped_error.empty() ? "" : (" (" + lab.shipped_error + ")").c_str());
+                            missing.empty() ? "" : (" (" + missing + ")").c_str());
         return;
     }
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
@@ -219,11 +220,10 @@ nlohmann::json state_json(Lab& lab, const SweepState& st) {
                      {"chance_per_position", chance_baselines(lab.held_out()).majority_share},
                      {"plain_length_buckets", p->per_length_bucket}, {"attention_length_buckets", a->per_length_bucket}};
     nlohmann::json shipped = nlohmann::json::object();
-    for (int k = 0; k < 2; ++k)
-        if (const auto& m = lab.shipped_metrics[size_t(k)])
-            shipped[k ? "attention" : "plain"] = {{"exact", m->exact},
-                                                  {"per_char", m->per_char},
-                                                  {"native_exact", lab.shipped_native_exact[size_t(k)]}};
+    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
+        if (const ShippedModel* m = lab.find_shipped(date_task(), kind); m && m->metrics)
+            shipped[std::string(decoder_name(kind))] = {{"exact", m->metrics->exact}, {"per_char", m->metrics->per_char},
+                                                        {"native_exact", m->native_exact}};
     nlohmann::json training = nlohmann::json::array();
     for (const auto& run : lab.sweep)
         if (run && run->playing()) training.push_back({{"model", decoder_name(run->config().model.decoder)}, {"width", run->config().model.H}});

@@ -25,6 +25,7 @@
 #include "lesson2.h"
 #include "pair_view.h"
 #include "url_setting.h"
+#include "io/worker_codec.h"
 #include "lesson/published.h"
 #include "text/text.h"
 
@@ -42,20 +43,18 @@ const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
 constexpr int max_epochs = 30;
 // The learning rates offered: from too slow to learn in 12 epochs to far past where Adam diverges,
 // so a reader can watch a run go non-finite and stop (the trainer keeps its last sound weights).
-const double learning_rates[] = {1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 0.1, 1, 10};
+const float learning_rates[] = {1e-4f, 3e-4f, 1e-3f, 3e-3f, 1e-2f, 0.1f, 1, 10};
 
 }  // namespace
 
 TrainingState::TrainingState() {
-    std::vector<std::pair<std::string, const Task*>> task_names;
-    for (const Task* t : tasks()) task_names.push_back({t->name, t});
-    url.choice("task", task, task_names);
-    url_dial_setting(url, "formats", dial, task, "formats");  // after the task: they are the dates'
-    url_dial_setting(url, "order", dial, task, "field_order");
+    url_setting(url, "task", run, "task");
+    url_setting(url, "formats", run, "formats");  // after the task: they are the dates'
+    url_setting(url, "order", run, "field_order");
     std::vector<int> widths(sweep_widths.begin(), sweep_widths.end());
-    url.integer_in("width", width, widths);
+    url.integer_in("width", run.model.H, widths);
     // The second run's design, its scorer and its input feeding in the schema's words and checks
-    // (io/run_settings.h); the design is one of the page's.
+    // (settings/run_settings.h); the design is one of the page's.
     const SettingField* scorer_field = find_setting("scorer");
     const SettingField* feeding_field = find_setting("input_feeding");
     std::vector<std::string> design_names;
@@ -67,41 +66,36 @@ TrainingState::TrainingState() {
         scorers_taken += (scorers_taken.empty() ? "" : "; ") + design_names.back() + ": " + setting_expected(*scorer_field, s);
     }
     url.entry("model", "one of " + list_text(design_names),
-              [this] { return std::string(decoder_name(design)); },
+              [this] { return std::string(decoder_name(run.model.decoder)); },
               [this](const std::string& text) {  // a design starts with its own default scorer
                   const auto kind = parse_decoder(text);
                   if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
-                  design = *kind, scorer = default_scorer(*kind);
+                  run.model.decoder = *kind, run.model.scorer = default_scorer(*kind);
                   return true;
               })
         .entry("scorer", "a scorer the model takes (" + scorers_taken + ")",
-               [this] { return std::string(model_scorer_name(design, scorer)); },
-               [this, scorer_field](const std::string& text) {
-                   RunSettings s;
-                   s.model.decoder = design;
-                   if (!try_set_setting(s, *scorer_field, text)) return false;
-                   return scorer = s.model.scorer, true;
-               })
+               [this, scorer_field] { return setting_text(*scorer_field, run); },
+               [this, scorer_field](const std::string& text) { return try_set_setting(run, *scorer_field, text); })
         .entry("feeding", setting_expected(*feeding_field, RunSettings{}) + ", and 1 for " + kinds_text(*feeding_field) + " only",
-               [this] { return std::string(input_feeding ? "1" : "0"); },
+               [this, feeding_field] { return setting_text(*feeding_field, run); },
                [this, feeding_field](const std::string& text) {
-                   RunSettings s;
+                   RunSettings s = run;
                    if (!try_set_setting(s, *feeding_field, text)) return false;
-                   if (s.model.input_feeding && !applies_to(*feeding_field, design)) return false;
-                   return input_feeding = s.model.input_feeding, true;
+                   if (s.model.input_feeding && !applies_to(*feeding_field, s.model.decoder)) return false;
+                   return run = s, true;
                });
-    // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
-    url_setting(url, "seed", seed, "seed");
-    url_setting(url, "epochs", epochs, "epochs", max_epochs);
-    url_setting(url, "lr", learning_rate, "learning_rate");
+    // A run's settings: the schema's bounds and words, epochs up to the slider's.
+    url_setting(url, "seed", run, "seed");
+    url_setting(url, "epochs", run, "epochs", max_epochs);
+    url_setting(url, "lr", run, "learning_rate");
 }
 
-std::array<TrainerConfig, 2> TrainingState::configs() const {
-    std::array<TrainerConfig, 2> c = {trainer_config(DecoderKind::plain, scorer, width, epochs, seed, learning_rate),
-                                      trainer_config(design, scorer, width, epochs, seed, learning_rate)};
-    c[1].model.input_feeding = input_feeding;
-    for (TrainerConfig& config : c) config.model.task = task == &date_task() ? &date_task(dial) : task;
-    return c;
+std::array<RunSettings, 2> TrainingState::configs() const {
+    RunSettings plain = run;
+    plain.model.decoder = DecoderKind::plain;
+    plain.model.scorer = default_scorer(DecoderKind::plain);
+    plain.model.input_feeding = false;
+    return {plain, run};
 }
 
 namespace {
@@ -113,24 +107,39 @@ namespace {
 // The settings' widgets: true when one changed (new settings start new runs).
 bool ShowSettings(TrainingState& st) {
     bool changed = false;
+    RunSettings& run = st.run;
+    ModelConfig& model = run.model;
+    // The date task with any dial is "dates" in the task list; picking it starts from the lesson's dial.
+    const DateDial* task_dial = date_dial(*model.task);
+    const Task* listed = task_dial ? &date_task() : model.task;
     ImGui::SetNextItemWidth(110);
-    changed |= ComboOf("task", "task", st.task, tasks(), [](const Task* t) { return t->name; });
+    if (ComboOf("task", "task", listed, tasks(), [](const Task* t) { return t->name; }) &&
+        listed != (task_dial ? &date_task() : model.task)) {
+        model.task = listed;
+        changed = true;
+    }
     // The date task's dial: which formats are drawn (at least one) and the order of the fields.
-    ImGui::BeginDisabled(st.task != &date_task());
+    const bool dates = date_dial(*model.task) != nullptr;
+    DateDial dial = dates ? *date_dial(*model.task) : DateDial{};
+    const auto set_dial = [&] {
+        model.task = &date_task(dial);
+        changed = true;
+    };
+    ImGui::BeginDisabled(!dates);
     SameLineIfRoom(labelled(120, "formats"));
     ImGui::SetNextItemWidth(120);
     // A format is drawn or not; the last one drawn stays.
-    const auto toggle = [&st, &changed](int f) {
-        const auto at = std::find(st.dial.formats.begin(), st.dial.formats.end(), f);
-        if (at == st.dial.formats.end()) st.dial.formats.insert(std::upper_bound(st.dial.formats.begin(), st.dial.formats.end(), f), f);
-        else if (st.dial.formats.size() > 1) st.dial.formats.erase(at);
-        changed = true;
+    const auto toggle = [&](int f) {
+        const auto at = std::find(dial.formats.begin(), dial.formats.end(), f);
+        if (at == dial.formats.end()) dial.formats.insert(std::upper_bound(dial.formats.begin(), dial.formats.end(), f), f);
+        else if (dial.formats.size() > 1) dial.formats.erase(at);
+        set_dial();
     };
-    const auto format_label = [&st](int f) { return std::to_string(f) + "  " + format_name(f, st.dial.order); };
-    if (ImGui::BeginCombo("formats", formats_text(st.dial.formats).c_str())) {
+    const auto format_label = [&dial](int f) { return std::to_string(f) + "  " + format_name(f, dial.order); };
+    if (ImGui::BeginCombo("formats", formats_text(dial.formats).c_str())) {
         for (int f = 0; f < format_count; ++f) {
-            bool used = std::find(st.dial.formats.begin(), st.dial.formats.end(), f) != st.dial.formats.end();
-            ImGui::BeginDisabled(used && st.dial.formats.size() == 1);
+            bool used = std::find(dial.formats.begin(), dial.formats.end(), f) != dial.formats.end();
+            ImGui::BeginDisabled(used && dial.formats.size() == 1);
             if (ImGui::Checkbox(format_label(f).c_str(), &used)) toggle(f);
             ImGui::EndDisabled();
         }
@@ -139,56 +148,61 @@ bool ShowSettings(TrainingState& st) {
     record_rect("formats");
     // For the keyboard, the popup's checkboxes are described over the combo, one per format.
     for (int f = 0; f < format_count; ++f) {
-        const bool used = std::find(st.dial.formats.begin(), st.dial.formats.end(), f) != st.dial.formats.end();
+        const bool used = std::find(dial.formats.begin(), dial.formats.end(), f) != dial.formats.end();
         const std::string id = "format-" + std::to_string(f);
-        const bool last = used && st.dial.formats.size() == 1;
+        const bool last = used && dial.formats.size() == 1;
         describe({.id = id, .role = Role::checkbox, .name = "format " + format_label(f), .checked = used, .disabled = last});
-        if (take_action(id, Action::press) && st.task == &date_task() && !last) toggle(f);
+        if (take_action(id, Action::press) && dates && !last) toggle(f);
     }
     SameLineIfRoom(labelled(70, "order"));
     ImGui::SetNextItemWidth(70);
     const std::string orders[] = {"dmy", "dym", "mdy", "myd", "ydm", "ymd"};
-    changed |= ComboOf("order", "order", st.dial.order, orders, [](const std::string& o) { return o; }, "order of the fields");
+    if (ComboOf("order", "order", dial.order, orders, [](const std::string& o) { return o; }, "order of the fields")) set_dial();
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
-    changed |= ComboOf("width", "width", st.width, sweep_widths, [](int w) { return std::to_string(w); });
+    changed |= ComboOf("width", "width", model.H, sweep_widths, [](int w) { return std::to_string(w); });
     SameLineIfRoom(labelled(110, "model"));
     ImGui::SetNextItemWidth(110);
-    const DecoderKind design = st.design;
-    if (ComboOf("model", "model", st.design, designs, [](DecoderKind k) { return std::string(decoder_name(k)); }) && st.design != design) {
+    const DecoderKind design = model.decoder;
+    if (ComboOf("model", "model", model.decoder, designs, [](DecoderKind k) { return std::string(decoder_name(k)); }) &&
+        model.decoder != design) {
         changed = true;
-        if (!takes_scorer(st.design, st.scorer)) st.scorer = default_scorer(st.design);
-        st.input_feeding &= is_luong(st.design);
+        if (!takes_scorer(model.decoder, model.scorer)) model.scorer = default_scorer(model.decoder);
+        model.input_feeding &= is_luong(model.decoder);
     }
     SameLineIfRoom(labelled(90, "scorer"));
     ImGui::SetNextItemWidth(90);
-    ImGui::BeginDisabled(st.design == DecoderKind::bahdanau);  // the paper's additive score only
+    ImGui::BeginDisabled(model.decoder == DecoderKind::bahdanau);  // the paper's additive score only
     std::vector<Scorer> taken;
     for (Scorer s : scorers)
-        if (takes_scorer(st.design, s)) taken.push_back(s);
-    changed |= ComboOf("scorer", "scorer", st.scorer, taken, [&st](Scorer s) { return std::string(model_scorer_name(st.design, s)); });
+        if (takes_scorer(model.decoder, s)) taken.push_back(s);
+    changed |= ComboOf("scorer", "scorer", model.scorer, taken,
+                       [&model](Scorer s) { return std::string(model_scorer_name(model.decoder, s)); });
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "input feeding"));
-    ImGui::BeginDisabled(!is_luong(st.design));
-    changed |= Checkbox("input feeding", "input-feeding", &st.input_feeding);
+    ImGui::BeginDisabled(!is_luong(model.decoder));
+    changed |= Checkbox("input feeding", "input-feeding", &model.input_feeding);
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(110, "seed"));
     ImGui::SetNextItemWidth(110);
-    const int seed = st.seed;
-    changed |= InputInt("seed", "seed", &st.seed, 0, 2147483647) && st.seed != seed;
+    int seed = int(run.seed);  // the schema's seeds fit an int (0 to 2^31 - 1)
+    if (InputInt("seed", "seed", &seed, 0, 2147483647) && uint64_t(seed) != run.seed) {
+        run.seed = uint64_t(seed);
+        changed = true;
+    }
     SameLineIfRoom(labelled(120, "epochs"));
     ImGui::SetNextItemWidth(120);
-    const int epochs = st.epochs;
-    changed |= SliderInt("epochs", "epochs", &st.epochs, 1, max_epochs) && st.epochs != epochs;
+    const int epochs = run.epochs;
+    changed |= SliderInt("epochs", "epochs", &run.epochs, 1, max_epochs) && run.epochs != epochs;
     SameLineIfRoom(labelled(80, "learning rate"));
     ImGui::SetNextItemWidth(80);
-    const auto rate_text = [](double rate) {
+    const auto rate_text = [](float rate) {
         char shown[32];
-        std::snprintf(shown, sizeof shown, "%g", rate);
+        std::snprintf(shown, sizeof shown, "%g", double(rate));
         return std::string(shown);
     };
-    changed |= ComboOf("learning rate", "learning-rate", st.learning_rate, learning_rates, rate_text);
+    changed |= ComboOf("learning rate", "learning-rate", run.learning_rate, learning_rates, rate_text);
     return changed;
 }
 
@@ -226,21 +240,22 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
     const long examples = built ? lab.live[0]->examples_seen() + lab.live[1]->examples_seen() : 0;
     return {
         {"running", lab.live.running()},
-        {"task", st.task->name},
-        {"formats", formats_text(st.dial.formats)},
-        {"order", st.dial.order},
-        {"width", st.width},
-        {"model", std::string(decoder_name(st.design))},
-        {"scorer", std::string(model_scorer_name(st.design, st.scorer))},
-        {"input_feeding", st.input_feeding},
-        {"seed", st.seed},
-        {"epochs", st.epochs},
-        {"learning_rate", st.learning_rate},
+        {"task", st.run.model.task->name},
+        {"formats", setting_text(*find_setting("formats"), st.run)},
+        {"order", setting_text(*find_setting("field_order"), st.run)},
+        {"width", st.run.model.H},
+        {"model", std::string(decoder_name(st.run.model.decoder))},
+        {"scorer", std::string(model_scorer_name(st.run.model.decoder, st.run.model.scorer))},
+        {"input_feeding", st.run.model.input_feeding},
+        {"seed", st.run.seed},
+        {"epochs", st.run.epochs},
+        {"learning_rate", std::stod(setting_text(*find_setting("learning_rate"), st.run))},  // 0.001, not the float's 0.0010000000474
         {"runs", built ? nlohmann::json{pair_run_json(*lab.live[0], "plain"),
                                         pair_run_json(*lab.live[1], model_label(lab.live[1]->config().model).c_str())}
                        : nlohmann::json::array()},
         // What each worker was given, and the groups of the held-out split it evaluated on.
-        {"worker_configs", built ? nlohmann::json{worker_config(lab.live[0]->config()), worker_config(lab.live[1]->config())}
+        {"worker_configs", built ? nlohmann::json{run_settings_to_json(lab.live[0]->config()),
+                                                   run_settings_to_json(lab.live[1]->config())}
                                  : nlohmann::json::array()},
         {"held_out_groups", built && lab.live[1]->metrics() ? nlohmann::json(lab.live[1]->metrics()->examples_per_format)
                                                             : nlohmann::json::array()},
@@ -248,21 +263,22 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
         {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
         {"workers", lab.worker_count},
         {"training_note", lab.training_note},
-        {"shipped_error", lab.shipped_error},
+        {"shipped_error", lab.shipped_errors(date_task(), {DecoderKind::plain, DecoderKind::attention})},
     };
 }
 
 std::string text_alternative(const Lab& lab, const TrainingState& st) {
     if (!lab.live.built()) return "";
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%g", st.learning_rate);
+    const RunSettings& run = st.run;
+    const std::string rate = setting_text(*find_setting("learning_rate"), run);
     std::string second;
     const PairLook shown = look(lab.live, second);
-    const std::string dial = st.task == &date_task() ? " (formats " + formats_text(st.dial.formats) + ", fields in the order " +
-                                                           st.dial.order + ")"
-                                                     : "";
-    std::string html = "<p>Plain against " + second + " on the " + st.task->name + " task" + dial + ", width " + std::to_string(st.width) + ", seed " +
-                       std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs, learning rate " + rate + ". " +
+    const DateDial* dial = date_dial(*run.model.task);
+    const std::string dial_text =
+        dial ? " (formats " + formats_text(dial->formats) + ", fields in the order " + dial->order + ")" : "";
+    std::string html = "<p>Plain against " + second + " on the " + run.model.task->name + " task" + dial_text + ", width " +
+                       std::to_string(run.model.H) + ", seed " + std::to_string(run.seed) + ", " +
+                       std::to_string(run.epochs) + " epochs, learning rate " + rate + ". " +
                        (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
     return html + pair_epochs_table(lab.live, shown);
 }

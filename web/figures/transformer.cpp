@@ -49,21 +49,26 @@ PairLook transformer_look() { return {{"first state", "all states"}, {plain_colo
 
 }  // namespace
 
-TransformerTrainingState::TransformerTrainingState() {
-    url.integer_in("width", width, {std::begin(transformer_widths), std::end(transformer_widths)})
-        .integer_in("heads", heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)});
-    // A run's settings: the schema's bounds and words (io/run_settings.h), epochs up to the slider's.
-    url_setting(url, "seed", seed, "seed");
-    url_setting(url, "epochs", epochs, "epochs", max_transformer_epochs);
+// A Transformer with the page's width and heads at its kind's rate and warmup (registry.h).
+RunSettings transformer_run() {
+    ModelConfig model;
+    model.decoder = DecoderKind::transformer;
+    model.scorer = default_scorer(DecoderKind::transformer);
+    return default_run_settings(model);
 }
 
-std::array<TrainerConfig, 2> TransformerTrainingState::configs() const {
-    std::array<TrainerConfig, 2> c;
-    for (size_t k = 0; k < 2; ++k) {
-        c[k] = trainer_config(DecoderKind::transformer, Scorer::additive, width, epochs, seed, transformer_learning_rate);
-        c[k].model.heads = heads;
-        c[k].model.memory = k ? Memory::all : Memory::first;
-    }
+TransformerTrainingState::TransformerTrainingState() : run(transformer_run()) {
+    url.integer_in("width", run.model.H, {std::begin(transformer_widths), std::end(transformer_widths)})
+        .integer_in("heads", run.model.heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)});
+    // A run's settings: the schema's bounds and words (settings/run_settings.h), epochs up to the slider's.
+    url_setting(url, "seed", run, "seed");
+    url_setting(url, "epochs", run, "epochs", max_transformer_epochs);
+}
+
+std::array<RunSettings, 2> TransformerTrainingState::configs() const {
+    std::array<RunSettings, 2> c = {run, run};
+    c[0].model.memory = Memory::first;
+    c[1].model.memory = Memory::all;
     return c;
 }
 
@@ -73,18 +78,23 @@ namespace {
 bool ShowTransformerSettings(TransformerTrainingState& st) {
     bool changed = false;
     const auto number = [](int n) { return std::to_string(n); };
+    RunSettings& run = st.run;
     ImGui::SetNextItemWidth(70);
-    changed |= ComboOf("width", "width", st.width, transformer_widths, number);
+    changed |= ComboOf("width", "width", run.model.H, transformer_widths, number);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(60);
-    changed |= ComboOf("heads", "heads", st.heads, transformer_head_counts, number);
+    changed |= ComboOf("heads", "heads", run.model.heads, transformer_head_counts, number);
     if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();
     ImGui::SetNextItemWidth(90);
-    const int seed = st.seed, epochs = st.epochs;
-    changed |= InputInt("seed", "seed", &st.seed, 0, 2147483647) && st.seed != seed;
+    int seed = int(run.seed);  // the schema's seeds fit an int (0 to 2^31 - 1)
+    if (InputInt("seed", "seed", &seed, 0, 2147483647) && uint64_t(seed) != run.seed) {
+        run.seed = uint64_t(seed);
+        changed = true;
+    }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
-    changed |= SliderInt("epochs", "epochs", &st.epochs, 1, max_transformer_epochs) && st.epochs != epochs;
+    const int epochs = run.epochs;
+    changed |= SliderInt("epochs", "epochs", &run.epochs, 1, max_transformer_epochs) && run.epochs != epochs;
     return changed;
 }
 
@@ -97,17 +107,19 @@ void ShowTransformerTraining(Lab& lab, TransformerTrainingState& st) {
     ShowPairProgress(lab.transformers);
     ShowPairCharts(lab.transformers, transformer_look());
     if (!lab.training_note.empty()) WrappedText("%s", lab.training_note.c_str());
-    else DimTextWrapped("Both Transformers train in Web Workers with Adam at a learning rate of 0.001, as the GRU models do.");
+    else
+        DimTextWrapped(("Both Transformers train in Web Workers with Adam at a learning rate of " +
+                        setting_text(*find_setting("learning_rate"), st.run) + ", as the GRU models do.").c_str());
 }
 
 nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingState& st) {
     const bool built = lab.transformers.built();  // before the figure first draws: its settings, no runs
     return {
         {"running", lab.transformers.running()},
-        {"width", st.width},
-        {"heads", st.heads},
-        {"seed", st.seed},
-        {"epochs", st.epochs},
+        {"width", st.run.model.H},
+        {"heads", st.run.model.heads},
+        {"seed", st.run.seed},
+        {"epochs", st.run.epochs},
         {"runs", built ? nlohmann::json{pair_run_json(*lab.transformers[0], "transformer-first"),
                                         pair_run_json(*lab.transformers[1], "transformer-all")}
                        : nlohmann::json::array()},
@@ -117,8 +129,8 @@ nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingStat
 
 std::string training_text(const Lab& lab, const TransformerTrainingState& st) {
     if (!lab.transformers.built()) return "";
-    return "<p>Width " + std::to_string(st.width) + ", " + std::to_string(st.heads) + " heads, seed " +
-           std::to_string(st.seed) + ", " + std::to_string(st.epochs) + " epochs. " +
+    return "<p>Width " + std::to_string(st.run.model.H) + ", " + std::to_string(st.run.model.heads) + " heads, seed " +
+           std::to_string(st.run.seed) + ", " + std::to_string(st.run.epochs) + " epochs. " +
            (lab.transformers.running() ? "Training." : lab.transformers[0]->steps() ? "Paused." : "Not started.") + "</p>" +
            pair_epochs_table(lab.transformers, transformer_look());
 }
@@ -149,8 +161,8 @@ std::string lesson_date() { return format_date(1977, 9, 19, 1).input; }  // the 
 
 // The Transformer the maps read (read_model's rule): [0] memory first, [1] memory all.
 ModelRead maps_model(const Lab& lab, const TransformerMapsState& st) {
-    const size_t k = st.memory_all;
-    return read_model(lab.transformers[k], lab.shipped_transformers[k] ? &*lab.shipped_transformers[k] : nullptr, date_task(), st.use_live);
+    const Model* shipped = lab.shipped_model(date_task(), DecoderKind::transformer, st.memory_all ? Memory::all : Memory::first);
+    return read_model(lab.transformers[st.memory_all], shipped, date_task(), st.use_live);
 }
 bool live_available(const Lab& lab, const TransformerMapsState& st) { return trained(lab.transformers[st.memory_all]); }
 
@@ -158,12 +170,13 @@ void refresh_maps(Lab& lab, TransformerMapsState& st) {
     if (st.use_live && !live_available(lab, st)) st.use_live = false;
     const ModelRead model = maps_model(lab, st);
     if (!model.model) return;
-    const auto analysis = analyse(model, st.typed.input);
+    const auto analysis = lab.analyses.analyse(model, st.typed.input);
     if (analysis != st.analysis) {
         st.analysis = analysis;
         const std::string memory = st.memory_all ? "all states" : "the first state only";
         st.model_label = model.run ? "the Transformer reading " + memory + " trained in this page (epoch " + std::to_string(model.run->epoch()) + ")"
-                                   : "the shipped Transformer reading " + memory + " (" + lab.shipped_transformer_info[st.memory_all ? 1 : 0] + ")";
+                                   : "the shipped Transformer reading " + memory + " (" +
+                                         lab.shipped_note(date_task(), DecoderKind::transformer, st.memory_all ? Memory::all : Memory::first) + ")";
         st.head = std::clamp(st.head, 0, analysis->heads);
         st.selected_output = std::clamp(st.selected_output, 0, output_length - 1);
         st.selected_input = std::clamp(st.selected_input, 0, int(st.typed.input.text.size()) - 1);
@@ -171,7 +184,7 @@ void refresh_maps(Lab& lab, TransformerMapsState& st) {
     // The move is of the map shown: head st.head, or every head under the mean.
     Move move = st.move;
     move.head = st.head == 0 ? every_head : st.head - 1;
-    st.what_if = move.step >= 0 ? what_if(model, st.typed.input, move) : nullptr;
+    st.what_if = move.step >= 0 ? lab.analyses.what_if(model, st.typed.input, move) : nullptr;
 }
 
 // Whose attention a move moved, after "Output t's attention".
@@ -231,8 +244,8 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowMapsPicker(lab, st);
     refresh_maps(lab, st);
     if (!st.analysis) {
-        ImGui::TextDisabled("%s", lab.shipped_transformer_error.empty() ? "Loading the shipped Transformers\u2026"
-                                                                        : lab.shipped_transformer_error.c_str());
+        const std::string missing = lab.shipped_errors(date_task(), {DecoderKind::transformer});
+        ImGui::TextDisabled("%s", missing.empty() ? "Loading the shipped Transformers\u2026" : missing.c_str());
         return;
     }
     const Analysis& a = *st.analysis;
@@ -248,8 +261,11 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     ShowHeadPicker(st);
 
     WrappedText("Cross-attention: each output character (down) over the input (across)");
-    ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w,
-                  "cross-attention map: output characters in rows, input characters in columns; Enter picks a row");
+    const bool cross_drawn = ShowMapOrError("map", [&] {
+        ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w,
+                      "cross-attention map: output characters in rows, input characters in columns; Enter picks a row");
+    });
+    if (!cross_drawn) return;  // its rows are not there to read
     const auto bars = row_of(cross, st.selected_output, S);
     const Peak peak = row_peak(bars);
     float sum = 0;
@@ -278,8 +294,11 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
 
     ImGui::Spacing();
     WrappedText("The encoder's self-attention: each input character (down) over the input (across)");
-    ShowWeightMap({"self-map", "in-", "input"}, input, input, self, st.selected_input, map_w,
-                  "the encoder's self-attention map: input characters in rows and columns; Enter picks a row");
+    const bool self_drawn = ShowMapOrError("self-map", [&] {
+        ShowWeightMap({"self-map", "in-", "input"}, input, input, self, st.selected_input, map_w,
+                      "the encoder's self-attention map: input characters in rows and columns; Enter picks a row");
+    });
+    if (!self_drawn) return;
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
     WrappedText("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
@@ -333,14 +352,16 @@ nlohmann::json maps_state_json(Lab& lab, TransformerMapsState& st) {
         {"move", st.move.step < 0 ? nlohmann::json(nullptr)
                                   : nlohmann::json{{"step", st.move.step}, {"first", st.move.first}, {"last", st.move.last}}},
         {"moved", moved_json(st)},
-        {"shipped_error", lab.shipped_transformer_error},
+        {"shipped_error", lab.shipped_errors(date_task(), {DecoderKind::transformer})},
     };
 }
 
 std::string maps_text(Lab& lab, TransformerMapsState& st) {
     refresh_maps(lab, st);
-    if (!st.analysis) return "<p>" + html_escape(lab.shipped_transformer_error.empty() ? "The shipped Transformers are loading."
-                                                                                          : lab.shipped_transformer_error) + "</p>";
+    if (!st.analysis) {
+        const std::string missing = lab.shipped_errors(date_task(), {DecoderKind::transformer});
+        return "<p>" + html_escape(missing.empty() ? "The shipped Transformers are loading." : missing) + "</p>";
+    }
     const Analysis& a = *st.analysis;
     const std::string& input = st.typed.input.text;
     const int S = int(input.size());

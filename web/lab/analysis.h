@@ -1,24 +1,37 @@
-// web/lab/analysis.h — everything the map and probe figures show of one string, for one model:
-// its output, its attention map (a Transformer's per head too, and its encoder's
-// self-attention), what blanking each input character does (occlusion) and the gradient path.
-// Computed once per (model, its weights, string, gradient target) and kept: the alignment,
-// probes and Transformer-maps figures only read it, and none of them decodes.
+// web/lab/analysis.h — what the map and probe figures show of one string, for one model, kept by
+// the Lab (Lab::analyses) so the figures only read it and none of them decodes: its output and
+// attention maps (a Transformer's per head too, and its encoder's self-attention); the probes,
+// computed only when the probes figure asks (occlusion, the gradient path); a step's attention
+// moved and the string decoded again; and the map of one input of any task (TaskMap) that the
+// "checked" figure draws against the task's known alignment, teacher-forced on a held-out
+// example's target or greedily decoded from what a reader typed.
 //
-// And the map of one input of any task (TaskMap) that the "checked" figure draws against the
-// task's known alignment: teacher-forced on a held-out example's target, or greedily decoded from
-// what a reader typed.
-//
-// Legend: T output characters (10), S input characters, A heads.
+// Legend: T output steps, S input tokens, A heads.
 #pragma once
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "data/alignment_scores.h"
-#include "lab.h"
+#include "data/task.h"
+#include "lesson/probes.h"
 #include "models/attention_override.h"
+#include "models/model.h"
 
 namespace lb::web {
+
+class Run;  // lab.h
+
+// Which weights a figure reads (lab.h's read_model): a run's, or a shipped model when `run` is
+// null. `version` tells one set of a run's weights from the next: they arrive into the same
+// Model after every epoch.
+struct ModelRead {
+    const Model* model = nullptr;
+    const Run* run = nullptr;
+    long version = 0;
+};
 
 // A string a model reads: its text and its tokens, checked once where it came in (a typed date
 // where it is typed, the held-out split and the lesson's example by the generator).
@@ -30,6 +43,7 @@ struct ModelInput {
 ModelInput generated_input(const std::string& text);
 ModelInput generated_input(const Task& task, const std::string& text);  // of any task
 
+// One greedy decoding and its maps.
 struct Analysis {
     std::string output;                    // [T] greedy decoding
     std::vector<float> attention;          // [T, S]; a Transformer's cross-attention, mean over heads;
@@ -38,17 +52,7 @@ struct Analysis {
     std::vector<float> head_attention;     // [A, T, S] each head's
     std::vector<float> self_attention;     // [A, S, S] the encoder's: row i = what input i attends to
     std::vector<float> self_mean;          // [S, S] its mean over heads
-    std::vector<std::string> occluded;     // [S] the output with input j blanked
-    std::vector<float> changed;            // [T, S] 1 where blanking input j changes output t
-    std::string gradient_target;           // the target the gradient path's loss is taken against
-    std::vector<float> gradient_total;     // [S] ‖∂loss/∂h_j‖; empty: the model has no gradient path
-    std::vector<float> gradient_direct;    // [S] the part that reaches h_j directly
 };
-
-// The analysis of `input` by `model.model` (non-null); the gradient path's loss is taken against
-// `gradient_target`, or the model's own output when it is "". Kept for the last few asked.
-std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput& input,
-                                        const std::string& gradient_target = "");
 
 // "What if the decoder had looked elsewhere?": one step's attention moved evenly onto the input
 // positions first..last, the string decoded again from there (core/models/counterfactual.h).
@@ -67,9 +71,6 @@ struct WhatIf {
     std::vector<int> changed;   // the output steps whose character changed
     std::string error;          // why the move was refused ("" = it was not); the rest is empty then
 };
-// The move's decoding of `input` by `model.model` (non-null, a model with attention); a move the
-// core refuses comes back as its message. Kept for the last few asked.
-std::shared_ptr<const WhatIf> what_if(const ModelRead& model, const ModelInput& input, const Move& move);
 
 // One map of a task's model, as the checked figure draws it: rows are output tokens, columns
 // input tokens (characters, or a translation's words). Legend here: T rows, S columns.
@@ -84,11 +85,69 @@ struct TaskMap {
     std::vector<AlignmentLink> links;      // the example's known alignment (forced only)
     AlignmentCounts scores;                // the map scored against the links (core's score_alignment)
 };
-// The teacher-forced map of `example` (a held-out example of the model's task) by `model.model`
-// (non-null, a model with attention), scored against its links. Kept for the last few asked.
-std::shared_ptr<const TaskMap> forced_task_map(const ModelRead& model, const Example& example);
-// The greedy decoding's map of a reader's input (checked by encode_user_input for the model's
-// task): no links, no scores. Rows: the tokens written before the end token. Kept likewise.
-std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input);
+
+// The last few of each asked, kept by the weights read, the input and what else was asked (a
+// target, a move): asked again, the same object comes back, not computed again. Every `model`
+// given must have a non-null model.model that outlives what is kept of it: a run's weights are
+// told apart by the run's id and version, a shipped model by its address (the Lab's own, kept).
+class Analyses {
+public:
+    std::shared_ptr<const Analysis> analyse(const ModelRead& model, const ModelInput& input);
+    // Every input position blanked in turn (core/lesson/probes.h); any model.
+    std::shared_ptr<const Occlusion> occlusion(const ModelRead& model, const ModelInput& input);
+    // ‖∂loss/∂h_j‖ for the loss of writing `target`; only a model with has_gradient_path.
+    std::shared_ptr<const GradientPath> gradient_path(const ModelRead& model, const ModelInput& input,
+                                                      const std::string& target);
+    // The move's decoding (a model with attention); a move the core refuses comes back as its
+    // message, never thrown.
+    std::shared_ptr<const WhatIf> what_if(const ModelRead& model, const ModelInput& input, const Move& move);
+    // The teacher-forced map of `example` (a held-out example of the model's task) by a model with
+    // attention, scored against its links.
+    std::shared_ptr<const TaskMap> forced_task_map(const ModelRead& model, const Example& example);
+    // The greedy decoding's map of a reader's input (checked by encode_user_input for the model's
+    // task): no links, no scores. Rows: the tokens written before the end token.
+    std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input);
+
+    // How many of each were computed rather than found kept.
+    struct Counts {
+        long analyses = 0, occlusions = 0, gradient_paths = 0, what_ifs = 0, task_maps = 0;
+    };
+    const Counts& computed() const { return computed_; }
+
+private:
+    struct Weights {
+        int run;              // the run's id, or 0: a shipped model
+        const Model* model;
+        long version;
+        bool operator==(const Weights&) const = default;
+    };
+    static Weights weights_of(const ModelRead& model);
+    // The newest last; a computation that throws keeps nothing.
+    template <class Key, class Value>
+    class Recent {
+    public:
+        explicit Recent(size_t keep) : keep_(keep) {}
+        template <class Make>
+        std::shared_ptr<const Value> get(const Key& key, long& computed, Make&& make) {
+            for (const auto& [k, value] : kept_)
+                if (k == key) return value;
+            std::shared_ptr<const Value> value = make();
+            ++computed;
+            if (kept_.size() == keep_) kept_.erase(kept_.begin());
+            kept_.emplace_back(key, value);
+            return value;
+        }
+    private:
+        size_t keep_;
+        std::vector<std::pair<Key, std::shared_ptr<const Value>>> kept_;
+    };
+    // The figures ask for four at most at a time (two models, the map and a move).
+    Recent<std::tuple<Weights, std::string>, Analysis> analyses_{8};
+    Recent<std::tuple<Weights, std::string>, Occlusion> occlusions_{4};
+    Recent<std::tuple<Weights, std::string, std::string>, GradientPath> gradient_paths_{8};
+    Recent<std::tuple<Weights, std::string, Move>, WhatIf> what_ifs_{4};
+    Recent<std::tuple<Weights, std::string, std::string>, TaskMap> task_maps_{8};  // target "": typed
+    Counts computed_;
+};
 
 }  // namespace lb::web

@@ -1,9 +1,11 @@
-// web/lab/assets.cpp — what the Lab loads from assets/ (the page's own origin): the two shipped
-// 64-unit models, labelled from their own metadata and checked on the held-out split by a
-// worker, the two shipped 64-wide Transformers (memory first and all) for the Transformer
-// section's maps, the native sweep (assets/sweep.json) as result rows, and for the maps checked
-// against each task's known alignment the other tasks' shipped attention models
-// (assets/attention-TASK-64.safetensors) and the alignment sweeps (assets/alignment-TASK.json).
+// web/lab/assets.cpp — what the Lab loads from assets/ (the page's own origin). The site build
+// lists what the build shipped in assets/shipped.json (web/page/build_page.mjs): each trained
+// model's file with the settings that tell it apart (its task, kind, a Transformer's memory), and
+// each task's alignment sweep (assets/alignment-TASK.json). The Lab reads that list and then
+// exactly the files it names, keeping every model alike (ShippedModel) and each task's sweep in
+// the task's record; a task the list has nothing for is said to have none. Besides: the native
+// sweep (assets/sweep.json) and the published designs' means (assets/published.json) as result
+// rows, and each task's held-out split.
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
@@ -20,16 +22,8 @@
 namespace lb::web {
 namespace {
 
-enum FetchTag {
-    fetch_plain = 0, fetch_attention = 1, fetch_sweep = 2, fetch_transformer_first = 3, fetch_transformer_all = 4,
-    fetch_published = 5,
-    fetch_task_model = 10,        // + 0 reversal, + 1 translation (Lab::task_models)
-    fetch_alignment_sweep = 20,   // + the task's index in tasks()
-};
-const char* const task_model_names[] = {"reversal", "translation"};
-
-// Fetches a file of the site; calls lb_asset_fetched(tag, bytes, size, error) when it arrives.
-EM_JS(void, js_fetch_asset, (const char* path, int tag), {
+// Fetches a file of the site; calls lb_asset_fetched(request, bytes, size, error) when it arrives.
+EM_JS(void, js_fetch_asset, (const char* path, int request), {
     const done = (bytes, error) => {
         const data = bytes ? _malloc(Math.max(1, bytes.length)) : 0;
         if (bytes) HEAPU8.set(bytes, data);
@@ -39,7 +33,7 @@ EM_JS(void, js_fetch_asset, (const char* path, int tag), {
             message = _malloc(size);
             stringToUTF8(error, message, size);
         }
-        _lb_asset_fetched(tag, data, bytes ? bytes.length : 0, message);
+        _lb_asset_fetched(request, data, bytes ? bytes.length : 0, message);
         if (data) _free(data);
         if (message) _free(message);
     };
@@ -55,8 +49,6 @@ EM_JS(void, js_fetch_asset, (const char* path, int tag), {
 EM_JS(void, js_evaluate, (int k, const uint8_t* bytes, int size), {
     Module.lookbackRuns.evaluate(k, HEAPU8.slice(bytes, bytes + size));
 });
-
-const char* model_word(int k) { return k ? "attention" : "plain"; }
 
 // A run's model as a sweep file records it, read through the settings schema (io/worker_codec.h).
 ModelConfig config_of(const nlohmann::json& run) {
@@ -120,174 +112,239 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
     return out;
 }
 
+
+// The two that tell a shipped model apart from the others of its task and kind.
+bool same_model(const ModelConfig& a, const ModelConfig& b) {
+    return a.task == b.task && a.decoder == b.decoder && (a.decoder != DecoderKind::transformer || a.memory == b.memory);
+}
+
+// A task's sweep before assets/shipped.json is read, and once it is read and names none.
+const AlignmentSweep& no_sweep(bool listed) {
+    static const AlignmentSweep loading, none{.note = "no alignment sweep was shipped for it"};
+    return listed ? none : loading;
+}
+
 }  // namespace
+
+std::string shipped_label(const ModelConfig& c) {
+    if (c.decoder == DecoderKind::transformer)
+        return std::string("Transformer (") + (c.memory == Memory::all ? "all states" : "first state") + ")";
+    return std::string(decoder_name(c.decoder)) + " model" + (c.task == &date_task() ? "" : " for " + c.task->name);
+}
+
+//-----------------------------------------------------------------------------------------------
+// Reading the site's files
+//-----------------------------------------------------------------------------------------------
+
+void Lab::read(const std::string& path, AssetArrived done) {
+    AssetArrived then = [this, done = std::move(done)](const uint8_t* bytes, size_t size, const char* error) {
+        done(bytes, size, error);
+        changed();
+    };
+    if (read_asset) return read_asset(path, std::move(then));
+    const int request = next_request_++;
+    fetching_[request] = std::move(then);
+    js_fetch_asset(path.c_str(), request);
+}
+
+void Lab::asset_fetched(int request, const uint8_t* bytes, size_t size, const char* error) {
+    const auto found = fetching_.find(request);
+    if (found == fetching_.end()) return;
+    const AssetArrived done = std::move(found->second);
+    fetching_.erase(found);
+    done(bytes, size, error);
+}
 
 void Lab::start_loading() {
     native_note = "loading assets/sweep.json\u2026";
-    js_fetch_asset("assets/plain-64.safetensors", fetch_plain);
-    js_fetch_asset("assets/attention-64.safetensors", fetch_attention);
-    js_fetch_asset("assets/sweep.json", fetch_sweep);
-    js_fetch_asset("assets/published.json", fetch_published);
-    js_fetch_asset("assets/transformer-first-64.safetensors", fetch_transformer_first);
-    js_fetch_asset("assets/transformer-all-64.safetensors", fetch_transformer_all);
-    for (int k = 0; k < 2; ++k)
-        js_fetch_asset(("assets/attention-" + std::string(task_model_names[k]) + "-64.safetensors").c_str(), fetch_task_model + k);
-    for (size_t k = 0; k < tasks().size(); ++k)
-        js_fetch_asset(("assets/alignment-" + tasks()[k]->name + ".json").c_str(), fetch_alignment_sweep + int(k));
+    read("assets/shipped.json", [this](const uint8_t* bytes, size_t size, const char* error) {
+        try {
+            if (error) throw std::runtime_error(error);
+            take_shipped_list(bytes, size);
+        } catch (const std::exception& e) {
+            shipped_list_note = std::string("assets/shipped.json could not be read: ") + e.what();
+        }
+    });
+    read("assets/sweep.json", [this](const uint8_t* bytes, size_t size, const char* error) {
+        if (error) {
+            native_note = std::string("no native sweep was shipped (") + error + ")";
+            return;
+        }
+        try {
+            const nlohmann::json sweep = nlohmann::json::parse(bytes, bytes + size);
+            std::vector<ResultRow> rows;
+            for (const auto& run : sweep.at("runs")) {
+                const ModelConfig c = config_of(run);
+                rows.push_back({Origin::native, native_sweep_label, c, run.at("exact").get<double>(), run.at("per_char").get<double>(),
+                                run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
+            }
+            std::erase_if(native_rows, [](const ResultRow& r) { return r.label == native_sweep_label; });
+            native_rows.insert(native_rows.begin(), rows.begin(), rows.end());
+            native_note = std::to_string(sweep.value("epochs", 0)) + " epochs, seed " + std::to_string(sweep.value("seed", 0));
+        } catch (const std::exception& e) {
+            native_note = std::string("assets/sweep.json could not be read: ") + e.what();
+        }
+    });
+    // The published designs' rows: each variant's mean over its seeds (assets/published.md).
+    read("assets/published.json", [this](const uint8_t* bytes, size_t size, const char* error) {
+        try {
+            if (error) throw std::runtime_error(error);
+            const nlohmann::json published = nlohmann::json::parse(bytes, bytes + size);
+            std::vector<ResultRow> rows;
+            for (const auto& v : published.at("summary"))
+                rows.push_back({Origin::native, "published, mean of " + std::to_string(v.at("seeds").get<int>()) + " seeds",
+                                config_of(v), v.at("exact_mean").get<double>(), v.at("per_char_mean").get<double>(),
+                                v.at("parameters").get<long>(),
+                                NAN});  // its seconds are wall clock on a loaded machine: not shown
+            native_rows.insert(native_rows.end(), rows.begin(), rows.end());
+        } catch (const std::exception& e) {
+            published_note = std::string("assets/published.json could not be read: ") + e.what();
+        }
+    });
 }
 
-const std::vector<Example>& Lab::held_out() {
-    if (!data_) data_ = make_date_splits(1);
-    return data_->held_out;
+// {"models": [{"file", "settings": {"model", "task", "memory"}}, ...],
+//  "alignment_sweeps": [{"file", "task"}, ...]}: an entry the page cannot read is said and skipped.
+void Lab::take_shipped_list(const uint8_t* bytes, size_t size) {
+    const nlohmann::json list = nlohmann::json::parse(bytes, bytes + size);
+    shipped_list_note.clear();
+    const auto refused = [this](const nlohmann::json& entry, const std::exception& e) {
+        shipped_list_note += "assets/shipped.json's entry " + entry.dump() + " was skipped: " + e.what() + ". ";
+    };
+    for (const nlohmann::json& entry : list.at("models")) {
+        try {
+            ShippedModel m;
+            m.file = entry.at("file").get<std::string>();
+            m.config = run_settings_from_record(entry.at("settings")).model;
+            // The lesson's pair: the sweep and results figures show what they score on the page.
+            m.checked = m.config.task == &date_task() &&
+                        (m.config.decoder == DecoderKind::plain || m.config.decoder == DecoderKind::attention);
+            ShippedModel& kept = shipped.emplace_back(std::move(m));
+            read(kept.file, [this, &kept](const uint8_t* bytes, size_t size, const char* error) {
+                try {
+                    if (error) throw std::runtime_error(error);
+                    take_shipped(kept, bytes, size);
+                } catch (const std::exception& e) {
+                    kept.error = "The shipped " + shipped_label(kept.config) + " could not be loaded: " + e.what() + ".";
+                }
+            });
+        } catch (const std::exception& e) {
+            refused(entry, e);
+        }
+    }
+    for (const nlohmann::json& entry : list.at("alignment_sweeps")) {
+        try {
+            const std::string file = entry.at("file").get<std::string>();
+            const Task& task = find_task(entry.at("task").get<std::string>());
+            tasks_[&task].alignment = AlignmentSweep{};  // loading, not missing
+            read(file, [this, &task, file](const uint8_t* bytes, size_t size, const char* error) {
+                AlignmentSweep& sweep = *tasks_[&task].alignment;
+                try {
+                    if (error) throw std::runtime_error(error);
+                    sweep = alignment_sweep_from_json(nlohmann::json::parse(bytes, bytes + size), task);
+                } catch (const std::exception& e) {
+                    sweep = AlignmentSweep{};
+                    sweep.note = "no alignment sweep was shipped for " + task.name + " (" + file + ": " + e.what() + ")";
+                }
+            });
+        } catch (const std::exception& e) {
+            refused(entry, e);
+        }
+    }
+    listed_ = true;
 }
 
-namespace {
-size_t task_index(const Task& task) {
-    const auto& all = tasks();
-    return size_t(std::find(all.begin(), all.end(), &task) - all.begin());
+void Lab::take_shipped(ShippedModel& m, const uint8_t* bytes, size_t size) {
+    const SafetensorsContent content = decode_safetensors(bytes, size);
+    Model model = model_from_safetensors(content);
+    if (!same_model(model.config, m.config)) throw SafetensorsError("the file holds another model");
+    const auto found = content.metadata.find("exact");  // not a setting: what the run measured
+    m.info = "width " + recorded(content, "width") +
+             (m.config.decoder == DecoderKind::transformer ? ", " + recorded(content, "heads") + " heads" : "") + ", " +
+             recorded(content, "epochs") + " epochs, seed " + recorded(content, "seed") +
+             (found == content.metadata.end() ? "" : "; natively: exact " + found->second.substr(0, 6));
+    if (found != content.metadata.end()) m.native_exact = std::strtod(found->second.c_str(), nullptr);
+    m.model = std::move(model);
+    if (m.checked) {
+        int k = 0;
+        while (&shipped[size_t(k)] != &m) ++k;
+        js_evaluate(k, bytes, int(size));
+    }
 }
-}  // namespace
+
+void Lab::shipped_evaluated(int k, const std::string& json) {
+    if (k < 0 || size_t(k) >= shipped.size()) return;
+    ShippedModel& m = shipped[size_t(k)];
+    try {
+        const nlohmann::json parsed = nlohmann::json::parse(json);
+        if (parsed.contains("error")) throw std::runtime_error(parsed.at("error").get<std::string>());
+        m.metrics = metrics_from_json(parsed);
+    } catch (const std::exception& e) {
+        m.error = "The shipped " + shipped_label(m.config) + "'s check failed: " + e.what() + ".";
+    }
+    changed();
+}
+
+//-----------------------------------------------------------------------------------------------
+// What the figures ask
+//-----------------------------------------------------------------------------------------------
+
+const ShippedModel* Lab::find_shipped(const Task& task, DecoderKind kind, Memory memory) const {
+    ModelConfig want;
+    want.task = &task;
+    want.decoder = kind;
+    want.memory = memory;
+    for (const ShippedModel& m : shipped)
+        if (same_model(m.config, want)) return &m;
+    return nullptr;
+}
+
+const Model* Lab::shipped_model(const Task& task, DecoderKind kind, Memory memory) const {
+    const ShippedModel* m = find_shipped(task, kind, memory);
+    return m && m->model ? &*m->model : nullptr;
+}
+
+std::string Lab::shipped_note(const Task& task, DecoderKind kind, Memory memory) const {
+    if (const ShippedModel* m = find_shipped(task, kind, memory)) return m->model ? m->info : m->error;
+    if (!listed_) return "";  // loading
+    ModelConfig c;
+    c.task = &task;
+    c.decoder = kind;
+    c.memory = memory;
+    return "No " + shipped_label(c) + " was shipped" + (shipped_list_note.empty() ? "" : " (" + shipped_list_note + ")");
+}
+
+std::string Lab::shipped_errors(const Task& task, std::initializer_list<DecoderKind> kinds) const {
+    std::string errors;
+    for (DecoderKind kind : kinds)
+        for (Memory memory : kind == DecoderKind::transformer ? std::vector{Memory::first, Memory::all} : std::vector{Memory::all}) {
+            const ShippedModel* m = find_shipped(task, kind, memory);
+            const std::string error = m ? m->error : shipped_note(task, kind, memory);
+            if (!error.empty()) errors += (errors.empty() ? "" : " ") + error;
+        }
+    return errors;
+}
+
+bool Lab::checking_shipped() const {
+    return std::any_of(shipped.begin(), shipped.end(),
+                       [](const ShippedModel& m) { return m.checked && m.model && !m.metrics && m.error.empty(); });
+}
 
 const std::vector<Example>& Lab::held_out(const Task& task) {
-    if (&task == &date_task()) return held_out();
-    std::vector<Example>& split = task_held_out_.at(task_index(task));
+    std::vector<Example>& split = tasks_[&task].held_out;
     // The held-out split is drawn first: with no training strings it is the same split (draw.h).
     if (split.empty()) split = task.make_splits(1, 0, task.held_out_size).held_out;
     return split;
 }
 
-const Model* Lab::attention_model(const Task& task) const {
-    if (&task == &date_task()) return shipped[1] ? &*shipped[1] : nullptr;
-    const TaskModel& m = task_models.at(task_index(task) - 1);
-    return m.model ? &*m.model : nullptr;
-}
+const Model* Lab::attention_model(const Task& task) const { return shipped_model(task, DecoderKind::attention); }
 
-std::string Lab::attention_model_note(const Task& task) const {
-    if (&task == &date_task()) return shipped[1] ? shipped_info[1] : shipped_error;
-    const TaskModel& m = task_models.at(task_index(task) - 1);
-    return m.model ? m.info : m.error;
-}
+std::string Lab::attention_model_note(const Task& task) const { return shipped_note(task, DecoderKind::attention); }
 
-const AlignmentSweep& Lab::alignment_sweep(const Task& task) const { return alignment_sweeps.at(task_index(task)); }
-
-void Lab::asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error) {
-    if (tag == fetch_plain || tag == fetch_attention) {
-        const int k = tag;
-        if (error) {
-            shipped_error += std::string(model_word(k)) + " model: " + error + ". ";
-        } else {
-            try {
-                const SafetensorsContent content = decode_safetensors(bytes, size);
-                Model model = model_from_safetensors(content);
-                const DecoderKind want = k ? DecoderKind::attention : DecoderKind::plain;
-                if (model.config.decoder != want) throw SafetensorsError("the file holds the other model");
-                const auto found = content.metadata.find("exact");  // not a setting: what the run measured
-                const std::string exact = found == content.metadata.end() ? "?" : found->second;
-                shipped[size_t(k)] = std::move(model);
-                shipped_native_exact[size_t(k)] = std::strtod(exact.c_str(), nullptr);
-                shipped_info[size_t(k)] = "width " + recorded(content, "width") + ", " + recorded(content, "epochs") +
-                                          " epochs, seed " + recorded(content, "seed") + "; natively: exact " +
-                                          exact.substr(0, 6);
-                js_evaluate(k, bytes, int(size));
-            } catch (const std::exception& e) {
-                shipped_error += std::string(model_word(k)) + " model: " + e.what() + ". ";
-            }
-        }
-    } else if (tag == fetch_transformer_first || tag == fetch_transformer_all) {
-        const int k = tag == fetch_transformer_all;
-        const std::string name = k ? "Transformer (all states)" : "Transformer (first state)";
-        try {
-            if (error) throw std::runtime_error(error);
-            const SafetensorsContent content = decode_safetensors(bytes, size);
-            Model model = model_from_safetensors(content);
-            if (model.config.decoder != DecoderKind::transformer || (model.config.memory == Memory::all) != bool(k))
-                throw SafetensorsError("the file holds another model");
-            const auto found = content.metadata.find("exact");  // not a setting: what the run measured
-            const std::string exact = found == content.metadata.end() ? "?" : found->second;
-            shipped_transformers[size_t(k)] = std::move(model);
-            shipped_transformer_info[size_t(k)] = "width " + recorded(content, "width") + ", " + recorded(content, "heads") +
-                                                  " heads, " + recorded(content, "epochs") + " epochs, seed " +
-                                                  recorded(content, "seed") + "; natively: exact " + exact.substr(0, 6);
-        } catch (const std::exception& e) {
-            shipped_transformer_error += "The shipped " + name + " could not be loaded: " + e.what() + ". ";
-        }
-    } else if (tag == fetch_sweep) {
-        if (error) {
-            native_note = std::string("no native sweep was shipped (") + error + ")";
-        } else {
-            try {
-                const nlohmann::json sweep = nlohmann::json::parse(bytes, bytes + size);
-                std::vector<ResultRow> rows;
-                for (const auto& run : sweep.at("runs")) {
-                    const ModelConfig c = config_of(run);
-                    rows.push_back({Origin::native, native_sweep_label, c, run.at("exact").get<double>(), run.at("per_char").get<double>(),
-                                    run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
-                }
-                std::erase_if(native_rows, [](const ResultRow& r) { return r.label == native_sweep_label; });
-                native_rows.insert(native_rows.begin(), rows.begin(), rows.end());
-                native_note = std::to_string(sweep.value("epochs", 0)) + " epochs, seed " +
-                              std::to_string(sweep.value("seed", 0));
-            } catch (const std::exception& e) {
-                native_note = std::string("assets/sweep.json could not be read: ") + e.what();
-            }
-        }
-    } else if (tag == fetch_task_model || tag == fetch_task_model + 1) {
-        TaskModel& m = task_models[size_t(tag - fetch_task_model)];
-        const std::string task = task_model_names[tag - fetch_task_model];
-        try {
-            if (error) throw std::runtime_error(error);
-            const SafetensorsContent content = decode_safetensors(bytes, size);
-            Model model = model_from_safetensors(content);
-            if (model.config.task->name != task || model.config.decoder != DecoderKind::attention)
-                throw SafetensorsError("the file holds another model than the " + task + " task's attention model");
-            m.model = std::move(model);
-            m.info = "width " + recorded(content, "width") + ", " + recorded(content, "epochs") + " epochs, seed " +
-                     recorded(content, "seed");
-        } catch (const std::exception& e) {
-            m.error = "The shipped attention model for " + task + " could not be loaded: " + e.what() + ".";
-        }
-    } else if (tag >= fetch_alignment_sweep && tag < fetch_alignment_sweep + int(tasks().size())) {
-        const Task& task = *tasks()[size_t(tag - fetch_alignment_sweep)];
-        AlignmentSweep& sweep = alignment_sweeps[size_t(tag - fetch_alignment_sweep)];
-        const std::string file = "assets/alignment-" + task.name + ".json";
-        try {
-            if (error) throw std::runtime_error(error);
-            sweep = alignment_sweep_from_json(nlohmann::json::parse(bytes, bytes + size), task);
-        } catch (const std::exception& e) {
-            sweep = AlignmentSweep{};
-            sweep.note = "no alignment sweep was shipped for " + task.name + " (" + file + ": " + e.what() + ")";
-        }
-    } else if (tag == fetch_published) {
-        // The published designs' rows: each variant's mean over its seeds (assets/published.md).
-        try {
-            if (error) throw std::runtime_error(error);
-            const nlohmann::json published = nlohmann::json::parse(bytes, bytes + size);
-            std::vector<ResultRow> rows;
-            for (const auto& v : published.at("summary")) {
-                const ModelConfig c = config_of(v);
-                rows.push_back({Origin::native, "published, mean of " + std::to_string(v.at("seeds").get<int>()) + " seeds",
-                                c, v.at("exact_mean").get<double>(),
-                                v.at("per_char_mean").get<double>(), v.at("parameters").get<long>(),
-                                NAN});  // its seconds are wall clock on a loaded machine: not shown
-            }
-            native_rows.insert(native_rows.end(), rows.begin(), rows.end());
-        } catch (const std::exception& e) {
-            published_note = std::string("assets/published.json could not be read: ") + e.what();
-        }
-    }
-    changed();
-}
-
-void Lab::shipped_evaluated(int k, const std::string& json) {
-    if (k < 0 || k > 1) return;
-    try {
-        const nlohmann::json parsed = nlohmann::json::parse(json);
-        if (parsed.contains("error")) throw std::runtime_error(parsed.at("error").get<std::string>());
-        shipped_metrics[size_t(k)] = metrics_from_json(parsed);
-    } catch (const std::exception& e) {
-        shipped_error += std::string(model_word(k)) + " model's check: " + e.what() + ". ";
-    }
-    changed();
+const AlignmentSweep& Lab::alignment_sweep(const Task& task) const {
+    const auto found = tasks_.find(&task);
+    if (found != tasks_.end() && found->second.alignment) return *found->second.alignment;
+    return no_sweep(listed_);
 }
 
 }  // namespace lb::web

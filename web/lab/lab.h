@@ -4,10 +4,10 @@
 //
 //   runs.cpp      Run and the worker client (web/worker/client.js through Module.lookbackRuns):
 //                 the GRU pair, the Transformer pair, the sweep's cells, what the workers report
-//   assets.cpp    the shipped weights (labels from their metadata), assets/sweep.json, each task's
-//                 attention model and its alignment sweep (assets/alignment-TASK.json)
+//   assets.cpp    what the build shipped (assets/shipped.json: the trained models, each task's
+//                 alignment sweep), assets/sweep.json and published.json; each task's record
 //   results.cpp   the source's, the native and the page's results as rows, and as CSV
-//   analysis.h    everything the map and probe figures show of one string, for one model
+//   analysis.h    everything the map and probe figures show of one string, for one model, kept
 //
 // The Lab names no figure: a figure's settings live in its own state (web/figures/lesson2.h),
 // the Lab takes a run's config, and the figures subscribe their redraws (Redraws).
@@ -19,7 +19,9 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,7 +32,8 @@
 #include "data/dataset.h"
 #include "data/metrics.h"
 #include "models/model.h"
-#include "training/trainer.h"
+#include "analysis.h"
+#include "settings/run_settings.h"
 
 namespace lb::web {
 
@@ -56,18 +59,10 @@ private:
     bool pending_ = false;
 };
 
-// The settings of a run: its model, width, epochs, seed and Adam's learning rate; the date task
-// unless the figure sets another.
-TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate = 1e-3);
-
-// A run's config as the worker reads it, written by the codec the worker reads it with
-// (io/worker_codec.h).
-nlohmann::json worker_config(const TrainerConfig& config);
-
 // --- a training run in a worker, as the page knows it ------------------------------------------
 class Run {
 public:
-    Run(const TrainerConfig& config);  // asks the worker client for the run (not started)
+    explicit Run(const RunSettings& config);  // asks the worker client for the run (not started)
     ~Run();                            // and lets it go
     Run(const Run&) = delete;
     Run& operator=(const Run&) = delete;
@@ -82,7 +77,7 @@ public:
     bool done() const { return status_ == Status::done; }
     bool failed() const { return status_ == Status::failed; }
     const std::string& message() const { return message_; }   // why it failed
-    const TrainerConfig& config() const { return config_; }
+    const RunSettings& config() const { return config_; }
     const std::vector<float>& losses() const { return losses_; }       // one per step
     const std::vector<EpochRecord>& epochs() const { return epochs_; }  // finished epochs
     const std::optional<Metrics>& metrics() const { return metrics_; }  // of the last evaluation
@@ -103,7 +98,7 @@ public:
 
 private:
     int id_;
-    TrainerConfig config_;
+    RunSettings config_;
     Status status_ = Status::ready;
     std::string message_;
     std::vector<float> losses_;
@@ -120,14 +115,8 @@ private:
 // A run of `task` once it has finished an epoch and sent its weights, else null.
 const Run* trained(const std::unique_ptr<Run>& run, const Task& task = date_task());
 // The one rule: the run trained in the page once it has an epoch of the figure's task (when
-// `want_run`), else the shipped model; `model` is null while the shipped one loads. `version`
-// tells one set of weights from the next: the run's weights arrive into the same Model after
-// every epoch.
-struct ModelRead {
-    const Model* model = nullptr;
-    const Run* run = nullptr;      // the run read, or null: the shipped model
-    long version = 0;
-};
+// `want_run`), else the shipped model; `model` is null while the shipped one loads (ModelRead:
+// analysis.h).
 ModelRead read_model(const std::unique_ptr<Run>& run, const Model* shipped, const Task& task, bool want_run = true);
 
 // --- two runs trained side by side, as one figure shows them ----------------------------------
@@ -191,12 +180,32 @@ struct AlignmentSweep {
     int epochs = 0, seeds = 0, held_out = 0;
     std::string note = "loading\u2026";   // why there are no rows, or "" once read
 };
-// A task's shipped attention model other than the date task's (assets/attention-TASK-64.safetensors).
-struct TaskModel {
-    std::optional<Model> model;
-    std::string info;               // "width 64, 30 epochs, seed 1", from its metadata
-    std::string error;              // why it could not be loaded
+
+// --- what the build shipped ------------------------------------------------------------------------
+// A model the build trained (CMake's shipped models), as assets/shipped.json lists it (the site
+// build writes the list from the files' own metadata) and the page loads it.
+struct ShippedModel {
+    std::string file;               // "assets/attention-64.safetensors"
+    ModelConfig config;             // what the list says it holds: its task, kind, memory, ...
+    std::optional<Model> model;     // once loaded and found to be that
+    std::string info;               // "width 64, 12 epochs, seed 1; natively: exact 1.0000" (its metadata)
+    std::string error;              // why it could not be loaded, or its check failed
+    double native_exact = NAN;      // the held-out exact match `lookback train` measured
+    bool checked = false;           // a worker decodes the held-out split with it (the lesson's pair)
+    std::optional<Metrics> metrics; // what that decoding measured
 };
+// "attention model", "Transformer (all states)", "attention model for reversal": for messages.
+std::string shipped_label(const ModelConfig& config);
+
+// What the Lab holds of one task, made when first asked: any task of the table, one added at
+// run time too.
+struct TaskRecord {
+    std::vector<Example> held_out;          // data seed 1, drawn when first asked
+    std::optional<AlignmentSweep> alignment;  // assets/alignment-TASK.json once read (or refused)
+};
+
+// A file of the site as it arrived: its bytes, or why it did not (bytes empty then).
+using AssetArrived = std::function<void(const uint8_t* bytes, size_t size, const char* error)>;
 
 // --- the Lab ---------------------------------------------------------------------------------------
 struct Lab {
@@ -209,7 +218,7 @@ struct Lab {
     // The Transformer pair, [0] memory first, [1] memory all.
     RunPair transformers;
     // (Re)creates a pair from its runs' configs, not running.
-    void build(RunPair& pair, const std::array<TrainerConfig, 2>& configs);
+    void build(RunPair& pair, const std::array<RunSettings, 2>& configs);
 
     // The width sweep run in the page: index w * 2 + (attention ? 1 : 0), widths sweep_widths.
     std::array<std::unique_ptr<Run>, 8> sweep;
@@ -225,33 +234,36 @@ struct Lab {
     int worker_count = 1;          // the client's pool: a core for each but the page's
     std::string training_note;     // set when training falls back to the main thread
 
-    // The shipped 64-unit models (assets/*-64.safetensors, trained natively by the build), their
-    // held-out metrics (a worker decodes the split), and the native sweep (assets/sweep.json).
-    std::array<std::optional<Model>, 2> shipped;
-    std::array<std::optional<Metrics>, 2> shipped_metrics;
-    std::array<std::string, 2> shipped_info;  // seed, epochs, native exact, from the metadata
-    std::array<double, 2> shipped_native_exact = {NAN, NAN};  // what `lookback train` measured
-    std::string shipped_error;
-    // The shipped 64-wide Transformers (assets/transformer-{first,all}-64.safetensors), [0] first, [1] all.
-    std::array<std::optional<Model>, 2> shipped_transformers;
-    std::array<std::string, 2> shipped_transformer_info;  // from the metadata, as shipped_info
-    std::string shipped_transformer_error;
-    std::vector<ResultRow> native_rows;  // assets/sweep.json's, then assets/published.json's means
+    // What the build shipped, in assets/shipped.json's order (a deque: the figures keep pointers
+    // to what it holds); `shipped_list_note` says why the list is missing, "" once it is read.
+    std::deque<ShippedModel> shipped;
+    std::string shipped_list_note = "loading\u2026";
+    // The shipped model of `task` of this kind (a Transformer's of this memory), listed or not
+    // (null); its model, while it loads or once it failed null too.
+    const ShippedModel* find_shipped(const Task& task, DecoderKind kind, Memory memory = Memory::all) const;
+    const Model* shipped_model(const Task& task, DecoderKind kind, Memory memory = Memory::all) const;
+    // Its info once loaded, why it is missing, or "" while it loads.
+    std::string shipped_note(const Task& task, DecoderKind kind, Memory memory = Memory::all) const;
+    // Why the shipped models of `task` of these kinds (a Transformer: both memories) are not there
+    // to read: each one's error, or that none was shipped; "" while they load.
+    std::string shipped_errors(const Task& task, std::initializer_list<DecoderKind> kinds) const;
+    bool checking_shipped() const; // a worker is decoding the held-out split with a shipped model
+    // The native sweep (assets/sweep.json), then the published designs' means (published.json).
+    std::vector<ResultRow> native_rows;
     std::string native_note;       // "12 epochs, seed 1", or why there is none
     std::string published_note;    // why assets/published.json's rows are missing, or ""
 
-    // The held-out split (data seed 1), built when a figure first asks: the strings a map can
-    // show. Training builds its own copy in the worker.
-    const std::vector<Example>& held_out();
-    const std::vector<Example>& held_out(const Task& task);  // any task's, likewise
-
-    // Each task's shipped attention model (dates: shipped[1]; the others task_models) and what
-    // the native alignment sweep measured of every model on it (assets/alignment-TASK.json).
-    std::array<TaskModel, 2> task_models;          // reversal, translation
-    std::array<AlignmentSweep, 3> alignment_sweeps; // in tasks()' order
-    const Model* attention_model(const Task& task) const;  // null while loading or when it failed
+    // A task's held-out split (data seed 1), built when a figure first asks: the strings a map
+    // can show. Training builds its own copy in the worker.
+    const std::vector<Example>& held_out(const Task& task = date_task());
+    // A task's shipped attention model (the checked figure's), and what the native alignment
+    // sweep measured of every model on it (assets/alignment-TASK.json).
+    const Model* attention_model(const Task& task) const;  // null while loading or when missing
     std::string attention_model_note(const Task& task) const;  // its settings, or why it is missing
     const AlignmentSweep& alignment_sweep(const Task& task) const;
+
+    // The figures' analyses of the strings they show, kept (analysis.h).
+    Analyses analyses;
 
     // What the date task's figures read: DecoderKind::plain is the pair's plain run, ::attention
     // its attention run of whichever design, while the pair learns the dates (read_model's rule).
@@ -266,17 +278,25 @@ struct Lab {
     void run_reported(int id, const std::string& json);
     void run_state(int id, const std::string& state, const std::string& message);
     void run_weights(int id, const uint8_t* bytes, size_t size);
-    void shipped_evaluated(int k, const std::string& json);
-    void asset_fetched(int tag, const uint8_t* bytes, size_t size, const char* error);
+    void shipped_evaluated(int k, const std::string& json);   // k: the model's place in `shipped`
+    void asset_fetched(int request, const uint8_t* bytes, size_t size, const char* error);
+    // Reads assets/shipped.json and what it lists, sweep.json and published.json (once the page
+    // is idle). Each file is asked of `read_asset` if set (a test's own files), else fetched.
+    void start_loading();
+    std::function<void(const std::string& path, AssetArrived done)> read_asset;
     Redraws changes;               // who redraws when results change (an epoch, weights, a state)
     void changed() { changes.now(); }
 
 private:
-    void start_loading();          // fetches the shipped weights, sweep.json and published.json
     void schedule_sweep();
     int sweep_epochs_ = 12;        // of the cells run_sweep makes
-    std::optional<Splits> data_;
-    std::array<std::vector<Example>, 3> task_held_out_;  // in tasks()' order, built when asked
+    void read(const std::string& path, AssetArrived done);
+    void take_shipped_list(const uint8_t* bytes, size_t size);
+    void take_shipped(ShippedModel& m, const uint8_t* bytes, size_t size);
+    std::map<int, AssetArrived> fetching_;  // by the request's id, until it arrives
+    int next_request_ = 1;
+    bool listed_ = false;          // assets/shipped.json was read, or refused
+    std::map<const Task*, TaskRecord> tasks_;
 };
 
 }  // namespace lb::web

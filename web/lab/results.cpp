@@ -25,7 +25,7 @@ const OriginNames& origin_names(Origin origin) {
 
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
     const size_t k = kind == DecoderKind::attention;
-    const ModelRead read = read_model(live[k], shipped[k] ? &*shipped[k] : nullptr, date_task());
+    const ModelRead read = read_model(live[k], shipped_model(date_task(), kind), date_task());
     if (label && read.model) *label = read.run ? "trained in this page" : "shipped";
     return read.model;
 }
@@ -39,10 +39,10 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
                      std::to_string(run.config().model.H) + ", epoch " + std::to_string(run.epoch());
         return &*run.metrics();
     }
-    if (shipped_metrics[size_t(k)]) {
-        if (label) *label = model_label(shipped[size_t(k)]->config) + " shipped, width " +
-                            std::to_string(shipped[size_t(k)]->config.H) + ", 12 epochs";
-        return &*shipped_metrics[size_t(k)];
+    const ShippedModel* m = find_shipped(date_task(), kind);
+    if (m && m->metrics) {
+        if (label) *label = model_label(m->model->config) + " shipped, " + m->info.substr(0, m->info.find(";"));
+        return &*m->metrics;
     }
     return nullptr;
 }
@@ -62,7 +62,10 @@ std::vector<ResultRow> Lab::results() const {
                             published ? source.parameters_64 : no_parameter_count, published ? source.seconds_64 : NAN});
         }
     rows.insert(rows.end(), native_rows.begin(), native_rows.end());
-    for (const AlignmentSweep& sweep : alignment_sweeps) rows.insert(rows.end(), sweep.results.begin(), sweep.results.end());
+    for (const Task* task : tasks()) {
+        const std::vector<ResultRow>& measured = alignment_sweep(*task).results;
+        rows.insert(rows.end(), measured.begin(), measured.end());
+    }
     // A held-out evaluation's row: its BLEU and AER where the task and the model have them.
     auto measured_row = [&](const std::string& label, const ModelConfig& c, const Metrics& m, double seconds) {
         rows.push_back({Origin::page, label, c, m.exact, m.per_char, parameter_count(c), seconds,
@@ -79,8 +82,8 @@ std::vector<ResultRow> Lab::results() const {
         if (run && run->metrics()) page_row(*run, "sweep");
     for (const auto& run : live.runs)
         if (run && run->metrics()) page_row(*run, "training");
-    for (int k = 0; k < 2; ++k)
-        if (const auto& m = shipped_metrics[size_t(k)]) measured_row("shipped weights", shipped[size_t(k)]->config, *m, NAN);
+    for (const ShippedModel& m : shipped)
+        if (m.metrics) measured_row("shipped weights", m.model->config, *m.metrics, NAN);
     return rows;
 }
 

@@ -35,7 +35,6 @@ EM_JS(void, js_run_create, (int run, const char* config), {
 });
 EM_JS(void, js_run_play, (int run, double stop_at_step), { Module.lookbackRuns.play(run, stop_at_step); });
 EM_JS(void, js_run_pause, (int run), { Module.lookbackRuns.pause(run); });
-EM_JS(void, js_run_weights, (int run), { Module.lookbackRuns.weights(run); });
 EM_JS(void, js_run_dispose, (int run), { Module.lookbackRuns.dispose(run); });
 EM_JS(int, js_worker_count, (), { return Module.lookbackRuns.workers; });
 
@@ -56,18 +55,8 @@ double Stopwatch::ms() const { return total + (started >= 0 ? now_ms() - started
 // [SECTION] Run
 //-----------------------------------------------------------------------------------------------
 
-nlohmann::json worker_config(const TrainerConfig& c) {
-    RunSettings settings;
-    settings.model = c.model;
-    settings.epochs = c.epochs;
-    settings.seed = c.seed;
-    settings.learning_rate = c.adam.learning_rate;
-    settings.warmup_steps = c.adam.warmup_steps;
-    return run_settings_to_json(settings);
-}
-
-Run::Run(const TrainerConfig& config) : id_(next_run_id++), config_(config) {
-    js_run_create(id_, worker_config(config).dump().c_str());
+Run::Run(const RunSettings& config) : id_(next_run_id++), config_(config) {
+    js_run_create(id_, run_settings_to_json(config).dump().c_str());
 }
 
 Run::~Run() { js_run_dispose(id_); }
@@ -97,9 +86,7 @@ bool Run::take_report(const std::string& text) {
     evaluating_ = r.evaluating;
     fraction_ = r.fraction;
     train_seconds_ = r.train_seconds;
-    const bool new_epoch = !r.epochs.empty();
-    if (new_epoch) js_run_weights(id_);  // the figures that read a model want this epoch's
-    return new_epoch;
+    return !r.epochs.empty();  // its weights come with it (web/worker/engine.js)
 }
 
 void Run::take_state(const std::string& state, const std::string& message) {
@@ -157,28 +144,23 @@ ModelRead read_model(const std::unique_ptr<Run>& run, const Model* shipped, cons
     return {shipped, nullptr, 0};
 }
 
-TrainerConfig trainer_config(DecoderKind kind, Scorer scorer, int width, int epochs, int seed, double learning_rate) {
-    TrainerConfig c;
-    c.adam.learning_rate = float(learning_rate);
-    c.model.decoder = kind;
-    c.model.scorer = scorer;
-    c.model.H = width;
-    c.epochs = epochs;
-    c.seed = uint64_t(seed);
-    return c;
-}
-
 namespace {
+
+// A cell of the width sweep: index w * 2 + (attention ? 1 : 0), the lesson's other settings.
+RunSettings sweep_cell(int i, int epochs) {
+    RunSettings s;
+    s.model.decoder = i % 2 ? DecoderKind::attention : DecoderKind::plain;
+    s.model.H = sweep_widths[size_t(i / 2)];
+    s.epochs = epochs;
+    return s;
+}
 
 // The sweep's cells, largest first: they take longest, so they start first.
 std::array<int, 8> largest_first() {
     std::array<int, 8> order{};
     for (int i = 0; i < 8; ++i) order[size_t(i)] = i;
     std::stable_sort(order.begin(), order.end(), [](int a, int b) {
-        return parameter_count(trainer_config(a % 2 ? DecoderKind::attention : DecoderKind::plain, Scorer::additive,
-                                              sweep_widths[size_t(a / 2)], 1, 1).model) >
-               parameter_count(trainer_config(b % 2 ? DecoderKind::attention : DecoderKind::plain, Scorer::additive,
-                                              sweep_widths[size_t(b / 2)], 1, 1).model);
+        return parameter_count(sweep_cell(a, 1).model) > parameter_count(sweep_cell(b, 1).model);
     });
     return order;
 }
@@ -219,7 +201,7 @@ bool RunPair::finished() const {
     return over(runs[0]) && over(runs[1]);
 }
 
-void Lab::build(RunPair& pair, const std::array<TrainerConfig, 2>& configs) {
+void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
     pair.clock = {};
     for (size_t k = 0; k < 2; ++k) pair[k] = std::make_unique<Run>(configs[k]);
     changed();
@@ -261,8 +243,7 @@ void Lab::schedule_sweep() {
         auto& cell = sweep[size_t(i)];
         if (cell && (cell->playing() || cell->done() || cell->failed())) continue;
         if (!cell)
-            cell = std::make_unique<Run>(trainer_config(i % 2 ? DecoderKind::attention : DecoderKind::plain,
-                                                        Scorer::additive, sweep_widths[size_t(i / 2)], sweep_epochs_, 1));
+            cell = std::make_unique<Run>(sweep_cell(i, sweep_epochs_));
         cell->play();
         ++playing;
     }
@@ -300,8 +281,7 @@ void Lab::run_weights(int id, const uint8_t* bytes, size_t size) {
 }
 
 bool Lab::busy() const {
-    if (shipped[0] && !shipped_metrics[0]) return true;
-    if (shipped[1] && !shipped_metrics[1]) return true;
+    if (checking_shipped()) return true;
     return live.running() || transformers.running() || sweep_running;
 }
 

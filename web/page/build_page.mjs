@@ -6,8 +6,8 @@
 // toolbar under each figure (save it, copy its link); embed.html, which shows one of those figures
 // alone (embed.js picks it); the page's CSS, scripts, icon and manifest (web/page/), the training
 // worker's scripts (web/worker/), the two wasm modules from build/wasm (the page's and the
-// trainer's), assets/, KaTeX's CSS and fonts, favicon.ico (drawn from favicon.svg); last the
-// service worker, versioned by a hash of all of it (offline.mjs).
+// trainer's), assets/ with the shipped models and their list (assets/shipped.json), KaTeX's CSS
+// and fonts, favicon.ico (drawn from favicon.svg); last the service worker, versioned by a hash of all of it (offline.mjs).
 //
 // Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
 // &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
@@ -218,6 +218,30 @@ function copy(from, to) {
   fs.cpSync(from, to, { recursive: true });
 }
 
+// assets/shipped.json, what the page's Lab loads (web/lab/assets.cpp): every model the build
+// trained, with the settings that tell it apart read from its own metadata (the model, its task —
+// the dates when the file records none — and a Transformer's memory), and every task's alignment
+// sweep with the task its file names. The page asks for exactly these files: a task without one
+// (one added later, or at run time) is said to have none instead of asked for a file not there.
+function writeShippedList(folder) {
+  const files = fs.readdirSync(folder).sort();
+  const models = files.filter((f) => f.endsWith('.safetensors')).map((file) => {
+    const bytes = fs.readFileSync(path.join(folder, file));
+    const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString('utf8'));
+    const metadata = header.__metadata__ ?? {};
+    if (!metadata.model) fail(`assets/${file} records no model in its metadata`);
+    const settings = { model: metadata.model, task: metadata.task ?? 'dates' };
+    if (metadata.memory) settings.memory = metadata.memory;
+    return { file: `assets/${file}`, settings };
+  });
+  const sweeps = files.filter((f) => /^alignment-.*\.json$/.test(f)).map((file) => {
+    const task = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')).task;
+    if (typeof task !== 'string') fail(`assets/${file} names no task`);
+    return { file: `assets/${file}`, task };
+  });
+  fs.writeFileSync(path.join(folder, 'shipped.json'), JSON.stringify({ models, alignment_sweeps: sweeps }, null, 1) + '\n');
+}
+
 const modules = ['lookback_web.js', 'lookback_web.wasm', 'lookback_trainer.js', 'lookback_trainer.wasm'];
 for (const file of modules) {
   if (!fs.existsSync(path.join(wasm, file))) fail(`build/wasm/${file} is missing: build the module first (./build_wasm.sh)`);
@@ -241,6 +265,7 @@ for (const file of modules) copy(path.join(wasm, file), path.join(out, file));
 if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), path.join(out, 'assets'));
 // The shipped weights, trained by the build (build_wasm.sh's build_weights).
 if (fs.existsSync(path.join(root, 'build/assets'))) copy(path.join(root, 'build/assets'), path.join(out, 'assets'));
+writeShippedList(path.join(out, 'assets'));
 
 // KaTeX: its CSS and the woff2 fonts it names. Every browser the page supports reads woff2, so the
 // stylesheet's .woff and .ttf fallbacks, which a browser asks for when a woff2 download fails or

@@ -12,6 +12,8 @@
 // Only inside a figure's `show` (web/runtime/figure.h).
 #pragma once
 #include <span>
+#include <stdexcept>
+#include <string_view>
 
 #include <imgui.h>
 
@@ -27,9 +29,18 @@ struct HeatmapHit {
     bool clicked = false;    // the cell was clicked this frame
 };
 
+// A matrix whose size is not rows × cols: a bug of the figure that drew it, which the figure says
+// in the map's place (map_view.h's ShowMapOrError) instead of reading past the matrix.
+struct MapShapeError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+// Throws MapShapeError naming the map: "map 'map' has 80 values for 10 × 9 cells".
+void check_map_shape(std::string_view id, size_t values, int rows, int cols);
+
 // Draws `values` (row-major, values[r * cols + c], rows × cols; NaN draws grey) filling `size`
 // CSS pixels at the cursor; lo and hi are the values at the two ends of the colour map.
-// A matrix whose size disagrees with rows × cols draws nothing and reports no hit.
+// Throws MapShapeError, before it draws anything, for a matrix that is not rows × cols; a map of
+// no cells draws nothing.
 HeatmapHit Heatmap(const char* id, std::span<const float> values, int rows, int cols,
                    ImVec2 size, Colormap map, float lo, float hi);
 

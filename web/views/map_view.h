@@ -66,12 +66,31 @@ inline std::string map_cell_name(const MapNames& names, const std::string& rows,
            ", " + quoted(cols[size_t(c)]) + "; weight " + fixed(weights[size_t(r) * cols.size() + size_t(c)], 2);
 }
 
+// Draws a map with `draw`, which checks its matrices' shapes before it draws anything (heatmap.h's
+// check_map_shape); one refused is said in the map's place, in the error colour (widget `id`-error),
+// and false returned: the figure reads nothing past the matrix and draws on.
+template <class Draw>
+bool ShowMapOrError(std::string_view id, Draw&& draw) {
+    try {
+        draw();
+        return true;
+    } catch (const MapShapeError& e) {
+        ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
+        WrappedText("This map cannot be drawn: %s.", e.what());
+        ImGui::PopStyleColor();
+        record_rect(std::string(id) + "-error");
+        return false;
+    }
+}
+
 // `weights` [R, C] (rows = rows.size(), C = cols.size()); a click on a row's character or a cell,
-// or Enter on a cell of its grid (controls.h, named `grid_name`), sets `selected`.
+// or Enter on a cell of its grid (controls.h, named `grid_name`), sets `selected`. Throws
+// MapShapeError before drawing for weights of another size (ShowMapOrError says it).
 inline void ShowWeightMap(const MapNames& names, const std::string& rows, const std::string& cols,
                           std::span<const float> weights, int& selected, float width, const std::string& grid_name) {
     const LessonColors& col = lesson_colors();
     const int R = int(rows.size()), C = int(cols.size());
+    check_map_shape(names.map, weights.size(), R, C);
     const float cell_w = map_cell_w(width, C), cell_h = map_cell_h, label_w = map_label_w;
     const float line = ImGui::GetTextLineHeight();
     ImDrawList& draw = *ImGui::GetWindowDrawList();
@@ -100,10 +119,8 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     ImGui::SetCursorScreenPos(map_min);
     const HeatmapHit hit = Heatmap(names.map, weights, R, C, {C * cell_w, R * cell_h}, Colormap::sequential, 0, 1);
     if (hit.clicked) selected = hit.row;
-    if (weights.size() == size_t(R) * size_t(C)) {
-        const auto name = [&](int r, int c) { return map_cell_name(names, rows, cols, weights, r, c); };
-        if (const auto cell = Grid(names.map, grid_name, R, C, map_min, {cell_w, cell_h}, name, selected)) selected = cell->row;
-    }
+    const auto name = [&](int r, int c) { return map_cell_name(names, rows, cols, weights, r, c); };
+    if (const auto cell = Grid(names.map, grid_name, R, C, map_min, {cell_w, cell_h}, name, selected)) selected = cell->row;
     // Each row's peak outlined; the selected row framed.
     for (int t = 0; t < R; ++t) {
         const Peak p = row_peak(weights.subspan(size_t(t * C), size_t(C)));
@@ -216,7 +233,9 @@ inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf
                                   : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
                                      " changed, in colour)").c_str());
         int row = m.step;
-        ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w, "the map after the move");
+        ShowMapOrError("moved-map", [&] {
+            ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w, "the map after the move");
+        });
     }
     return Button("Reset the attention", "reset-move");
 }

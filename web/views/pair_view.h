@@ -25,11 +25,6 @@ struct PairLook {
     ImU32 colors[2];
 };
 
-// Steps in one epoch: the task's training split in batches (the last one partial).
-inline int batches_per_epoch(const TrainerConfig& config) {
-    return (config.model.task->train_size + config.batch_size - 1) / config.batch_size;
-}
-
 // Whether a run's held-out evaluations score a map (its model has attention) or BLEU (its task's
 // tokens are words): the figure's extra chart and columns.
 inline bool scores_map(const Run& run) { return model_kind(run.config().model.decoder).read_attention != nullptr; }
@@ -99,7 +94,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
         for (float l : run->losses()) top = std::max(top, std::ceil(l * 2) / 2);
     const Series losses[] = {{a.losses(), look.colors[0], look.names[0]}, {b.losses(), look.colors[1], look.names[1]}};
     const int steps = int(std::max(a.steps(), b.steps()));
-    const int steps_total = a.config().epochs * batches_per_epoch(a.config());
+    const int steps_total = a.config().epochs * batches_per_epoch(a.config().model.task->train_size, a.config().batch_size);
     LinePlot("loss", {width, narrow ? 150.0f : 170.0f}, losses, std::max(steps, std::min(steps_total, 50)), 0, top,
              narrow ? "training loss, every batch" : "training loss (cross-entropy per token), every batch", "step");
     record_rect("loss-plot");

@@ -35,12 +35,12 @@ function createTrainingClient(handlers) {
       case 'report':
         slot.wasmBytes = message.wasmBytes;
         handlers.report(message.run, message.report);
+        if (message.weights) handlers.weights(message.run, new Uint8Array(message.weights));
         break;
       case 'state':
         if (message.state === 'failed') forget(message.run);
         handlers.state(message.run, message.state, message.message || '');
         break;
-      case 'weights': handlers.weights(message.run, new Uint8Array(message.buffer)); break;
       case 'evaluated': slot.evaluating--; handlers.evaluated(message.id, message.json); break;
       case 'crashed':
         if (!slot.ready && slot !== main) fallBack(`a training worker could not start (${message.message})`);
@@ -181,7 +181,6 @@ function createTrainingClient(handlers) {
     },
     play(run, stopAtStep = -1) { const s = home.get(run); if (s) send(s, { type: 'play', run, stopAtStep }); },
     pause(run) { const s = home.get(run); if (s) send(s, { type: 'pause', run }); },
-    weights(run) { const s = home.get(run); if (s) send(s, { type: 'weights', run }); },
     dispose(run) {
       const s = home.get(run);
       if (!s) return;

@@ -6,12 +6,12 @@
 //   in   {type: 'create', run, config}     a run (config: training_module.cpp's lbt_create)
 //        {type: 'play', run, stopAtStep}   train until done, or until step stopAtStep (≥ 0)
 //        {type: 'pause', run}  {type: 'dispose', run}
-//        {type: 'weights', run}            its current weights, as a safetensors file
 //        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
-//   out  {type: 'report', run, report, wasmBytes}   JSON text: new losses, epochs, metrics,
-//                                          progress; and the module's memory now, in bytes
+//   out  {type: 'report', run, report, wasmBytes, weights}   JSON text: new losses, epochs,
+//                                          metrics, progress; the module's memory now, in bytes;
+//                                          and when the report ends an epoch, that epoch's weights
+//                                          (a safetensors file in an ArrayBuffer, transferred)
 //        {type: 'state', run, state, message}   'done' | 'paused' | 'failed'
-//        {type: 'weights', run, buffer}    an ArrayBuffer, transferred
 //        {type: 'evaluated', id, json}
 //        {type: 'crashed', message}        the module itself failed: nothing here runs again
 //
@@ -70,19 +70,13 @@ class TrainingEngine {
     this.module._lbt_destroy(r.id);
     this.runs.delete(run);
   }
-  on_weights({ run }) {
-    const r = this.runs.get(run);
-    if (!r) return;
+  // A run's weights as a safetensors file in an ArrayBuffer, or null (the module's message says why).
+  weightsOf(id) {
     const sizePointer = this.module._malloc(4);
-    const data = this.module._lbt_weights(r.id, sizePointer);
+    const data = this.module._lbt_weights(id, sizePointer);
     const size = this.module.HEAP32[sizePointer >> 2];
     this.module._free(sizePointer);
-    if (!data || size < 0) {
-      this.post({ type: 'state', run, state: 'failed', message: this.message() });
-      return;
-    }
-    const buffer = this.module.HEAPU8.slice(data, data + size).buffer;
-    this.post({ type: 'weights', run, buffer }, [buffer]);
+    return !data || size < 0 ? null : this.module.HEAPU8.slice(data, data + size).buffer;
   }
   on_evaluate({ id, bytes }) {
     const data = new Uint8Array(bytes);
@@ -117,8 +111,18 @@ class TrainingEngine {
       this.slicesTrained++;
       const report = this.module.UTF8ToString(this.module._lbt_report(next.id));
       if (report !== 'null') {
-        next.fraction = JSON.parse(report).fraction;
-        this.post({ type: 'report', run: nextRun, report, wasmBytes: this.module.HEAP8.length });
+        const parsed = JSON.parse(report);
+        next.fraction = parsed.fraction;
+        // An epoch ended: the figures that read the model want its weights, so they come along.
+        const weights = parsed.epochs.length > 0 ? this.weightsOf(next.id) : null;
+        if (parsed.epochs.length > 0 && !weights) {
+          next.playing = false;
+          this.post({ type: 'state', run: nextRun, state: 'failed', message: this.message() });
+          this.schedule();
+          return;
+        }
+        this.post({ type: 'report', run: nextRun, report, wasmBytes: this.module.HEAP8.length, weights },
+          weights ? [weights] : []);
       }
       if (status !== 0) {
         next.playing = false;

@@ -47,17 +47,6 @@ const lb::Splits& dataset(const lb::Task& task, uint64_t seed) {
     return found->second;
 }
 
-// A run's settings as the trainer takes them; the page's runs evaluate every epoch (its default).
-lb::TrainerConfig trainer_config(const lb::RunSettings& s) {
-    lb::TrainerConfig c;
-    c.model = s.model;
-    c.epochs = s.epochs;
-    c.seed = s.seed;
-    c.adam.learning_rate = s.learning_rate;
-    c.adam.warmup_steps = s.warmup_steps;
-    return c;
-}
-
 Run* find_run(int id) {
     const auto found = runs.find(id);
     if (found == runs.end()) {
@@ -96,7 +85,7 @@ EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
         const lb::RunSettings settings = lb::run_settings_from_json(json::parse(config_text));
         const lb::Splits& data = dataset(*settings.model.task, settings.data_seed);
         const int id = next_run++;
-        runs[id].trainer = std::make_unique<lb::Trainer>(trainer_config(settings), data);
+        runs[id].trainer = std::make_unique<lb::Trainer>(lb::TrainerConfig{settings}, data);  // evaluates each epoch
         return id;
     });
 }

@@ -1,4 +1,4 @@
-// core/io/run_settings.h — one schema for a run's settings. A single list of fields (key, flag,
+// core/settings/run_settings.h — one schema for a run's settings. A single list of fields (key, flag,
 // type, bounds, default, the model kinds it applies to) for every place a run is described, and
 // the one writer of every refusal, so that bounds and words agree. Every place a run is described
 // reads it through here: the command line's flags (cli/options.cpp), the weights' metadata
@@ -20,6 +20,10 @@
 
 namespace lb {
 
+// A run's settings, from the page's address or the command line to the trainer: the one struct
+// every floor above this one passes (training/trainer.h's config is this and the trainer's own
+// knobs). Its own floor, below training/ and io/, so the page's module can describe a run without
+// seeing the trainer.
 struct RunSettings {
     ModelConfig model;            // kind, scorer, input feeding, width; a Transformer's memory, heads, ffn, dropout
     int epochs = 12;
@@ -27,7 +31,15 @@ struct RunSettings {
     uint64_t data_seed = 1;       // the dataset's strings
     float learning_rate = 1e-3f;  // Adam's
     int warmup_steps = 0;         // the rate's linear warmup
+    int batch_size = 64;          // examples per Adam step
 };
+
+// The settings a model trains with unless told otherwise: its kind's learning rate and warmup
+// (its registry row, models/registry.h), every other field the schema's default.
+RunSettings default_run_settings(const ModelConfig& model);
+
+// Steps in an epoch over `train_rows` examples: the last batch may be partial.
+inline int batches_per_epoch(long train_rows, int batch_size) { return int((train_rows + batch_size - 1) / batch_size); }
 
 struct SettingError : std::invalid_argument {
     using std::invalid_argument::invalid_argument;

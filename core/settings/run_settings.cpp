@@ -1,4 +1,4 @@
-// core/io/run_settings.cpp — the schema of a run's settings (run_settings.h).
+// core/settings/run_settings.cpp — the schema of a run's settings (run_settings.h).
 //
 // The bounds, and why:
 //   width 1–1024: the widest model a weights file may hold (io/safetensors.h's read limit is sized
@@ -10,7 +10,10 @@
 //   learning_rate above 0 and at most 10, as a float: Adam moves each weight by about the rate per
 //     step whatever the gradient's scale, and the weights start within ±1, so 1 already throws them
 //     far away; up to 10 shows divergence (the trainer stops it with a message), beyond is a typo.
-#include "io/run_settings.h"
+//   batch_size 1–1024: the training activations grow with it (at width 1024 and 1024 rows they
+//     are about a gigabyte, near what a page's memory holds), and 1024 is already a sixth of a
+//     task's training split.
+#include "settings/run_settings.h"
 
 #include <algorithm>
 #include <charconv>
@@ -108,10 +111,17 @@ const std::vector<SettingField> fields = {
      [](const S&) { return std::string("dmy, dym, mdy, myd, ydm or ymd"); }, "dates"},
     {"model", "--model", SettingType::choice, 0, 0, false, true, every_kind, "the model's kind",
      [](const S& s) { return std::string(decoder_name(s.model.decoder)); }, nullptr,
-     [](S& s, std::string_view w) {
+     [](S& s, std::string_view w) {  // a kind starts with its own scorer, rate and warmup
          const auto kind = parse_decoder(w);
-         if (kind) s.model.decoder = *kind, s.model.scorer = default_scorer(*kind);
-         return kind.has_value();
+         if (!kind) return false;
+         ModelConfig model = s.model;
+         model.decoder = *kind;
+         model.scorer = default_scorer(*kind);
+         const RunSettings defaults = default_run_settings(model);
+         s.model = model;
+         s.learning_rate = defaults.learning_rate;
+         s.warmup_steps = defaults.warmup_steps;
+         return true;
      },
      [](const S&) { return decoder_choices(); }},  // every registered kind
     {"scorer", "--scorer", SettingType::choice, 0, 0, false, true, scoring_kinds, "how attention scores",
@@ -160,11 +170,23 @@ const std::vector<SettingField> fields = {
     {"warmup_steps", "--warmup", SettingType::integer, 0, 1000000, true, false, every_kind,
      "steps over which the rate rises linearly", [](const S& s) { return std::to_string(s.warmup_steps); },
      [](S& s, double v) { s.warmup_steps = int(v); }, nullptr, nullptr},
+    {"batch_size", "--batch-size", SettingType::integer, 1, 1024, true, false, every_kind, "examples per Adam step",
+     [](const S& s) { return std::to_string(s.batch_size); }, [](S& s, double v) { s.batch_size = int(v); }, nullptr,
+     nullptr},
 };
 
 }  // namespace
 
 const std::vector<SettingField>& run_setting_fields() { return fields; }
+
+RunSettings default_run_settings(const ModelConfig& model) {
+    RunSettings s;
+    s.model = model;
+    const ModelKind& kind = model_kind(model.decoder);
+    if (kind.learning_rate > 0) s.learning_rate = kind.learning_rate;
+    s.warmup_steps = kind.warmup_steps;
+    return s;
+}
 
 const SettingField* find_setting(std::string_view key) {
     for (const SettingField& f : fields)

@@ -1,0 +1,326 @@
+// The page's Lab and figures given a task they have never seen (wasm only: they are the page
+// module's code). The copy task (tests/copy_task.h) is added to the table at run time, as a
+// reader's own task will be, and the Lab and the figures' state take it with nothing to resize:
+// its held-out split; the shipped list (assets/shipped.json, answered here from models made by
+// the test) naming no model for it, said as such; its alignment sweep read into the task's
+// record and its rows in the results; the training figure's pair trained on it (the worker
+// client stubbed: the test sends the reports and weights a worker would); the checked figure's
+// map of a held-out example, teacher-forced, with the example's links and scores, and of a typed
+// input; its runs ranked by the results figure and written to CSV.
+//
+// Also: the probes (occlusion, gradient paths) are computed when the probes figure asks, never
+// for the alignment figure's map alone; a shipped file that does not arrive, or holds another
+// model, is said by name; a map of the wrong shape is refused before anything is drawn and said
+// in its place.
+#include <doctest/doctest.h>
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "../copy_task.h"
+#include "../test_helpers.h"
+#include "analysis.h"
+#include "data/metrics.h"
+#include "data/reversal.h"
+#include "heatmap.h"
+#include "io/safetensors.h"
+#include "io/worker_codec.h"
+#include "lab.h"
+#include "lesson2.h"
+#include "map_view.h"
+
+using namespace lb;
+using namespace lb::web;
+
+namespace {
+
+// The worker client (web/worker/client.js) as the Lab calls it: it keeps each run's config.
+EM_JS(void, stub_worker_client, (), {
+    Module.lookbackRuns = {
+        workers: 1,
+        configs: {},
+        create(id, config) { this.configs[id] = config; },
+        play() {}, pause() {}, weights() {}, dispose() {}, evaluate() {},
+    };
+});
+// The config the worker client was given for run `id`, as JSON.
+EM_JS(int, created_config_js, (int id, char* out, int size), {
+    const text = JSON.stringify(Module.lookbackRuns.configs[id]);
+    stringToUTF8(text, out, size);
+    return lengthBytesUTF8(text);
+});
+nlohmann::json created_config(int id) {
+    std::string text(4096, '\0');
+    text.resize(size_t(created_config_js(id, text.data(), int(text.size()))));
+    return nlohmann::json::parse(text);
+}
+
+std::vector<uint8_t> bytes_of(const Model& model) { return encode_safetensors(model_to_safetensors(model)); }
+std::vector<uint8_t> bytes_of(const nlohmann::json& json) {
+    const std::string text = json.dump();
+    return {text.begin(), text.end()};
+}
+
+Model small_model(const Task& task, DecoderKind kind, int H = 8) {
+    ModelConfig config;
+    config.task = &task;
+    config.decoder = kind;
+    config.H = H;
+    return testing::random_model(config, 7);
+}
+
+// The site's files as the test makes them; a path it has not got answers as fetch would.
+struct Site {
+    std::map<std::string, std::vector<uint8_t>> files;
+    void serve(Lab& lab) {
+        lab.read_asset = [this](const std::string& path, AssetArrived done) {
+            const auto found = files.find(path);
+            if (found == files.end()) return done(nullptr, 0, (path + " answered HTTP 404").c_str());
+            done(found->second.data(), found->second.size(), nullptr);
+        };
+    }
+};
+
+// What `lookback sweep --alignment --task copy` would write, with one model.
+nlohmann::json copy_alignment_sweep() {
+    const auto spread = [](double v) { return nlohmann::json{{"mean", v}, {"min", v}, {"max", v}}; };
+    return {{"task", "copy"}, {"epochs", 5}, {"seeds", {1}}, {"held_out_size", 40},
+            {"runs", {{{"model", "attention"}, {"task", "copy"}, {"width", 8}, {"scorer", "additive"}}}},
+            {"summary", {{{"model", "attention"}, {"exact", spread(0.9)}, {"per_char", spread(0.95)}, {"parameters", 1234},
+                          {"alignment", {{"aer", spread(0.1)}, {"peak_hit_rate", spread(0.9)}, {"peak_near_rate", spread(0.95)},
+                                         {"linked_mass", spread(0.8)}}}}}},
+            {"diagonal_guess", {{"aer", 0.0}, {"peak_hit_rate", 1.0}, {"peak_near_rate", 1.0}, {"linked_mass", nullptr}}}};
+}
+
+// The site the tests open: the lesson's two date models (small, random), an alignment sweep of
+// the copy task, and the list naming them.
+Site lesson_site() {
+    Site site;
+    site.files["assets/plain-64.safetensors"] = bytes_of(small_model(date_task(), DecoderKind::plain));
+    site.files["assets/attention-64.safetensors"] = bytes_of(small_model(date_task(), DecoderKind::attention));
+    site.files["assets/alignment-copy.json"] = bytes_of(copy_alignment_sweep());
+    site.files["assets/shipped.json"] = bytes_of(nlohmann::json{
+        {"models", {{{"file", "assets/attention-64.safetensors"}, {"settings", {{"model", "attention"}, {"task", "dates"}}}},
+                    {{"file", "assets/plain-64.safetensors"}, {"settings", {{"model", "plain"}, {"task", "dates"}}}}}},
+        {"alignment_sweeps", {{{"file", "assets/alignment-copy.json"}, {"task", "copy"}}}}});
+    return site;
+}
+
+// What a worker reports after run `id`'s first epoch, evaluated: a model that copies perfectly.
+std::string first_epoch_report(const Task& task, const std::vector<Example>& held_out) {
+    WorkerReport r;
+    r.losses = {2.0f, 1.5f};
+    r.steps = 2;
+    r.epoch = 1;
+    r.examples = 128;
+    r.fraction = 1.0 / 12;
+    r.train_seconds = 0.5;
+    std::vector<std::string> predictions;
+    for (const Example& ex : held_out) predictions.push_back(ex.target);
+    r.metrics = evaluate_predictions(task, held_out, predictions);
+    r.epochs = {EpochRecord{1, 1.75f, float(r.metrics->exact), float(r.metrics->per_char)}};
+    return worker_report_to_json(r).dump();
+}
+
+}  // namespace
+
+TEST_CASE("Lab: a fourth task added at run time is held out, checked, trained, mapped and ranked with nothing to resize") {
+    const testing::CopyTaskInTable in_table;  // before the Lab and the figures, which read the table
+    const Task& copy = testing::copy_task();
+    stub_worker_client();
+    Site site = lesson_site();
+    Lab lab;
+    site.serve(lab);
+    lab.start_loading();
+
+    // Its held-out split: the task's own, drawn once.
+    const std::vector<Example>& held_out = lab.held_out(copy);
+    REQUIRE(held_out.size() == size_t(copy.held_out_size));
+    const Splits drawn = copy.make_splits(1, 0, copy.held_out_size);
+    for (size_t i = 0; i < held_out.size(); ++i) CHECK(held_out[i].input == drawn.held_out[i].input);
+    CHECK(&lab.held_out(copy) == &held_out);
+
+    // Nothing shipped for it but its sweep: said, not waited for; the sweep read into its record.
+    CHECK(lab.attention_model(copy) == nullptr);
+    CHECK(lab.attention_model_note(copy) == "No attention model for copy was shipped");
+    const AlignmentSweep& sweep = lab.alignment_sweep(copy);
+    CHECK(sweep.note == "");
+    REQUIRE(sweep.rows.size() == 2);
+    CHECK(sweep.rows[0].model == "attention");
+    CHECK(sweep.rows[0].aer == doctest::Approx(0.1));
+    CHECK(sweep.rows[1].model == "diagonal guess");
+    CHECK(lab.alignment_sweep(reversal_task()).note == "no alignment sweep was shipped for it");
+
+    CheckedState checked;  // made after the task joined the table: ck.task=copy is a choice
+    checked.url.read("ck.task=copy");
+    CHECK(checked.url.messages().empty());
+    REQUIRE(checked.task == &copy);
+    const FigureSpec checked_spec = checked_figure(lab, checked);
+    nlohmann::json s = checked_spec.state();
+    CHECK(s["task"] == "copy");
+    CHECK(s["unavailable"] == "No attention model for copy was shipped");
+    CHECK(s["table"].size() == 2);
+    CHECK(s["table_note"] == "");
+
+    // The training figure's pair on it: the worker is asked for runs of the copy task.
+    TrainingState training;  // its link names the task, as a reader's would
+    training.url.read("tr.task=copy&tr.width=8");
+    CHECK(training.url.messages().empty());
+    lab.build(lab.live, training.configs());
+    for (size_t k = 0; k < 2; ++k) {
+        REQUIRE(lab.live[k]);
+        CHECK(lab.live[k]->config().model.task == &copy);
+        CHECK(created_config(lab.live[k]->id())["task"] == "copy");
+    }
+    const nlohmann::json training_state = training_figure(lab, training).state();
+    CHECK(training_state.dump().find("\"copy\"") != std::string::npos);
+
+    // An epoch and its weights come back, as a worker sends them.
+    const Run& run = *lab.live[1];
+    lab.run_reported(run.id(), first_epoch_report(copy, held_out));
+    const std::vector<uint8_t> weights = bytes_of(small_model(copy, run.config().model.decoder));
+    lab.run_weights(run.id(), weights.data(), weights.size());
+    REQUIRE(trained(lab.live[1], copy));
+
+    // The checked figure reads that run (no model was shipped for the task) and maps example 3.
+    checked.example = 3;
+    s = checked_spec.state();
+    CHECK(s["model"] == "page");
+    CHECK(s["unavailable"] == "");
+    CHECK(s["forced"] == true);
+    const Example& shown = held_out[3];
+    const size_t T = shown.target.size(), S = shown.input.size();
+    REQUIRE(s["rows"].size() == T);
+    REQUIRE(s["columns"].size() == S);
+    for (size_t t = 0; t < T; ++t) CHECK(s["rows"][t] == std::string(1, shown.target[t]));
+    REQUIRE(s["weights"].size() == T);
+    for (const auto& row : s["weights"]) {
+        REQUIRE(row.size() == S);
+        double sum = 0;
+        for (double w : row) sum += w;
+        CHECK(sum == doctest::Approx(1).epsilon(1e-4));
+    }
+    REQUIRE(s["links"].size() == shown.alignment.size());
+    for (size_t k = 0; k < shown.alignment.size(); ++k) {
+        CHECK(s["links"][k]["output"] == shown.alignment[k].output);
+        CHECK(s["links"][k]["input"] == shown.alignment[k].input);
+    }
+    CHECK(s["scores"]["steps"] == int(T));  // every row of a copy has its link
+    const long maps = lab.analyses.computed().task_maps;
+    checked_spec.state();
+    CHECK(lab.analyses.computed().task_maps == maps);  // read again, not computed again
+
+    CHECK(checked.take("edcba") == "");
+    s = checked_spec.state();
+    CHECK(s["typed"] == true);
+    CHECK(s["forced"] == false);
+    CHECK(s["columns"].size() == 5);
+    CHECK(checked.take("abcd!").find("'!'") != std::string::npos);  // refused by the task's own vocabulary
+
+    // Its rows in the results: the page's run and the sweep's, ranked on their own and in the CSV.
+    ResultsState results;
+    results.rows_task = &copy;
+    const nlohmann::json r = results_figure(lab, results).state();
+    REQUIRE(r["rows"].size() == 2);
+    std::vector<std::string> labels;
+    for (const auto& row : r["rows"]) {
+        CHECK(row["task"] == "copy");
+        labels.push_back(row["run"]);
+    }
+    CHECK(std::count(labels.begin(), labels.end(), "training (1/12 ep.)") == 1);
+    CHECK(std::count(labels.begin(), labels.end(), "alignment sweep, 1 seeds") == 1);
+    CHECK(Lab::results_csv(lab.results()).find("this page,training (1/12 ep.),copy,") != std::string::npos);
+}
+
+TEST_CASE("Lab: the probes are computed when the probes figure asks, never for the map alone") {
+    stub_worker_client();
+    Site site = lesson_site();
+    Lab lab;
+    site.serve(lab);
+    lab.start_loading();
+    AlignmentState st;
+    const FigureSpec alignment = alignment_figure(lab, st), probes = probes_figure(lab, st);
+
+    const nlohmann::json map = alignment.state();
+    REQUIRE(map["weights"].size() == size_t(output_length));
+    CHECK(lab.analyses.computed().analyses == 1);
+    CHECK(lab.analyses.computed().occlusions == 0);
+    CHECK(lab.analyses.computed().gradient_paths == 0);
+    CHECK(probes.text_alternative().find("computed when this figure is next drawn") != std::string::npos);
+
+    const nlohmann::json probed = probes.state();
+    CHECK(probed["importance"].size() == size_t(output_length));
+    CHECK(probed["grad_norms"]["plain"].size() == st.shown.tokens.size());
+    CHECK(probed["grad_norms"]["attention"].size() == st.shown.tokens.size());
+    CHECK(lab.analyses.computed().occlusions == 1);
+    CHECK(lab.analyses.computed().gradient_paths == 2);  // the plain model's and the attention model's
+    CHECK(probes.text_alternative().find("<table>") != std::string::npos);
+
+    // Another string for the map: its map only, until the probes figure asks again.
+    st.shown = generated_input("3 april 1999");
+    alignment.state();
+    CHECK(lab.analyses.computed().analyses == 2);
+    CHECK(lab.analyses.computed().occlusions == 1);
+    CHECK(lab.analyses.computed().gradient_paths == 2);
+}
+
+TEST_CASE("Lab: a shipped file that does not arrive or holds another model is said by name; a bad entry is skipped") {
+    stub_worker_client();
+    Site site = lesson_site();
+    site.files.erase("assets/plain-64.safetensors");
+    site.files["assets/attention-64.safetensors"] = bytes_of(small_model(reversal_task(), DecoderKind::attention));
+    site.files["assets/shipped.json"] = bytes_of(nlohmann::json{
+        {"models", {{{"file", "assets/attention-64.safetensors"}, {"settings", {{"model", "attention"}}}},
+                    {{"file", "assets/plain-64.safetensors"}, {"settings", {{"model", "plain"}}}},
+                    {{"file", "assets/gpt.safetensors"}, {"settings", {{"model", "gpt"}}}}}},
+        {"alignment_sweeps", nlohmann::json::array()}});
+    Lab lab;
+    site.serve(lab);
+    lab.start_loading();
+    CHECK(lab.shipped.size() == 2);
+    CHECK(lab.shipped_model(date_task(), DecoderKind::attention) == nullptr);
+    CHECK(lab.shipped_errors(date_task(), {DecoderKind::plain, DecoderKind::attention}) ==
+          "The shipped plain model could not be loaded: assets/plain-64.safetensors answered HTTP 404. "
+          "The shipped attention model could not be loaded: the file holds another model.");
+    CHECK(lab.shipped_list_note.find("gpt.safetensors") != std::string::npos);
+    CHECK(lab.shipped_note(date_task(), DecoderKind::transformer, Memory::all).starts_with("No Transformer (all states) was shipped"));
+    CHECK(!lab.checking_shipped());
+}
+
+TEST_CASE("map view: a matrix of the wrong shape is refused before anything is drawn, and said in the map's place") {
+    CHECK_THROWS_WITH_AS(check_map_shape("map", 80, 10, 9), "map 'map' has 80 values for 10 \u00d7 9 cells", MapShapeError);
+    CHECK_NOTHROW(check_map_shape("map", 90, 10, 9));
+    const std::vector<float> short_map(80, 0.1f);
+    CHECK_THROWS_AS(Heatmap("map", short_map, 10, 9, {90, 100}, Colormap::sequential, 0, 1), MapShapeError);
+
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {800, 600};
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::NewFrame();
+    ImGui::Begin("figure");
+    int selected = 0;
+    const std::string rows = "1999-04-03", cols = "3 april 1999";
+    const bool wrong = ShowMapOrError("map", [&] {
+        ShowWeightMap({"map", "out-", "output"}, rows, cols, short_map, selected, 400, "a map");
+    });
+    const ImVec2 said = ImGui::GetItemRectSize();
+    const std::vector<float> whole(rows.size() * cols.size(), 1.0f / float(cols.size()));
+    const bool right = ShowMapOrError("map", [&] {
+        ShowWeightMap({"map", "out-", "output"}, rows, cols, whole, selected, 400, "a map");
+    });
+    ImGui::End();
+    ImGui::EndFrame();
+    ImGui::DestroyContext();
+    CHECK(!wrong);
+    CHECK(said.y > 0);  // the refusal's text took the map's place
+    CHECK(right);
+}
