@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 const float lr = r.learning_rate, dropout = r.model.dropout;
                 if (!within(r.model.H, 1, 1024) || !within(r.epochs, 1, 10000) || !(lr > 0 && lr <= 10) ||
                     !(dropout >= 0 && dropout <= 0.9f) || !within(r.model.heads, 1, 8) ||
-                    !within(r.model.ffn, 0, 4096) || !within(r.warmup_steps, 0, 1000000) ||
+                    !within(r.model.ffn, 0, 4096) || !within(r.warmup_steps, 0, 1000000) || !within(r.batch_size, 1, 1024) ||
                     r.seed > 2147483647u || r.data_seed > 2147483647u)
                     std::abort();
                 break;
