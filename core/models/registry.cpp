@@ -128,6 +128,7 @@ ModelKind bahdanau_row() {
     ModelKind row;
     row.name = "bahdanau";
     row.scorers = {{"additive", Scorer::additive}};
+    row.two_way_encoder = true;
     row.make_params = bahdanau_params;
     row.parameter_count = bahdanau_parameter_count;
     row.forward_flops = bahdanau_forward_flops;

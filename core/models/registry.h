@@ -34,6 +34,7 @@ struct ModelKind {
     bool input_feeding = false;           // takes luong.h's input feeding
     bool transformer_options = false;     // takes heads, ffn, memory and dropout
     bool gradient_path = false;           // probes.h can measure its gradient path
+    bool two_way_encoder = false;         // its encoder reads both ways: a state is no one character's
     // Adam's learning rate and warm-up steps for this kind unless a run sets them
     // (0: the trainer's defaults).
     float learning_rate = 0.0f;

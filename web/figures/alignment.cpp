@@ -65,7 +65,7 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
     st.model_label = attention.run ? "the " + model_label(attention.model->config) + " model trained in this page (epoch " +
                                          std::to_string(attention.run->epoch()) + ")"
                                    : "the shipped attention model (width 64, 12 epochs)";
-    st.two_way = attention.model->config.decoder == DecoderKind::bahdanau;
+    st.two_way = model_kind(attention.model->config.decoder).two_way_encoder;
     st.gradient_measured = has_gradient_path(attention.model->config.decoder);  // the models whose rows measure it
     request_redraw("alignment");  // the two figures share these numbers
     request_redraw("probes");

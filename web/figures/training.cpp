@@ -27,6 +27,7 @@
 #include "url_setting.h"
 #include "io/worker_codec.h"
 #include "lesson/published.h"
+#include "models/registry.h"
 #include "text/text.h"
 
 namespace lb::web {
@@ -36,10 +37,18 @@ namespace {
 // [SECTION] Settings and the URL
 //-----------------------------------------------------------------------------------------------
 
-// The attention designs the second run can be, and every scorer any of them takes (the registry
-// says which takes which).
-const DecoderKind designs[] = {DecoderKind::attention, DecoderKind::bahdanau, DecoderKind::luong, DecoderKind::luong_local};
-const Scorer scorers[] = {Scorer::additive, Scorer::dot, Scorer::general};
+// The attention designs the second run can be: every registered kind with one map per output
+// step (models/registry.h's rows), but the Transformer, which has a section of its own.
+const std::vector<DecoderKind>& designs() {
+    static const std::vector<DecoderKind> kinds = [] {
+        std::vector<DecoderKind> found;
+        for (DecoderKind kind : model_kinds())
+            if (model_kind(kind).alignment && !model_kind(kind).transformer_options) found.push_back(kind);
+        return found;
+    }();
+    return kinds;
+}
+bool offered(DecoderKind kind) { return std::find(designs().begin(), designs().end(), kind) != designs().end(); }
 constexpr int max_epochs = 30;
 // The learning rates offered: from too slow to learn in 12 epochs to far past where Adam diverges,
 // so a reader can watch a run go non-finite and stop (the trainer keeps its last sound weights).
@@ -59,7 +68,7 @@ TrainingState::TrainingState() {
     const SettingField* feeding_field = find_setting("input_feeding");
     std::vector<std::string> design_names;
     std::string scorers_taken;
-    for (DecoderKind d : designs) {
+    for (DecoderKind d : designs()) {
         RunSettings s;
         s.model.decoder = d;
         design_names.emplace_back(decoder_name(d));
@@ -69,7 +78,7 @@ TrainingState::TrainingState() {
               [this] { return std::string(decoder_name(run.model.decoder)); },
               [this](const std::string& text) {  // a design starts with its own default scorer
                   const auto kind = parse_decoder(text);
-                  if (!kind || std::find(std::begin(designs), std::end(designs), *kind) == std::end(designs)) return false;
+                  if (!kind || !offered(*kind)) return false;
                   run.model.decoder = *kind, run.model.scorer = default_scorer(*kind);
                   return true;
               })
@@ -165,23 +174,24 @@ bool ShowSettings(TrainingState& st) {
     SameLineIfRoom(labelled(110, "model"));
     ImGui::SetNextItemWidth(110);
     const DecoderKind design = model.decoder;
-    if (ComboOf("model", "model", model.decoder, designs, [](DecoderKind k) { return std::string(decoder_name(k)); }) &&
+    if (ComboOf("model", "model", model.decoder, designs(), [](DecoderKind k) { return std::string(decoder_name(k)); }) &&
         model.decoder != design) {
         changed = true;
         if (!takes_scorer(model.decoder, model.scorer)) model.scorer = default_scorer(model.decoder);
-        model.input_feeding &= is_luong(model.decoder);
+        model.input_feeding &= model_kind(model.decoder).input_feeding;
     }
+    // The scorers and input feeding the design's row takes (Bahdanau's: the paper's additive score only).
+    const ModelKind& row = model_kind(model.decoder);
     SameLineIfRoom(labelled(90, "scorer"));
     ImGui::SetNextItemWidth(90);
-    ImGui::BeginDisabled(model.decoder == DecoderKind::bahdanau);  // the paper's additive score only
+    ImGui::BeginDisabled(row.scorers.size() < 2);
     std::vector<Scorer> taken;
-    for (Scorer s : scorers)
-        if (takes_scorer(model.decoder, s)) taken.push_back(s);
+    for (const ScorerChoice& choice : row.scorers) taken.push_back(choice.scorer);
     changed |= ComboOf("scorer", "scorer", model.scorer, taken,
                        [&model](Scorer s) { return std::string(model_scorer_name(model.decoder, s)); });
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "input feeding"));
-    ImGui::BeginDisabled(!is_luong(model.decoder));
+    ImGui::BeginDisabled(!row.input_feeding);
     changed |= Checkbox("input feeding", "input-feeding", &model.input_feeding);
     ImGui::EndDisabled();
     SameLineIfRoom(labelled(110, "seed"));
