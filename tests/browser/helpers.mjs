@@ -11,7 +11,8 @@ import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const site = path.join(root, 'build/site');
+// LOOKBACK_SITE: another build of the site (a copy of one's own while others build theirs).
+export const site = process.env.LOOKBACK_SITE || path.join(root, 'build/site');
 export const screenshots = path.join(root, 'build/screenshots');
 
 // Chromium's flags: software WebGL (SwiftShader), and no calls home on a closed network.

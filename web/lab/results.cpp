@@ -41,7 +41,7 @@ const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const 
     }
     const ShippedModel* m = find_shipped(date_task(), kind);
     if (m && m->metrics) {
-        if (label) *label = model_label(m->model->config) + " shipped, " + m->info.substr(0, m->info.find(";"));
+        if (label) *label = model_label(m->model->config) + " shipped, " + m->info.substr(0, m->info.find(", seed"));  // width, epochs
         return &*m->metrics;
     }
     return nullptr;
