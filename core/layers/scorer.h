@@ -1,6 +1,5 @@
 // core/layers/scorer.h — the attention scoring functions, by name.
 #pragma once
-#include <optional>
 #include <string_view>
 
 namespace lb {
@@ -28,13 +27,6 @@ inline long scorer_parameter_count(Scorer s, long H) {
         case Scorer::additive: return 2 * H * H + H;
     }
     return 0;
-}
-
-inline std::optional<Scorer> parse_scorer(std::string_view name) {
-    if (name == "dot") return Scorer::dot;
-    if (name == "general") return Scorer::general;
-    if (name == "additive") return Scorer::additive;
-    return std::nullopt;
 }
 
 }  // namespace lb

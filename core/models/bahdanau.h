@@ -20,7 +20,7 @@
 // The deep output is linear. The paper passes U_o s + V_o y + C_o c through a
 // maxout layer (pairs of 500 units pooled) before its 30,000-word softmax; we
 // keep the three inputs the paper reads and drop the hidden maxout layer:
-// with 13 output characters the softmax layer is small, the question this
+// with the dates' 13 output characters the softmax layer is small, the question this
 // model answers is what the bidirectional encoder and the wider context buy
 // (not what an extra hidden layer buys), and one nn.Linear keeps the weights
 // loadable into PyTorch by renaming alone. s_0 carries a bias b_s (nn.Linear's

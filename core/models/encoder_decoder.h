@@ -22,8 +22,8 @@
 // Bahdanau's scoring of the state before the step, the model the lesson's
 // numbers were measured on (bahdanau.h and luong.h are the papers').
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
-// E embedding width (32 in, 16 out), V vocabulary (40 in, 13 out).
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
+// E embedding width (32 in, 16 out), V a vocabulary's size (the task's).
 #pragma once
 #include <cstdint>
 #include "data/dataset.h"

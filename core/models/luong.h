@@ -45,7 +45,7 @@
 // 3H² with input feeding, the scorer's (dot 0, general H², concat 2H² + H),
 // 2H² for W_c, and local-p's H² + H (W_p, v_p).
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width.
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -5,8 +5,8 @@
 // encoder_decoder.h (the lesson's plain and attention models), bahdanau.h,
 // luong.h (global and local-p) and transformer.h.
 //
-// Legend: B batch rows, S padded source length, T output steps (10), H width,
-// V vocabulary (40 in, 13 out).
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
+// V a vocabulary's size (the task's).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -96,7 +96,7 @@ float model_forward(Activations& acts, const Batch& batch, const Model& model,
 void model_backward(Params& grads, Activations& acts, const Batch& batch, const Model& model);
 
 // --- greedy decoding ---------------------------------------------------------
-// Runs the decoder on its own argmax for T = 10 steps over src [B, S] with
+// Runs the decoder on its own argmax for T steps over src [B, S] with
 // true lengths src_len: acts.tokens [B, T] holds output token ids (always real
 // characters: the argmax skips pad and start); alignment_map(acts) the
 // attention weights of the kinds with one map (a Transformer's cross-attention

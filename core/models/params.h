@@ -5,7 +5,7 @@
 // transformer.h) build on this; model.h and registry.h sit above them.
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), H width,
-// E embedding width (32 in, 16 out), V a vocabulary's size (the task's: 40 in, 13 out for dates).
+// E embedding width (32 in, 16 out), V a vocabulary's size (the task's).
 #pragma once
 #include <array>
 #include <cstddef>

@@ -41,8 +41,8 @@
 // decoder.embedding.weight, decoder.out.{weight, bias}.
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), D width
-// (d_model), A heads, K = D/A head width, F feed-forward width, V vocabulary
-// (40 in, 13 out).
+// (d_model), A heads, K = D/A head width, F feed-forward width, V a vocabulary's
+// size (the task's).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -213,7 +213,7 @@ float transformer_forward(TransformerCache& cache, const Batch& batch, const Tra
 void transformer_backward(TransformerParams& grads, TransformerCache& cache, const Batch& batch,
                           const TransformerParams& p, const TransformerConfig& config);
 
-// Greedy decoding of T = 10 steps, one position at a time: the decoder's
+// Greedy decoding of T steps, one position at a time: the decoder's
 // self-attention keys and values of earlier steps are kept (cache.dec_attn.kv
 // [B, T, 2D]) and each step projects only its own; the memory's keys and values
 // are projected once. Writes tokens [B, T] (real characters only: the argmax
