@@ -18,7 +18,13 @@ std::vector<std::string_view> Vocabulary::split(std::string_view text) const {
     std::vector<std::string_view> pieces;
     if (text.empty()) return pieces;
     if (!words) {
-        for (size_t i = 0; i < text.size(); ++i) pieces.push_back(text.substr(i, 1));
+        // One token a code point (a reader's pairs may be a transliteration); a byte that is
+        // not UTF-8 stays a token of its own, so ASCII text splits byte by byte as it always did.
+        for (size_t i = 0; i < text.size();) {
+            const size_t n = std::max<size_t>(1, utf8_char_length(text, i));
+            pieces.push_back(text.substr(i, n));
+            i += n;
+        }
         return pieces;
     }
     size_t start = 0;
@@ -143,8 +149,10 @@ namespace {
 // consecutive characters as a range).
 std::string accepted_characters(const Vocabulary& vocab) {
     std::string chars;
+    std::vector<std::string> wider;  // characters of more than one byte (a reader's pairs), after the rest
     for (const std::string& token : vocab.tokens())
         if (token.size() == 1) chars += token[0];
+        else if (!token.empty() && token.front() != '<') wider.push_back(std::string(1, '\'').append(token) + '\'');
     std::vector<std::string> parts;
     for (size_t i = 0; i < chars.size();) {
         size_t j = i;
@@ -157,6 +165,7 @@ std::string accepted_characters(const Vocabulary& vocab) {
         }
         i = j + 1;
     }
+    parts.insert(parts.end(), wider.begin(), wider.end());
     return list_text(parts);
 }
 }  // namespace
@@ -200,12 +209,12 @@ std::vector<int> encode_user_input(const Task& task, std::string_view text, std:
         for (size_t i = 0; i < clean.size();) {
             ++position;
             const size_t len = utf8_char_length(clean, i);  // 0: a byte that is not UTF-8
-            if (len != 1 || vocab.id(std::string_view(clean).substr(i, 1)) < 0) {
+            if (len == 0 || vocab.id(std::string_view(clean).substr(i, len)) < 0) {
                 error = "character " + describe_char(clean, i, len) + " at position " +
                         std::to_string(position) + " is not accepted: use " + accepted_characters(vocab);
                 return {};
             }
-            ++i;
+            i += len;
         }
     }
     const int length = int(vocab.split(clean).size());

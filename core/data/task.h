@@ -48,7 +48,7 @@ public:
     Vocabulary(bool words, std::vector<std::string> specials);
     void add(const std::string& token);  // the next id, unless the token is already in
 
-    bool words = false;               // split text on single spaces; else one token a character
+    bool words = false;               // split text on single spaces; else one token a character (a code point)
     const std::vector<std::string>& tokens() const { return tokens_; }  // id → text
     int size() const { return int(tokens_.size()); }
     int id(std::string_view token) const;  // -1 when outside; never a special token
@@ -58,7 +58,7 @@ public:
     std::string decode(const int32_t* ids, int count) const;
     std::string decode(const std::vector<int>& ids) const { return decode(ids.data(), int(ids.size())); }
     // One character's id in a character vocabulary (-1 when outside), and an id's character
-    // ('\0' for pad, start, end or out of range).
+    // ('\0' for pad, start, end, out of range or a character of more than one byte).
     int id(char c) const { return id(std::string_view(&c, 1)); }
     char character(int id) const;
     std::vector<std::string_view> split(std::string_view text) const;  // into tokens' texts

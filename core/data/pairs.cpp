@@ -1,0 +1,485 @@
+// core/data/pairs.cpp — see pairs.h. Every check names its line: the page shows the refusal
+// and keeps the task it had, so the reader must be able to find the line and mend it.
+#include "data/pairs.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "kernels/rng.h"
+#include "text/text.h"
+
+namespace lb {
+
+PairsError::PairsError(int line, const std::string& reason)
+    : std::invalid_argument("line " + std::to_string(line) + ": " + reason), line(line), reason(reason) {}
+
+namespace {
+
+// 50000 → "50,000": limits read as the docs write them.
+std::string grouped(long n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string ordinal(long n) {
+    const long tens = n % 100, ones = n % 10;
+    const char* suffix = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+    return grouped(n) + suffix;
+}
+
+const char* unit(PairsTokens tokens, long count) {
+    if (tokens == PairsTokens::words) return count == 1 ? "word" : "words";
+    return count == 1 ? "character" : "characters";
+}
+
+// The tokens of a side, as Vocabulary::split cuts them (code points, or words at single spaces).
+std::vector<std::string_view> tokens_of(std::string_view side, PairsTokens tokens) {
+    return Vocabulary(tokens == PairsTokens::words, {}).split(side);
+}
+
+// A side in words mode: its words with single spaces between them, no space at either end.
+std::string single_spaced(std::string_view field) {
+    std::string out;
+    for (size_t i = 0; i < field.size();) {
+        if (field[i] == ' ') {
+            ++i;
+            continue;
+        }
+        const size_t end = std::min(field.find(' ', i), field.size());
+        if (!out.empty()) out += ' ';
+        out.append(field.substr(i, end - i));
+        i = end;
+    }
+    return out;
+}
+
+// RFC 4180's fields of one line, at most `most` + 1 of them (enough to refuse a line with too
+// many). A line break inside quotes never reaches here: the text was cut into lines first, so
+// an unclosed quote is refused, which is what a line break inside a field deserves (a token
+// cannot be one).
+std::vector<std::string> csv_fields(std::string_view s, int line, size_t most) {
+    std::vector<std::string> fields;
+    size_t i = 0;
+    for (;;) {
+        std::string field;
+        size_t j = i;
+        if (j < s.size() && s[j] == '"') {
+            for (++j;; ++j) {
+                if (j >= s.size())
+                    throw PairsError(line, "field " + std::to_string(fields.size() + 1) +
+                                               " opens a double quote that the line does not close "
+                                               "(a field cannot hold a line break)");
+                if (s[j] == '"') {
+                    if (j + 1 < s.size() && s[j + 1] == '"') {
+                        field += '"';
+                        ++j;
+                        continue;
+                    }
+                    ++j;
+                    break;
+                }
+                field += s[j];
+            }
+            if (j < s.size() && s[j] != ',')
+                throw PairsError(line, "field " + std::to_string(fields.size() + 1) +
+                                           " has text after its closing double quote: " +
+                                           quote_untrusted(s.substr(j, std::min(s.find(',', j), s.size()) - j)));
+        } else {
+            j = std::min(s.find(',', i), s.size());
+            field.assign(s.substr(i, j - i));
+            if (field.find('"') != std::string::npos)
+                throw PairsError(line, "field " + std::to_string(fields.size() + 1) + ", " + quote_untrusted(field) +
+                                           ", holds a double quote but does not start with one (write the field "
+                                           "in double quotes and double the quote inside: \"say \"\"hi\"\"\")");
+        }
+        fields.push_back(std::move(field));
+        if (j >= s.size() || fields.size() > most) return fields;
+        i = j + 1;
+    }
+}
+
+std::vector<std::string> tsv_fields(std::string_view s, size_t most) {
+    std::vector<std::string> fields;
+    for (size_t i = 0;;) {
+        const size_t tab = std::min(s.find('\t', i), s.size());
+        fields.emplace_back(s.substr(i, tab - i));
+        if (tab >= s.size() || fields.size() > most) return fields;
+        i = tab + 1;
+    }
+}
+
+// A control character anywhere in a field: C0 (a tab too, once fields are cut), DEL and C1.
+void check_controls(std::string_view field, const char* what, int line) {
+    long position = 0;
+    for (size_t i = 0; i < field.size();) {
+        const size_t n = utf8_char_length(field, i);  // the line was checked: n > 0
+        const char32_t c = utf8_code_point(field, i, n);
+        ++position;
+        if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+            throw PairsError(line, std::string(what) + " holds a control character, " + describe_char(field, i, n) +
+                                       ", at character " + std::to_string(position));
+        i += n;
+    }
+}
+
+// "0-0 1-2 2p1" → links {output, input, sure}, each inside the sides' token counts.
+std::vector<AlignmentLink> read_alignment(std::string_view field, int inputs, int outputs, PairsTokens tokens,
+                                          int line) {
+    std::vector<AlignmentLink> links;
+    std::set<std::pair<int, int>> seen;
+    for (size_t i = 0; i < field.size();) {
+        if (field[i] == ' ') {
+            ++i;
+            continue;
+        }
+        const size_t end = std::min(field.find(' ', i), field.size());
+        const std::string_view item = field.substr(i, end - i);
+        i = end;
+        // digits, '-' or 'p', digits; a number too large to hold is out of range anyway
+        long value[2] = {0, 0};
+        size_t k = 0;
+        bool sure = true, ok = true;
+        for (int part = 0; part < 2 && ok; ++part) {
+            const size_t first = k;
+            while (k < item.size() && item[k] >= '0' && item[k] <= '9') {
+                if (value[part] < 10000000) value[part] = value[part] * 10 + (item[k] - '0');
+                ++k;
+            }
+            ok = k > first;
+            if (part == 0 && ok) {
+                ok = k < item.size() && (item[k] == '-' || item[k] == 'p');
+                if (ok) sure = item[k++] == '-';
+            }
+        }
+        if (!ok || k != item.size())
+            throw PairsError(line, "the alignment holds " + quote_untrusted(item, 20) +
+                                       ", which is not a link: write input-output positions such as 0-0 1-2 "
+                                       "(a p for a possible link: 0p1)");
+        // As written (digits, '-' or 'p' only, so safe to show), cut if very long.
+        const std::string written = item.size() <= 24 ? std::string(item) : std::string(item.substr(0, 24)) + "\u2026";
+        for (int side = 0; side < 2; ++side) {
+            const int count = side == 0 ? inputs : outputs;
+            if (value[side] >= count)
+                throw PairsError(line, "the alignment link " + written + " is out of range: the " +
+                                           (side == 0 ? "input" : "output") + " has " + std::to_string(count) + " " +
+                                           unit(tokens, count) + " (positions 0 to " + std::to_string(count - 1) + ")");
+        }
+        if (!seen.insert({int(value[0]), int(value[1])}).second)
+            throw PairsError(line, "the alignment joins input " + std::to_string(value[0]) + " and output " +
+                                       std::to_string(value[1]) + " twice (again in " + written + ")");
+        links.push_back({int(value[1]), int(value[0]), sure});
+    }
+    std::sort(links.begin(), links.end(), [](const AlignmentLink& a, const AlignmentLink& b) {
+        return a.output != b.output ? a.output < b.output : a.input < b.input;
+    });
+    return links;
+}
+
+}  // namespace
+
+PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat format) {
+    if (text.size() > pairs_max_bytes) {
+        const int line = 1 + int(std::count(text.begin(), text.begin() + long(pairs_max_bytes), '\n'));
+        throw PairsError(line, "the text passes 2 MiB (" + grouped(long(pairs_max_bytes)) +
+                                   " bytes) on this line; it is " + grouped(long(text.size())) + " bytes");
+    }
+    if (text.substr(0, 3) == "\xef\xbb\xbf") text.remove_prefix(3);
+
+    // The lines, without their line ends; empty lines may only close the text.
+    std::vector<std::string_view> lines;
+    for (size_t i = 0; i <= text.size();) {
+        const size_t end = std::min(text.find('\n', i), text.size());
+        std::string_view line = text.substr(i, end - i);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        lines.push_back(line);
+        i = end + 1;
+    }
+    while (!lines.empty() && lines.back().empty()) lines.pop_back();
+
+    PairsText out;
+    out.csv = format == PairsFormat::csv ||
+              (format == PairsFormat::detect && !lines.empty() && lines[0].find('\t') == std::string_view::npos);
+    const char* separator = out.csv ? "a comma" : "a tab";
+    const char* first_line = out.csv ? "the header" : "the first line";
+    size_t expected = 0;  // fields a line has: the header's, or the first pair's
+    std::unordered_set<std::string> distinct[2];
+    const char* const side_name[3] = {"the input", "the output", "the alignment"};
+
+    for (size_t k = 0; k < lines.size(); ++k) {
+        const int line = int(k) + 1;
+        const std::string_view s = lines[k];
+        if (s.empty()) throw PairsError(line, "the line is empty (only the end of the text may have empty lines)");
+        for (size_t i = 0; i < s.size();) {
+            const size_t n = utf8_char_length(s, i);
+            if (n == 0)
+                throw PairsError(line, "the text is not UTF-8 here: " + describe_char(s, i, 0) + " at byte " +
+                                           std::to_string(i + 1) + " of the line (save the file as UTF-8)");
+            i += n;
+        }
+        const std::vector<std::string> fields = out.csv ? csv_fields(s, line, 3) : tsv_fields(s, 3);
+        if (fields.size() == 1)
+            throw PairsError(line, std::string("the line has no separator: ") +
+                                       (format == PairsFormat::detect && k == 0
+                                            ? "a pair is an input and an output separated by a tab (a CSV opens with a "
+                                              "header line naming its columns, separated by commas)"
+                                            : std::string("a pair is an input and an output separated by ") + separator));
+        if (fields.size() > 3)
+            throw PairsError(line, "the line has more than 3 fields: a pair is an input, an output and, optionally, "
+                                   "an alignment, separated by " + std::string(separator));
+        if (expected == 0) expected = fields.size();
+        else if (fields.size() != expected)
+            throw PairsError(line, "the line has " + std::to_string(fields.size()) + " fields where " + first_line +
+                                       " has " + std::to_string(expected) + ": an alignment column is given on every line or on none");
+        if (out.csv && k == 0) {
+            for (const std::string& f : fields) check_controls(f, "the header", line);
+            continue;
+        }
+        if (int(out.pairs.size()) == pairs_max_pairs)
+            throw PairsError(line, "a " + ordinal(pairs_max_pairs + 1) + " pair: a task has at most " +
+                                       grouped(pairs_max_pairs) + " pairs");
+
+        PairLine pair;
+        pair.line = line;
+        int counts[2] = {0, 0};
+        for (int side = 0; side < 2; ++side) {
+            check_controls(fields[size_t(side)], side_name[side], line);
+            std::string value = tokens == PairsTokens::words ? single_spaced(fields[size_t(side)]) : fields[size_t(side)];
+            if (value.empty())
+                throw PairsError(line, std::string(side_name[side]) + " is empty" +
+                                           (fields[size_t(side)].empty() ? "" : " (spaces only)"));
+            const std::vector<std::string_view> pieces = tokens_of(value, tokens);
+            counts[side] = int(pieces.size());
+            if (counts[side] > pairs_max_tokens)
+                throw PairsError(line, std::string(side_name[side]) + " is " + std::to_string(counts[side]) + " " +
+                                           unit(tokens, counts[side]) + " long; a side may have at most " +
+                                           std::to_string(pairs_max_tokens));
+            for (std::string_view piece : pieces) {
+                if (distinct[side].count(std::string(piece))) continue;
+                if (int(distinct[side].size()) == pairs_max_distinct) {
+                    const std::string shown = tokens == PairsTokens::words
+                                                  ? quote_untrusted(piece, 20)
+                                                  : describe_char(piece, 0, piece.size());
+                    throw PairsError(line, std::string(side_name[side]) + " brings a " + ordinal(pairs_max_distinct + 1) +
+                                               " distinct " + unit(tokens, 1) + ", " + shown + ": a side may have at most " +
+                                               std::to_string(pairs_max_distinct));
+                }
+                distinct[side].insert(std::string(piece));
+            }
+            (side == 0 ? pair.input : pair.target) = std::move(value);
+        }
+        if (fields.size() == 3) {
+            check_controls(fields[2], side_name[2], line);
+            pair.alignment = read_alignment(fields[2], counts[0], counts[1], tokens, line);
+        }
+        out.pairs.push_back(std::move(pair));
+    }
+    out.aligned = expected == 3;
+    return out;
+}
+
+std::string write_pairs_tsv(const std::vector<PairLine>& pairs, bool aligned) {
+    std::string out;
+    for (const PairLine& p : pairs) {
+        out += p.input;
+        out += '\t';
+        out += p.target;
+        if (aligned) {
+            out += '\t';
+            // Pharaoh order: input position first.
+            std::vector<AlignmentLink> links = p.alignment;
+            std::sort(links.begin(), links.end(), [](const AlignmentLink& a, const AlignmentLink& b) {
+                return a.input != b.input ? a.input < b.input : a.output < b.output;
+            });
+            for (size_t i = 0; i < links.size(); ++i) {
+                if (i > 0) out += ' ';
+                out += std::to_string(links[i].input) + (links[i].sure ? "-" : "p") + std::to_string(links[i].output);
+            }
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+bool valid_pairs_task_name(std::string_view name) {
+    if (name.empty() || name.size() > size_t(pairs_max_name)) return false;
+    for (char c : name)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+            return false;
+    return true;
+}
+
+std::string describe_pairs(const PairsSummary& s) {
+    const bool words = s.tokens == PairsTokens::words;
+    std::string text = grouped(s.pairs_read) + (s.pairs_read == 1 ? " pair" : " pairs") + " read";
+    if (s.duplicates_dropped > 0)
+        text += ", " + grouped(s.duplicates_dropped) + (s.duplicates_dropped == 1 ? " duplicate" : " duplicates") + " dropped";
+    text += "; " + grouped(s.train_size) + " to train, " + grouped(s.held_out_size) + " held out";
+    if (s.set_aside > 0)
+        text += " (" + grouped(s.set_aside) + " more set aside: " + (s.set_aside == 1 ? "it holds" : "they hold") +
+                " a " + (words ? "word" : "character") + " the training pairs lack)";
+    text += "; " + grouped(s.input_tokens) + " input and " + grouped(s.output_tokens) + " output " +
+            (words ? "words" : "characters") + "; " + (s.aligned ? "alignments given" : "no alignments") + ".";
+    return text;
+}
+
+PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
+    if (!valid_pairs_task_name(options.name))
+        throw std::invalid_argument("a task's name is 1 to " + std::to_string(pairs_max_name) +
+                                    " letters, digits, '-' or '_', not " + quote_untrusted(options.name, 40));
+    for (const Task* t : tasks())
+        if (t->name == options.name)
+            throw std::invalid_argument("a task named " + quote_untrusted(options.name) + " is already in the table");
+    if (options.held_out_size < 0)
+        throw std::invalid_argument("the held-out size is " + std::to_string(options.held_out_size) + ": give 0 (10%) or more");
+
+    PairsText read = read_pairs(text, options.tokens, options.format);
+    PairsSummary summary;
+    summary.tokens = options.tokens;
+    summary.csv = read.csv;
+    summary.aligned = read.aligned;
+    summary.split_seed = options.split_seed;
+    summary.pairs_read = int(read.pairs.size());
+
+    // Where a text with too few pairs ends: the line after its last pair.
+    const int end_line = read.pairs.empty() ? (read.csv ? 2 : 1) : read.pairs.back().line + 1;
+    std::vector<PairLine> pairs;
+    if (options.drop_duplicates) {
+        std::unordered_set<std::string> seen;  // input, tab, output: no side holds a tab
+        for (PairLine& p : read.pairs)
+            if (seen.insert(p.input + '\t' + p.target).second) pairs.push_back(std::move(p));
+        summary.duplicates_dropped = summary.pairs_read - int(pairs.size());
+    } else {
+        pairs = std::move(read.pairs);
+    }
+    const int n = int(pairs.size());
+    if (n < pairs_min_pairs) {
+        throw PairsError(end_line, "the text ends with " + std::to_string(n) + (n == 1 ? " pair" : " pairs") +
+                                   (summary.duplicates_dropped > 0 ? " once " + std::to_string(summary.duplicates_dropped) +
+                                                                         " duplicates are dropped"
+                                                                   : std::string()) +
+                                   "; a task needs at least " + std::to_string(pairs_min_pairs));
+    }
+    const int wanted = options.held_out_size > 0 ? options.held_out_size : n * pairs_held_out_percent / 100;
+    if (wanted > n / 2)
+        throw std::invalid_argument("a held-out split of " + grouped(wanted) + " pairs is more than half of the " +
+                                    grouped(n) + " pairs");
+
+    // The held-out split: whole groups of pairs that share an input (no held-out input may be
+    // trained on), the groups in an order drawn from the seed, taken until there are enough,
+    // never the last pair that would be left to train on.
+    std::vector<std::vector<int>> groups;
+    {
+        std::unordered_map<std::string, size_t> group_of;
+        for (int i = 0; i < n; ++i) {
+            const auto [at, added] = group_of.emplace(pairs[size_t(i)].input, groups.size());
+            if (added) groups.emplace_back();
+            groups[at->second].push_back(i);
+        }
+    }
+    if (groups.size() < 2)
+        throw PairsError(pairs.front().line, "every pair has the input " + quote_untrusted(pairs.front().input) +
+                                                 ": a held-out input must not be trained on, so nothing would be left to train on");
+    std::vector<size_t> order(groups.size());
+    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+    Rng rng(options.split_seed);
+    for (size_t g = order.size() - 1; g > 0; --g) std::swap(order[g], order[size_t(rng.below(g + 1))]);
+    std::vector<char> held(size_t(n), 0);
+    int held_count = 0;
+    for (size_t g : order) {
+        if (held_count >= wanted) break;
+        if (held_count + int(groups[g].size()) >= n) continue;
+        for (int i : groups[g]) held[size_t(i)] = 1;
+        held_count += int(groups[g].size());
+    }
+
+    // Vocabularies from the training pairs, sorted (bytewise, so by code point).
+    const bool words = options.tokens == PairsTokens::words;
+    std::set<std::string> known[2];
+    for (int i = 0; i < n; ++i)
+        if (!held[size_t(i)])
+            for (int side = 0; side < 2; ++side)
+                for (std::string_view piece : tokens_of(side == 0 ? pairs[size_t(i)].input : pairs[size_t(i)].target, options.tokens))
+                    known[side].emplace(piece);
+    auto encodable = [&](const PairLine& p) {
+        for (int side = 0; side < 2; ++side)
+            for (std::string_view piece : tokens_of(side == 0 ? p.input : p.target, options.tokens))
+                if (!known[side].count(std::string(piece))) return false;
+        return true;
+    };
+
+    auto splits = std::make_shared<Splits>();
+    std::vector<const PairLine*> kept;
+    for (int i = 0; i < n; ++i) {
+        const PairLine& p = pairs[size_t(i)];
+        if (held[size_t(i)] && !encodable(p)) {
+            ++summary.set_aside;
+            summary.set_aside_lines.push_back(p.line);
+            continue;
+        }
+        kept.push_back(&p);
+        (held[size_t(i)] ? splits->held_out : splits->train).push_back({p.input, p.target, 0, p.alignment});
+    }
+    if (splits->held_out.empty())
+        throw PairsError(summary.set_aside_lines.front(),
+                         "none of the " + std::to_string(summary.set_aside) + " held-out pairs can be encoded: each holds a " +
+                             (words ? "word" : "character") + " no training pair has (try another split seed)");
+
+    // Groups: the inputs' lengths in up to four bands of equal width.
+    int shortest = pairs_max_tokens, longest = 0, longest_target = 0;
+    for (const PairLine* p : kept) {
+        const int length = int(tokens_of(p->input, options.tokens).size());
+        shortest = std::min(shortest, length);
+        longest = std::max(longest, length);
+        longest_target = std::max(longest_target, int(tokens_of(p->target, options.tokens).size()));
+    }
+    const int range = longest - shortest + 1;
+    const int width = (range + 3) / 4, bands = (range + width - 1) / width;
+    Task task;
+    for (int b = 0; b < bands; ++b) {
+        const int lo = shortest + b * width, hi = std::min(longest, lo + width - 1);
+        task.group_names.push_back((lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + " " +
+                                   unit(options.tokens, hi));
+    }
+    for (std::vector<Example>* split : {&splits->train, &splits->held_out})
+        for (Example& ex : *split) ex.group = (int(tokens_of(ex.input, options.tokens).size()) - shortest) / width;
+
+    task.name = options.name;
+    task.summary = "your own pairs: " + grouped(n) + (words ? " pairs of words" : " pairs of characters");
+    task.input = Vocabulary(words, {""});
+    task.output = Vocabulary(words, {"", "<s>", "</s>"});
+    for (const std::string& token : known[0]) task.input.add(token);
+    for (const std::string& token : known[1]) task.output.add(token);
+    task.max_input_tokens = longest;
+    task.ends = true;
+    task.output_steps = longest_target + 1;  // the longest target and its end token
+    task.train_size = int(splits->train.size());
+    task.held_out_size = int(splits->held_out.size());
+    task.example_input = splits->held_out.front().input;
+    task.make_splits = [splits, name = options.name](uint64_t, int train_size, int held_out_size) {
+        if (train_size < 0 || held_out_size < 0 || size_t(train_size) > splits->train.size() ||
+            size_t(held_out_size) > splits->held_out.size())
+            throw std::invalid_argument("the task " + quote_untrusted(name) + " has " + std::to_string(splits->train.size()) +
+                                        " training and " + std::to_string(splits->held_out.size()) +
+                                        " held-out pairs: it cannot give " + std::to_string(train_size) + " and " +
+                                        std::to_string(held_out_size));
+        Splits out;
+        out.train.assign(splits->train.begin(), splits->train.begin() + train_size);
+        out.held_out.assign(splits->held_out.begin(), splits->held_out.begin() + held_out_size);
+        return out;
+    };
+
+    summary.train_size = task.train_size;
+    summary.held_out_size = task.held_out_size;
+    summary.input_tokens = int(known[0].size());
+    summary.output_tokens = int(known[1].size());
+    return {std::move(task), std::move(summary)};
+}
+
+}  // namespace lb
