@@ -88,7 +88,7 @@ build_weights() {
 }
 # The hostile-input guards (README): the doctest suite under ASan + UBSan, and
 # the libFuzzer targets (clang 14; libclang-rt-14-dev holds libFuzzer).
-fuzz_targets=(weights date options selfcheck url worker)
+fuzz_targets=(weights date options selfcheck url worker pairs)
 # One sanitizer build (build/fuzz, clang++-14, ASan + UBSan + xtensor's asserts) makes both the
 # fuzz targets and the doctest suite that runs under the sanitizers: the core is compiled once.
 build_sanitized() {

@@ -286,6 +286,8 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
 
 std::string write_pairs_tsv(const std::vector<PairLine>& pairs, bool aligned) {
     std::string out;
+    // A first input that opens with U+FEFF would be read as the byte order mark: give it one.
+    if (!pairs.empty() && pairs.front().input.rfind("\xef\xbb\xbf", 0) == 0) out = "\xef\xbb\xbf";
     for (const PairLine& p : pairs) {
         out += p.input;
         out += '\t';
