@@ -30,6 +30,7 @@ int predict(const Args& args);
 int bench(const Args& args);  // cmd_bench.cpp
 int chance(const Args& args);  // cmd_chance.cpp
 int counterfactual(const Args& args);  // cmd_counterfactual.cpp
+int pairs_examples(const Args& args);  // cmd_pairs.cpp
 
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);

@@ -25,6 +25,7 @@ const Command commands[] = {
     {"predict", lb::cli::predict, "a trained model's output and attention for your own dates"},
     {"chance", lb::cli::chance, "what guessing scores on the held-out split, per output position"},
     {"counterfactual", lb::cli::counterfactual, "attention moved to a wrong field: how often the answer changes"},
+    {"pairs-examples", lb::cli::pairs_examples, "the example pairs files for a task of your own (--out DIR)"},
 };
 
 void print_usage(FILE* out) {

@@ -6,13 +6,19 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/commands.h"
 #include "data/pairs.h"
+#include "data/pairs_examples.h"
 #include "data/task.h"
 #include "io/safetensors.h"
 #include "kernels/rng.h"
@@ -45,6 +51,17 @@ std::pair<int, std::string> task_refusal(const std::string& text, PairsOptions o
 }
 
 std::string reversed(const std::string& s) { return std::string(s.rbegin(), s.rend()); }
+
+std::vector<std::string> words_of(const std::string& text) {
+    std::vector<std::string> words;
+    size_t start = 0;
+    for (size_t i = 0; i <= text.size(); ++i)
+        if (i == text.size() || text[i] == ' ') {
+            words.push_back(text.substr(start, i - start));
+            start = i + 1;
+        }
+    return words;
+}
 
 // `count` distinct strings of the letters a-f, 3 to 6 of them (length 3 + i % 4), each with its
 // reversal and, if `aligned`, the reversal's links in Pharaoh form ("0-3 1-2 2-1 3-0").
@@ -605,4 +622,137 @@ TEST_CASE("pairs: a task of non-ASCII characters takes typed input by code point
     CHECK(error == "character 'x' at position 3 is not accepted: use 'а', 'б', 'в', 'г', 'д' or 'е'");
     CHECK(encode_user_input(task, "гдж", error).empty());
     CHECK(error == "character 'ж' (U+0436) at position 3 is not accepted: use 'а', 'б', 'в', 'г', 'д' or 'е'");
+}
+
+TEST_CASE("pairs: the TSV export keeps a first input that opens with U+FEFF") {
+    const PairsText read = read_pairs("\xef\xbb\xbf\xef\xbb\xbf" "ab\tc\n", PairsTokens::characters);
+    REQUIRE(read.pairs.size() == 1);
+    CHECK(read.pairs[0].input == "\xef\xbb\xbf" "ab");  // the first order mark is the file's, the second the input's
+    CHECK(write_pairs_tsv(read.pairs, false) == "\xef\xbb\xbf\xef\xbb\xbf" "ab\tc\n");
+    CHECK(read_pairs(write_pairs_tsv(read.pairs, false), PairsTokens::characters).pairs[0].input == read.pairs[0].input);
+}
+
+// --- the example files ----------------------------------------------------------------
+
+namespace {
+
+// A number from its words, by the rule of English written here (not the generator's tables).
+int value_of(const std::string& text) {
+    const std::map<std::string, int> small = {
+        {"one", 1},      {"two", 2},        {"three", 3},     {"four", 4},     {"five", 5},      {"six", 6},
+        {"seven", 7},    {"eight", 8},      {"nine", 9},      {"ten", 10},     {"eleven", 11},   {"twelve", 12},
+        {"thirteen", 13}, {"fourteen", 14}, {"fifteen", 15},  {"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18},
+        {"nineteen", 19}, {"twenty", 20},   {"thirty", 30},   {"forty", 40},   {"fifty", 50},    {"sixty", 60},
+        {"seventy", 70}, {"eighty", 80},    {"ninety", 90}};
+    int total = 0, group = 0;
+    for (const std::string& w : words_of(text)) {
+        if (w == "thousand") total += group * 1000, group = 0;
+        else if (w == "hundred") group *= 100;
+        else group += small.at(w);
+    }
+    return total + group;
+}
+
+}  // namespace
+
+TEST_CASE("pairs: numbers spelled out, with their alignment, by hand") {
+    CHECK(english_number(1) == "one");
+    CHECK(english_number(13) == "thirteen");
+    CHECK(english_number(40) == "forty");
+    CHECK(english_number(45) == "forty five");
+    CHECK(english_number(100) == "one hundred");
+    CHECK(english_number(305) == "three hundred five");
+    CHECK(english_number(2010) == "two thousand ten");
+    CHECK(english_number(9999) == "nine thousand nine hundred ninety nine");
+    CHECK_THROWS_AS(english_number(0), std::invalid_argument);
+    CHECK_THROWS_AS(english_number(10000), std::invalid_argument);
+    CHECK(spaced_digits(2345) == "2 3 4 5");
+    CHECK(spaced_digits(7) == "7");
+    using L = std::vector<AlignmentLink>;
+    CHECK(english_number_alignment(7) == L{{0, 0, true}});
+    CHECK(english_number_alignment(45) == L{{0, 0, true}, {1, 1, true}});
+    CHECK(english_number_alignment(40) == L{{0, 0, true}, {1, 0, true}});
+    CHECK(english_number_alignment(13) == L{{0, 0, true}, {1, 0, true}});
+    // three(0) hundred(1) five(2) → 3 0 5
+    CHECK(english_number_alignment(305) == L{{0, 0, true}, {0, 1, false}, {1, 1, false}, {2, 2, true}});
+    // two(0) thousand(1) → 2 0 0 0
+    CHECK(english_number_alignment(2000) == L{{0, 0, true}, {0, 1, false}, {1, 1, false}, {2, 1, false}, {3, 1, false}});
+    // one(0) thousand(1) one(2) hundred(3) → 1 1 0 0
+    CHECK(english_number_alignment(1100) ==
+          L{{0, 0, true}, {0, 1, false}, {1, 2, true}, {1, 3, false}, {2, 3, false}, {3, 3, false}});
+    // three(0) thousand(1) five(2) → 3 0 0 5
+    CHECK(english_number_alignment(3005) == L{{0, 0, true}, {0, 1, false}, {1, 1, false}, {2, 1, false}, {3, 2, true}});
+    // two(0) thousand(1) three(2) hundred(3) forty(4) five(5) → 2 3 4 5
+    CHECK(english_number_alignment(2345) ==
+          L{{0, 0, true}, {0, 1, false}, {1, 2, true}, {1, 3, false}, {2, 4, true}, {3, 5, true}});
+
+    // Every number: its words read back to it; every digit linked; each sure link's word gives
+    // that digit (a units word its value, a teen 1 and value − 10, a tens word value / 10 and 0).
+    for (int n = 1; n <= 9999; ++n) {
+        CAPTURE(n);
+        const std::vector<std::string> words = words_of(english_number(n));
+        REQUIRE(value_of(english_number(n)) == n);
+        const std::string digits = std::to_string(n);
+        const L links = english_number_alignment(n);
+        std::set<int> linked;
+        for (const AlignmentLink& l : links) {
+            REQUIRE(l.output < int(digits.size()));
+            REQUIRE(l.input < int(words.size()));
+            linked.insert(l.output);
+            if (!l.sure) continue;
+            const int v = value_of(words[size_t(l.input)]);
+            const bool last = l.output == int(digits.size()) - 1;
+            const int expected = v < 10 ? v : v < 20 ? (last ? v - 10 : 1) : (last ? 0 : v / 10);
+            CHECK(digits[size_t(l.output)] - '0' == expected);
+        }
+        CHECK(int(linked.size()) == int(digits.size()));
+    }
+
+    const std::string text = spelled_numbers_pairs();
+    CHECK(text.substr(0, text.find('\n', text.find('\n') + 1) + 1) == "one\t1\t0-0\ntwo\t2\t0-0\n");
+    CHECK(text.find("\nthree hundred five\t3 0 5\t0-0 1p0 1p1 2-2\n") != std::string::npos);
+    PairsOptions o = named("numbers");
+    o.tokens = PairsTokens::words;
+    const PairsTask numbers = make_pairs_task(text, o);
+    CHECK(numbers.summary.pairs_read == 9999);
+    CHECK(numbers.summary.aligned);
+    CHECK(numbers.summary.held_out_size + numbers.summary.set_aside == 999);  // 10% of 9999, rounded down
+    CHECK(numbers.task.max_input_tokens == 6);  // "seven thousand seven hundred seventy seven"
+    CHECK(numbers.task.output_steps == 5);      // four digits and the end token
+    CHECK(numbers.summary.output_tokens == 10);
+}
+
+TEST_CASE("pairs: sentences with their words reversed, and the command that writes the files") {
+    const std::string text = reversed_words_pairs();
+    CHECK(text == reversed_words_pairs(1, 3000));
+    CHECK(text != reversed_words_pairs(2, 3000));
+    const PairsText read = read_pairs(text, PairsTokens::words);
+    REQUIRE(read.pairs.size() == 3000);
+    std::set<std::string> inputs;
+    for (const PairLine& p : read.pairs) {
+        const std::vector<std::string> in = words_of(p.input), out = words_of(p.target);
+        CHECK(in.size() >= 3);
+        CHECK(in.size() <= 8);
+        CHECK(std::vector<std::string>(in.rbegin(), in.rend()) == out);
+        const int n = int(in.size());
+        REQUIRE(p.alignment.size() == size_t(n));
+        for (int t = 0; t < n; ++t) CHECK(p.alignment[size_t(t)] == AlignmentLink{t, n - 1 - t, true});
+        inputs.insert(p.input);
+    }
+    CHECK(inputs.size() == 3000);
+    CHECK(reversed_words_pairs(1, 0).empty());
+
+    const std::string dir = (std::filesystem::temp_directory_path() / "lookback_pairs_examples").string();
+    std::filesystem::remove_all(dir);
+    CHECK(cli::pairs_examples({"--out", dir + "/made"}) == 0);
+    auto file = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    CHECK(file(dir + "/made/numbers.tsv") == spelled_numbers_pairs());
+    CHECK(file(dir + "/made/reversed-words.tsv") == text);
+    std::filesystem::remove_all(dir);
+    CHECK(cli::pairs_examples({}) == 2);
+    CHECK(cli::pairs_examples({"--out"}) == 2);
+    CHECK(cli::pairs_examples({"--out", dir, "--bogus"}) == 2);
 }
