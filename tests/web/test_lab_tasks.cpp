@@ -325,37 +325,3 @@ TEST_CASE("map view: a matrix of the wrong shape is refused before anything is d
     CHECK(said.y > 0);  // the refusal's text took the map's place
     CHECK(right);
 }
-
-// A measurement, not a check (BENCHMARKS.md, "A typed date on the page thread"): skipped unless
-// asked for, -tc="measure:*" --no-skip.
-TEST_CASE("measure: a typed date's map against its probes, on the shipped models" * doctest::skip()) {
-    stub_worker_client();
-    Site site;
-    for (const char* name : {"plain-64.safetensors", "attention-64.safetensors"}) {
-        std::ifstream in(std::string(LOOKBACK_WEIGHTS_DIR) + "/" + name, std::ios::binary);
-        site.files[std::string("assets/") + name] = std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-    }
-    site.files["assets/shipped.json"] = bytes_of(nlohmann::json{
-        {"models", {{{"file", "assets/attention-64.safetensors"}, {"settings", {{"model", "attention"}}}},
-                    {{"file", "assets/plain-64.safetensors"}, {"settings", {{"model", "plain"}}}}}},
-        {"alignment_sweeps", nlohmann::json::array()}});
-    Lab lab;
-    site.serve(lab);
-    lab.start_loading();
-    REQUIRE(lab.shipped_model(date_task(), DecoderKind::attention));
-    AlignmentState st;
-    const FigureSpec alignment = alignment_figure(lab, st), probes = probes_figure(lab, st);
-    double map_ms = 0, probe_ms = 0;
-    const int n = 40;
-    for (int i = 0; i < n; ++i) {
-        st.shown = generated_input(format_date(1950 + i, 1 + i % 12, 1 + i % 28, 1).input);
-        const double t0 = emscripten_get_now();
-        alignment.state();
-        const double t1 = emscripten_get_now();
-        probes.state();
-        const double t2 = emscripten_get_now();
-        map_ms += t1 - t0;
-        probe_ms += t2 - t1;
-    }
-    MESSAGE("map alone " << map_ms / n << " ms; occlusion and gradient paths " << probe_ms / n << " ms per typed date");
-}
