@@ -3,6 +3,7 @@
 #include "data/pairs.h"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -41,8 +42,16 @@ const char* unit(PairsTokens tokens, long count) {
 
 // The tokens of a side, as Vocabulary::split cuts them (code points, or words at single spaces).
 std::vector<std::string_view> tokens_of(std::string_view side, PairsTokens tokens) {
-    return Vocabulary(tokens == PairsTokens::words, {}).split(side);
+    static const Vocabulary characters(false, {}), words(true, {});
+    return (tokens == PairsTokens::words ? words : characters).split(side);
 }
+
+// Token sets looked up by a view, without making a string of every token.
+struct TokenHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using TokenSet = std::unordered_set<std::string, TokenHash, std::equal_to<>>;
 
 // A side in words mode: its words with single spaces between them, no space at either end.
 std::string single_spaced(std::string_view field) {
@@ -209,7 +218,7 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
     const char* separator = out.csv ? "a comma" : "a tab";
     const char* first_line = out.csv ? "the header" : "the first line";
     size_t expected = 0;  // fields a line has: the header's, or the first pair's
-    std::unordered_set<std::string> distinct[2];
+    TokenSet distinct[2];
     const char* const side_name[3] = {"the input", "the output", "the alignment"};
 
     for (size_t k = 0; k < lines.size(); ++k) {
@@ -261,7 +270,7 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
                                            unit(tokens, counts[side]) + " long; a side may have at most " +
                                            std::to_string(pairs_max_tokens));
             for (std::string_view piece : pieces) {
-                if (distinct[side].count(std::string(piece))) continue;
+                if (distinct[side].find(piece) != distinct[side].end()) continue;
                 if (int(distinct[side].size()) == pairs_max_distinct) {
                     const std::string shown = tokens == PairsTokens::words
                                                   ? quote_untrusted(piece, 20)
@@ -270,7 +279,7 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
                                                " distinct " + unit(tokens, 1) + ", " + shown + ": a side may have at most " +
                                                std::to_string(pairs_max_distinct));
                 }
-                distinct[side].insert(std::string(piece));
+                distinct[side].emplace(piece);
             }
             (side == 0 ? pair.input : pair.target) = std::move(value);
         }
@@ -401,18 +410,18 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
         held_count += int(groups[g].size());
     }
 
-    // Vocabularies from the training pairs, sorted (bytewise, so by code point).
+    // Vocabularies from the training pairs (sorted below).
     const bool words = options.tokens == PairsTokens::words;
-    std::set<std::string> known[2];
+    TokenSet known[2];
     for (int i = 0; i < n; ++i)
         if (!held[size_t(i)])
             for (int side = 0; side < 2; ++side)
                 for (std::string_view piece : tokens_of(side == 0 ? pairs[size_t(i)].input : pairs[size_t(i)].target, options.tokens))
-                    known[side].emplace(piece);
+                    if (known[side].find(piece) == known[side].end()) known[side].emplace(piece);
     auto encodable = [&](const PairLine& p) {
         for (int side = 0; side < 2; ++side)
             for (std::string_view piece : tokens_of(side == 0 ? p.input : p.target, options.tokens))
-                if (!known[side].count(std::string(piece))) return false;
+                if (known[side].find(piece) == known[side].end()) return false;
         return true;
     };
 
@@ -456,8 +465,11 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
     task.summary = "your own pairs: " + grouped(n) + (words ? " pairs of words" : " pairs of characters");
     task.input = Vocabulary(words, {""});
     task.output = Vocabulary(words, {"", "<s>", "</s>"});
-    for (const std::string& token : known[0]) task.input.add(token);
-    for (const std::string& token : known[1]) task.output.add(token);
+    for (int side = 0; side < 2; ++side) {
+        std::vector<std::string> sorted(known[side].begin(), known[side].end());  // bytewise: by code point
+        std::sort(sorted.begin(), sorted.end());
+        for (const std::string& token : sorted) (side == 0 ? task.input : task.output).add(token);
+    }
     task.max_input_tokens = longest;
     task.ends = true;
     task.output_steps = longest_target + 1;  // the longest target and its end token
