@@ -32,14 +32,22 @@ using namespace lb::simd;
 
 // Register tile of the widest vector type: MR rows × NR vectors, measured on
 // 64 × 192 × 64 and 64 × 48 × 16 products. AVX-512 has 32 registers: 24
-// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX and SIMD128
-// have 16 (V8 maps wasm SIMD to xmm0–15): 8 accumulators. Scalar code: 4 × 4 floats.
-constexpr int MR = widest == 16 ? 8 : 4;
-constexpr int NR = widest == 16 ? 3 : widest == 1 ? 4 : 2;
+// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX2 and SIMD128
+// have 16 (V8 maps wasm SIMD to xmm0–15): 8 accumulators, 4 × 2 registers (one 16-float
+// vector is two AVX2 registers). Scalar code: 4 × 4 floats. A tile's shape does not change
+// the order of any sum (each C element adds along k alone).
+constexpr int MR = register_floats == 16 ? 8 : 4;
+constexpr int NR = register_floats == 16 ? 3 : widest == 1 ? 4 : 2 * register_floats / widest;
+// Rows per tile of the narrower edge panels. It does change their numbers: GCC fuses a lone
+// accumulator's multiply-adds or not depending on how many others share its loop, so the 16-float
+// builds keep AVX-512's 8 rows on AVX2 too.
+constexpr int edge_MR = widest == 16 ? 8 : MR;
 
 // One MR × NR·W tile of C = (accumulate ? C : 0) + A · B over the whole K.
 // A(i, k) = A[i·lda + k], or A[k·lda + i] when a_transposed (the tn product).
-template <class V, int mr, int nr, bool a_transposed>
+// hold_b: keep each step's B vectors in registers. GCC's Zen 3 tuning (CMakeLists.txt) otherwise
+// reads them from memory again for every row, which made the AVX2 build's main tile a third slower.
+template <class V, int mr, int nr, bool a_transposed, bool hold_b = false>
 void tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
           bool accumulate) {
     constexpr int W = lanes<V>;
@@ -52,7 +60,12 @@ void tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int
     for (int k = 0; k < K; ++k) {
         V b[nr];
         LB_UNROLL
-        for (int c = 0; c < nr; ++c) b[c] = load<V>(B + k * ldb + c * W);
+        for (int c = 0; c < nr; ++c) {
+            b[c] = load<V>(B + k * ldb + c * W);
+#if defined(__GNUC__) && defined(__x86_64__)
+            if constexpr (hold_b) asm("" : "+x"(b[c]));  // the value as it is, in a register
+#endif
+        }
         LB_UNROLL
         for (int r = 0; r < mr; ++r) {
             const float a = a_transposed ? A[k * lda + r] : A[r * lda + k];
@@ -95,8 +108,8 @@ void single_row_tile(int K, const float* A, int lda, const float* B, int ldb, fl
     }
 }
 
-// The last rows of a column panel (fewer than MR): a tile of exactly `rows` rows.
-template <class V, int nr, bool a_transposed, int mr = MR - 1>
+// The last rows of a column panel (fewer than its tiles' rows): a tile of exactly `rows` rows.
+template <class V, int nr, bool a_transposed, int mr>
 void tile_last_rows(int rows, int K, const float* A, int lda, const float* B, int ldb, float* C,
                     int ldc, bool accumulate) {
     if constexpr (mr > 0) {
@@ -108,30 +121,44 @@ void tile_last_rows(int rows, int K, const float* A, int lda, const float* B, in
     }
 }
 
-// Columns [j, ...) in panels of nr vectors of type V while they fit, then one
-// narrower panel (nr - 1, ...). Returns the first column not done.
-template <class V, int nr, bool a_transposed>
+// The vector type a tile keeps in registers for V, and how many of them make one V: a pair's
+// halves are two 8-float columns side by side, each lane's sum the same, and arrays of plain
+// vectors stay in registers where arrays of pairs did not (a third slower).
+template <class V> struct in_registers {
+    using type = V;
+    static constexpr int per_vector = 1;
+};
+template <> struct in_registers<f32x8x2> {
+    using type = f32x8;
+    static constexpr int per_vector = 2;
+};
+
+// Columns [j, ...) in panels of nr vectors of type V, in tiles of mr rows, while
+// they fit, then one narrower panel (nr - 1, ...). Returns the first column not done.
+template <class V, int nr, int mr, bool a_transposed>
 int column_panels(int j, int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                   float* C, int ldc, bool accumulate) {
     constexpr int width = nr * lanes<V>;
+    using R = typename in_registers<V>::type;
+    constexpr int nr_r = nr * in_registers<V>::per_vector;
     // Where row i of the tile's A starts: A(i, 0).
     const auto a_row = [&](int i) { return a_transposed ? A + i : A + i * lda; };
     for (; j + width <= N; j += width) {
         if (M == 1) {
-            single_row_tile<V, nr, a_transposed>(K, A, lda, B + j, ldb, C + j, accumulate);
+            single_row_tile<R, nr_r, a_transposed>(K, A, lda, B + j, ldb, C + j, accumulate);
             continue;
         }
         int i = 0;
-        for (; i + MR <= M; i += MR)
-            tile<V, MR, nr, a_transposed>(K, a_row(i), lda, B + j, ldb, C + i * ldc + j, ldc,
-                                          accumulate);
+        for (; i + mr <= M; i += mr)
+            tile<R, mr, nr_r, a_transposed, (in_registers<V>::per_vector > 1)>(
+                K, a_row(i), lda, B + j, ldb, C + i * ldc + j, ldc, accumulate);
         if (i < M)
-            tile_last_rows<V, nr, a_transposed>(M - i, K, a_row(i), lda, B + j, ldb,
-                                                C + i * ldc + j, ldc, accumulate);
+            tile_last_rows<R, nr_r, a_transposed, mr - 1>(M - i, K, a_row(i), lda, B + j, ldb,
+                                                          C + i * ldc + j, ldc, accumulate);
     }
     if constexpr (nr > 1)
-        return column_panels<V, nr - 1, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc,
-                                                      accumulate);
+        return column_panels<V, nr - 1, mr, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc,
+                                                          accumulate);
     return j;
 }
 
@@ -140,13 +167,17 @@ template <bool a_transposed>
 void register_blocked_product(int M, int N, int K, const float* A, int lda, const float* B,
                               int ldb, float* C, int ldc, bool accumulate) {
     if (M <= 0 || N <= 0) return;
-    int j = column_panels<vec, NR, a_transposed>(0, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    int j = column_panels<vec, NR, MR, a_transposed>(0, M, N, K, A, lda, B, ldb, C, ldc,
+                                                     accumulate);
     if constexpr (widest > 8)
-        j = column_panels<f32x8, 1, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+        j = column_panels<f32x8, 1, edge_MR, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc,
+                                                           accumulate);
     if constexpr (widest > 4)
-        j = column_panels<f32x4, 1, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+        j = column_panels<f32x4, 1, edge_MR, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc,
+                                                           accumulate);
     if constexpr (widest > 1)
-        column_panels<float, 3, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+        column_panels<float, 3, edge_MR, a_transposed>(j, M, N, K, A, lda, B, ldb, C, ldc,
+                                                       accumulate);
 }
 
 // Row i of C = A·Bᵀ by dot products along K, four rows of B at a time: for a
@@ -262,6 +293,9 @@ V exp_lanes(V x) {
     p = p * r + 1.0f;
     return p * bitcast<V>((ki + 127) << 23);
 }
+
+// A pair of 8-float halves (AVX2): each half as its own vector.
+[[maybe_unused]] f32x8x2 exp_lanes(f32x8x2 x) { return {exp_lanes(x.lo), exp_lanes(x.hi)}; }
 
 template <class V>
 V tanh_lanes(V x) {

@@ -65,8 +65,33 @@ void additive_scores(float* e, float* u, const float* k, const float* q, const f
 
 // Whether this build's fast kernels use SIMD (false for the scalar WASM build).
 bool simd_enabled();
-// Floats per vector in this build's fast kernels: 16 (AVX-512), 8 (AVX), 4 (SSE,
-// WASM SIMD128) or 1 (scalar).
+// Floats per vector in this build's fast kernels: 16 (every x86-64 build with AVX2 and FMA,
+// AVX-512 or not: two 8-float registers without AVX-512), 8 (AVX alone), 4 (SSE, WASM SIMD128)
+// or 1 (scalar).
 int simd_width();
+
+// Multiply-adds whose rounding the source decides, not the compiler. GCC fuses `s += a·b` or not
+// depending on how it vectorised the loop around it, which depends on the vector width of the
+// build machine; a sum the models' numerics depend on spells out each term with one of these
+// (docs/design.md, "The same numbers on every machine").
+// a·b + c with one rounding where the target has FMA (every x86-64 build with AVX2), two where it
+// has none (WebAssembly, whose builds never fused).
+inline float fused_mul_add(float a, float b, float c) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+    return __builtin_fmaf(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+// a·b rounded to float: never fused into the add that uses it.
+inline float rounded_product(float a, float b) {
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_assoc_barrier)
+    return __builtin_assoc_barrier(a * b);
+#endif
+#endif
+    const float p = a * b;  // clang contracts only within one expression
+    return p;
+}
 
 }  // namespace lb::kernels

@@ -112,12 +112,24 @@ void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy
             dbeta[c] += dyn[c];
         }
         const float g_mean = kernels::dot(dyn, gamma, D) / float(D);
+        // Σ g ⊙ x̂ (g = dy ⊙ γ) in eight partial sums and a tail, each product rounded before it
+        // is added or fused into the sum as GCC 12 compiled the plain loop for the AVX-512 build
+        // that trained the shipped Transformers: rounded in runs of 16 blocks of 8 (its vector
+        // loop) and in the tail's first four if it has four, fused elsewhere (peeled). Spelled
+        // out (kernels.h), an AVX2 build, which vectorises the loop otherwise, sums the same way.
+        const auto g = [&](int c) { return dyn[c] * gamma[c]; };
         float partial[8] = {};
+        const int rounded_blocks_end = D / 128 * 128;
         int c = 0;
+        for (; c < rounded_blocks_end; c += 8)
+            for (int k = 0; k < 8; ++k) partial[k] += kernels::rounded_product(g(c + k), h[c + k]);
         for (; c + 8 <= D; c += 8)
-            for (int k = 0; k < 8; ++k) partial[k] += dyn[c + k] * gamma[c + k] * h[c + k];
+            for (int k = 0; k < 8; ++k)
+                partial[k] = kernels::fused_mul_add(g(c + k), h[c + k], partial[k]);
         float gh_sum = 0;
-        for (; c < D; ++c) gh_sum += dyn[c] * gamma[c] * h[c];
+        const int rounded_tail_end = D - c >= 4 ? c + 4 : c;
+        for (; c < rounded_tail_end; ++c) gh_sum += kernels::rounded_product(g(c), h[c]);
+        for (; c < D; ++c) gh_sum = kernels::fused_mul_add(g(c), h[c], gh_sum);
         for (float p : partial) gh_sum += p;
         const float gh_mean = gh_sum / float(D), r = rstd[n];
         for (int c2 = 0; c2 < D; ++c2)
@@ -132,6 +144,20 @@ namespace {
 // none after its own position.
 int allowed_keys(int key_len, bool causal, int position, int Tk) {
     return std::min(key_len, causal ? position + 1 : Tk);
+}
+
+// layers.h's masked_softmax_backward over a whole row of Tk, in place (de from dα): the same
+// formula, with Σ α_l dα_l in order, the products rounded in whole groups of 8 and fused after
+// them, as GCC 12 compiled the shared loop here for the AVX-512 build that trained the shipped
+// Transformers (vectors of 8, the rest peeled). Spelled out (kernels.h), an AVX2 build, which
+// vectorises the loop otherwise, sums the same way.
+void softmax_backward_row(float* d, const float* alpha, int Tk, float scale) {
+    const int rounded = Tk / 8 * 8;
+    float weighted = 0;
+    int l = 0;
+    for (; l < rounded; ++l) weighted += kernels::rounded_product(alpha[l], d[l]);
+    for (; l < Tk; ++l) weighted = kernels::fused_mul_add(alpha[l], d[l], weighted);
+    for (l = 0; l < Tk; ++l) d[l] = alpha[l] * (d[l] - weighted) * scale;
 }
 }  // namespace
 
@@ -218,10 +244,8 @@ void multihead_attention_backward(float* dxq, float* dxkv, MultiheadAttentionPar
             kernels::matmul_tn(Tk, K, Tq, al, Tk, dctx + a * K, D, dkv + D + a * K, 2 * D, true);
             // α = softmax(e / √K)  →  de_ij = α_ij (dα_ij − Σ_l α_il dα_il) / √K, over
             // the whole row: the keys the mask hid have α = 0, so their de is 0
-            for (int i = 0; i < Tq; ++i) {
-                float* dr = c.dalpha + size_t(i) * Tk;
-                masked_softmax_backward(dr, al + size_t(i) * Tk, dr, Tk, Tk, scale);
-            }
+            for (int i = 0; i < Tq; ++i)
+                softmax_backward_row(c.dalpha + size_t(i) * Tk, al + size_t(i) * Tk, Tk, scale);
             // e = Q_a K_aᵀ  →  dQ_a += de K_a,  dK_a += deᵀ Q_a
             kernels::matmul_nn(Tq, K, Tk, c.dalpha, Tk, kv + a * K, 2 * D, dq + a * K, D, true);
             kernels::matmul_tn(Tk, K, Tq, c.dalpha, Tk, q + a * K, D, dkv + a * K, 2 * D, true);
