@@ -2,9 +2,18 @@
 // the figures. The runtime (web/runtime/) attaches them to their canvases when the page glue
 // (web/page/lookback.js) finds them, and draws them from then on. Training is not here: it runs
 // in Web Workers (web/worker/), and the Lab shows what they report.
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
 #include "lab.h"
 #include "lesson1.h"
 #include "lesson2.h"
+#include "text/text.h"
 
 namespace {
 
@@ -15,11 +24,48 @@ struct App {
     lb::web::Lesson2 lesson2;                  // its figures' own state (figures/lesson2.h)
 };
 
+App* app_made = nullptr;  // main's, for the exports below
+
 }  // namespace
+
+extern "C" {
+
+// The page's "Your own pairs" block (web/page/own_pairs.js): `text` is the reader's pairs, `size`
+// bytes on the heap as they came (NUL bytes too: the core refuses them by line), `options` JSON {"tokens": "characters"|"words",
+// "split_seed": n, "held_out": n, "drop_duplicates": bool}, any subset. Makes the task and puts it
+// in place (figures/own_pairs.cpp), or refuses; returns {"ok", "message", "line", "task"} as JSON
+// text, valid until the next call. No exception leaves: a refusal changes nothing.
+EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const char* options) {
+    static std::string answer;
+    lb::web::PairsOutcome out;
+    try {
+        const nlohmann::json given = nlohmann::json::parse(options);
+        lb::PairsOptions o;
+        if (!given.is_object()) throw std::invalid_argument("the options must be a JSON object");
+        const std::string tokens = given.value("tokens", std::string("characters"));
+        if (tokens != "characters" && tokens != "words") throw std::invalid_argument("tokens must be characters or words");
+        o.tokens = tokens == "words" ? lb::PairsTokens::words : lb::PairsTokens::characters;
+        o.split_seed = given.value("split_seed", uint64_t(1));
+        o.held_out_size = given.value("held_out", 0);
+        o.drop_duplicates = given.value("drop_duplicates", true);
+        if (!app_made) throw std::logic_error("the page has not started");
+        out = lb::web::use_own_pairs(app_made->lab, app_made->lesson2, std::string_view(text, size_t(std::max(size, 0))), o);
+    } catch (const std::exception& e) {
+        out.message = lb::sanitize_utf8(e.what());
+    } catch (...) {
+        out.message = "the pairs could not be read";
+    }
+    answer = nlohmann::json{{"ok", out.ok}, {"message", out.message}, {"line", out.line}, {"task", out.task}}
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return answer.c_str();
+}
+
+}  // extern "C"
 
 int main() {
     using namespace lb::web;
     static App app;  // made here, not at load: the Lab asks the page how many workers it has
+    app_made = &app;
     register_figure(worked_example_figure(app.worked_example));
     register_figure(bottleneck_figure(app.bottleneck));
     start_selfcheck();

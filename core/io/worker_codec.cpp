@@ -139,4 +139,49 @@ WorkerReport worker_report_from_json(const nlohmann::json& json) {
     return r;
 }
 
+namespace {
+const char* tokens_word(PairsTokens t) { return t == PairsTokens::words ? "words" : "characters"; }
+const char* format_word(PairsFormat f) { return f == PairsFormat::tsv ? "tsv" : f == PairsFormat::csv ? "csv" : "detect"; }
+const nlohmann::json& member(const nlohmann::json& json, const char* key) {
+    const auto found = json.find(key);
+    if (found == json.end()) throw std::invalid_argument(std::string("a reader's task has no ") + key);
+    return *found;
+}
+}  // namespace
+
+nlohmann::json pairs_source_to_json(const PairsTaskSource& s) {
+    return {{"text", s.text},
+            {"name", s.options.name},
+            {"tokens", tokens_word(s.options.tokens)},
+            {"format", format_word(s.options.format)},
+            {"split_seed", s.options.split_seed},
+            {"held_out", s.options.held_out_size},
+            {"drop_duplicates", s.options.drop_duplicates}};
+}
+
+PairsTaskSource pairs_source_from_json(const nlohmann::json& json) {
+    if (!json.is_object()) throw std::invalid_argument("a reader's task must be a JSON object");
+    PairsTaskSource s;
+    const nlohmann::json& text = member(json, "text");
+    const nlohmann::json& name = member(json, "name");
+    const nlohmann::json& tokens = member(json, "tokens");
+    const nlohmann::json& format = member(json, "format");
+    if (!text.is_string() || !name.is_string()) throw std::invalid_argument("a reader's task's text and name must be strings");
+    s.text = text.get<std::string>();
+    s.options.name = name.get<std::string>();
+    if (tokens == "words") s.options.tokens = PairsTokens::words;
+    else if (tokens == "characters") s.options.tokens = PairsTokens::characters;
+    else throw std::invalid_argument("a reader's task's tokens must be characters or words, not " + quote_untrusted(tokens.dump(), 40));
+    if (format == "detect") s.options.format = PairsFormat::detect;
+    else if (format == "tsv") s.options.format = PairsFormat::tsv;
+    else if (format == "csv") s.options.format = PairsFormat::csv;
+    else throw std::invalid_argument("a reader's task's format must be detect, tsv or csv, not " + quote_untrusted(format.dump(), 40));
+    s.options.split_seed = uint64_t(whole(member(json, "split_seed"), "split_seed"));
+    s.options.held_out_size = int(whole(member(json, "held_out"), "held_out", INT_MAX));
+    const nlohmann::json& drop = member(json, "drop_duplicates");
+    if (!drop.is_boolean()) throw std::invalid_argument("a reader's task's drop_duplicates must be true or false");
+    s.options.drop_duplicates = drop.get<bool>();
+    return s;
+}
+
 }  // namespace lb

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/metrics.h"
+#include "data/pairs.h"
 #include "settings/run_settings.h"
 
 namespace lb {
@@ -43,5 +44,19 @@ nlohmann::json worker_report_to_json(const WorkerReport& report);
 // Throws std::invalid_argument (or nlohmann's errors) for a report that is not one, or whose
 // numbers do not fit the types they are stored in.
 WorkerReport worker_report_from_json(const nlohmann::json& json);
+
+// A reader's own task as a worker is sent it (docs/own-pairs.md): the pairs' text and the options
+// that made it in the page. make_pairs_task is deterministic from these, so the worker makes the
+// same task (split, vocabularies) and adds it to its own table before a run of it is created.
+// {"text": "...", "name": "your-pairs", "tokens": "characters"|"words", "format":
+// "detect"|"tsv"|"csv", "split_seed": n, "held_out": n, "drop_duplicates": true}.
+struct PairsTaskSource {
+    std::string text;
+    PairsOptions options;
+};
+nlohmann::json pairs_source_to_json(const PairsTaskSource& source);
+// Throws std::invalid_argument naming the key for a message that is not one (the text itself is
+// checked by make_pairs_task, not here).
+PairsTaskSource pairs_source_from_json(const nlohmann::json& json);
 
 }  // namespace lb

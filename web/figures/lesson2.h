@@ -155,4 +155,22 @@ struct Lesson2 {
     TransformerMapsState transformer_maps;
 };
 
+// --- a reader's own pairs (docs/own-pairs.md; the page's "Your own pairs" block) ---------------
+// What the page is told of a text it was given: the task made, or the refusal.
+struct PairsOutcome {
+    bool ok = false;
+    std::string message;  // describe_pairs' summary, or the refusal ("line 12: ...")
+    int line = 0;         // the refused line (1-based), 0 when the refusal names none
+    std::string task;     // the task's name once made
+};
+// The name a reader's task takes in the table and the training figure's list.
+constexpr const char* own_pairs_name = "your-pairs";
+// Makes a task of `text` (make_pairs_task, named own_pairs_name whatever `options` says) and,
+// once it is made, puts it in place of the reader's previous task: the runs trained on that one
+// are dropped, its record and every figure's pointer to it go, it leaves the table, and the new
+// task joins it; the training figure and the checked figure then take it, and the training
+// figure's pair is built on it. Every exception is caught: a refusal, or anything else thrown,
+// comes back as the message and changes nothing.
+PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options);
+
 }  // namespace lb::web

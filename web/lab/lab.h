@@ -31,6 +31,7 @@
 
 #include "data/dataset.h"
 #include "data/metrics.h"
+#include "data/pairs.h"
 #include "models/model.h"
 #include "analysis.h"
 #include "settings/run_settings.h"
@@ -261,6 +262,19 @@ struct Lab {
     const Model* attention_model(const Task& task) const;  // null while loading or when missing
     std::string attention_model_note(const Task& task) const;  // its settings, or why it is missing
     const AlignmentSweep& alignment_sweep(const Task& task) const;
+
+    // The reader's own task (docs/own-pairs.md), in the table while held here, and what a worker
+    // is sent to make the same one (io/worker_codec.h's PairsTaskSource as JSON). The figures
+    // put a new one in place (figures/own_pairs.cpp's use_own_pairs); null while there is none.
+    std::unique_ptr<PairsTask> own_task;
+    std::string own_task_source;
+    // What a run of `task` sends its worker besides its config: the reader's task's source for
+    // that task, else "" (a task every worker's table has).
+    std::string worker_source(const Task& task) const;
+    // Lets go of everything the Lab holds of `task` before it leaves the table: the runs of any
+    // pair or sweep cell trained on it (a pair loses both runs: it is rebuilt by its figure) and
+    // its record (held-out split, sweep). Nothing that reads the task is left.
+    void forget_task(const Task& task);
 
     // The figures' analyses of the strings they show, kept (analysis.h).
     Analyses analyses;

@@ -30,8 +30,10 @@ namespace {
 Lab* connected = nullptr;  // the app's Lab: what the workers report goes there
 int next_run_id = 1;
 
-EM_JS(void, js_run_create, (int run, const char* config), {
-    Module.lookbackRuns.create(run, JSON.parse(UTF8ToString(config)));
+// `pairs`: a reader's task's source for the worker to make it (engine.js), or "".
+EM_JS(void, js_run_create, (int run, const char* config, const char* pairs), {
+    const source = UTF8ToString(pairs);
+    Module.lookbackRuns.create(run, JSON.parse(UTF8ToString(config)), source || undefined);
 });
 EM_JS(void, js_run_play, (int run, double stop_at_step), { Module.lookbackRuns.play(run, stop_at_step); });
 EM_JS(void, js_run_pause, (int run), { Module.lookbackRuns.pause(run); });
@@ -56,7 +58,8 @@ double Stopwatch::ms() const { return total + (started >= 0 ? now_ms() - started
 //-----------------------------------------------------------------------------------------------
 
 Run::Run(const RunSettings& config) : id_(next_run_id++), config_(config) {
-    js_run_create(id_, run_settings_to_json(config).dump().c_str());
+    const std::string source = connected ? connected->worker_source(*config.model.task) : std::string();
+    js_run_create(id_, run_settings_to_json(config).dump().c_str(), source.c_str());
 }
 
 Run::~Run() { js_run_dispose(id_); }
@@ -204,6 +207,24 @@ bool RunPair::finished() const {
 void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
     pair.clock = {};
     for (size_t k = 0; k < 2; ++k) pair[k] = std::make_unique<Run>(configs[k]);
+    changed();
+}
+
+std::string Lab::worker_source(const Task& task) const {
+    return own_task && &own_task->task == &task ? own_task_source : std::string();
+}
+
+void Lab::forget_task(const Task& task) {
+    const auto of_task = [&task](const std::unique_ptr<Run>& r) { return r && r->config().model.task == &task; };
+    for (RunPair* pair : {&live, &transformers}) {
+        if (of_task(pair->runs[0]) || of_task(pair->runs[1])) {
+            for (auto& r : pair->runs) r.reset();
+            pair->clock = {};
+        }
+    }
+    for (auto& r : sweep)
+        if (of_task(r)) r.reset();
+    tasks_.erase(&task);
     changed();
 }
 

@@ -12,6 +12,7 @@
 // Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
 // &lt; &gt; &amp; like any HTML text. Not looked at inside <script>, <style>, <pre>, <code>.
 // A TeX error fails the build with its line number.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -266,6 +267,18 @@ if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), pa
 // The shipped weights, trained by the build (build_wasm.sh's build_weights).
 if (fs.existsSync(path.join(root, 'build/assets'))) copy(path.join(root, 'build/assets'), path.join(out, 'assets'));
 writeShippedList(path.join(out, 'assets'));
+// The "Your own pairs" block's example files (docs/own-pairs.md), written by the native tool,
+// which reads each back as a reader's task first; cached for offline reading like every file.
+const cli = process.env.LOOKBACK_CLI ?? path.join(root, 'build/native/lookback');
+if (!fs.existsSync(cli)) fail(`${path.relative(root, cli)} is missing: build natively first (./build_wasm.sh)`);
+try {
+  execFileSync(cli, ['pairs-examples', '--out', path.join(out, 'examples')], { stdio: ['ignore', 'ignore', 'pipe'] });
+} catch (error) {
+  fail(`lookback pairs-examples failed: ${error.stderr || error.message}`);
+}
+for (const file of ['numbers.tsv', 'reversed-words.tsv']) {
+  if (!fs.existsSync(path.join(out, 'examples', file))) fail(`lookback pairs-examples wrote no examples/${file}`);
+}
 
 // KaTeX: its CSS and the woff2 fonts it names. Every browser the page supports reads woff2, so the
 // stylesheet's .woff and .ttf fallbacks, which a browser asks for when a woff2 download fails or

@@ -273,6 +273,23 @@
       }
     }, { timeout: 2000 });
 
+    // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
+    // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
+    const usePairs = (input, options) => {
+      const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+      const pointer = module._malloc(bytes.length + 1);
+      if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
+      try {
+        module.HEAPU8.set(bytes, pointer);
+        module.HEAPU8[pointer + bytes.length] = 0;
+        return JSON.parse(module.ccall('lb_use_pairs', 'string', ['number', 'number', 'string'],
+          [pointer, bytes.length, JSON.stringify(options)]));
+      } finally {
+        module._free(pointer);
+      }
+    };
+    window.lookbackOwnPairs?.connect(usePairs);
+
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);
       return indexByName.get(name);

@@ -171,13 +171,14 @@ function createTrainingClient(handlers) {
   return {
     get workers() { return size; },
     mode: () => mode,
-    create(run, config) {
+    // pairs: a reader's own task as JSON text (engine.js), when the run trains on one.
+    create(run, config, pairs) {
       const slot = leastBusy();
       slot.runs.add(run);
       home.set(run, slot);
       const full = faultNext ? { ...config, fault: faultNext } : config;
       faultNext = null;
-      send(slot, { type: 'create', run, config: full });
+      send(slot, pairs ? { type: 'create', run, config: full, pairs } : { type: 'create', run, config: full });
     },
     play(run, stopAtStep = -1) { const s = home.get(run); if (s) send(s, { type: 'play', run, stopAtStep }); },
     pause(run) { const s = home.get(run); if (s) send(s, { type: 'pause', run }); },

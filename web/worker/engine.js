@@ -3,7 +3,10 @@
 // thread when no Worker can start (client.js). It takes the client's messages and answers with
 // its own through `post`:
 //
-//   in   {type: 'create', run, config}     a run (config: training_module.cpp's lbt_create)
+//   in   {type: 'create', run, config, pairs}   a run (config: training_module.cpp's lbt_create);
+//                                          pairs, when the run's task is a reader's own: its
+//                                          text and options as JSON text (lbt_pairs_task), made
+//                                          into the same task here before the run
 //        {type: 'play', run, stopAtStep}   train until done, or until step stopAtStep (≥ 0)
 //        {type: 'pause', run}  {type: 'dispose', run}
 //        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
@@ -41,8 +44,13 @@ class TrainingEngine {
     }
   }
 
-  on_create({ run, config }) {
+  on_create({ run, config, pairs }) {
     const { fault, ...rest } = config;  // `fault`: a test's way to make this run's worker fail
+    // The text may be 2 MB: on the heap, not ccall's stack.
+    if (pairs && this.withString(pairs, (pointer) => this.module._lbt_pairs_task(pointer)) < 0) {
+      this.post({ type: 'state', run, state: 'failed', message: this.message() });
+      return;
+    }
     const id = this.module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(rest)]);
     if (id < 0) {
       this.post({ type: 'state', run, state: 'failed', message: this.message() });
@@ -85,6 +93,19 @@ class TrainingEngine {
     const json = this.module.UTF8ToString(this.module._lbt_evaluate(pointer, data.length));
     this.module._free(pointer);
     this.post({ type: 'evaluated', id, json });
+  }
+
+  // Calls `body` with `text` as a NUL-terminated UTF-8 string on the module's heap.
+  withString(text, body) {
+    const bytes = new TextEncoder().encode(text);
+    const pointer = this.module._malloc(bytes.length + 1);
+    try {
+      this.module.HEAPU8.set(bytes, pointer);
+      this.module.HEAPU8[pointer + bytes.length] = 0;
+      return body(pointer);
+    } finally {
+      this.module._free(pointer);
+    }
   }
 
   message() { return this.module.UTF8ToString(this.module._lbt_message()); }

@@ -8,6 +8,7 @@
 // everything: an error becomes a message (lbt_message) and the module stays usable.
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 
 #include "io/metrics_json.h"
 #include "io/safetensors.h"
+#include "data/pairs.h"
 #include "io/worker_codec.h"
 #include "training/trainer.h"
 
@@ -45,6 +47,20 @@ const lb::Splits& dataset(const lb::Task& task, uint64_t seed) {
     if (found == datasets.end())
         found = datasets.emplace(key, task.make_splits(seed, task.train_size, task.held_out_size)).first;
     return found->second;
+}
+
+// The reader's tasks this module was sent (lbt_pairs_task), by name: each with the message that
+// made it, so the same message twice makes nothing. A task replaced while a run still trains on
+// it is kept out of the table until the module ends (its runs read it), never freed under them.
+struct OwnTask {
+    std::unique_ptr<lb::PairsTask> made;
+    std::string source;  // the message's JSON text
+};
+std::map<std::string, OwnTask> own_tasks;
+std::vector<std::unique_ptr<lb::PairsTask>> retired_tasks;
+
+bool task_in_use(const lb::Task& task) {
+    return std::any_of(runs.begin(), runs.end(), [&](const auto& r) { return r.second.trainer->config().model.task == &task; });
 }
 
 Run* find_run(int id) {
@@ -91,6 +107,43 @@ EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
 }
 
 EMSCRIPTEN_KEEPALIVE void lbt_destroy(int id) { runs.erase(id); }
+
+// A reader's own task (io/worker_codec.h's PairsTaskSource as JSON): made with make_pairs_task
+// from the same text and options as the page made it, so the same split and vocabularies, and
+// added to this module's table; a task of that name made from another text is replaced (its
+// runs, if any, keep theirs). Returns 0, or -1 with the refusal in lbt_message (the table as it was).
+EMSCRIPTEN_KEEPALIVE int lbt_pairs_task(const char* source_text) {
+    return guarded(-1, [&] {
+        const std::string source = source_text;
+        const lb::PairsTaskSource wanted = lb::pairs_source_from_json(json::parse(source));
+        const std::string name = wanted.options.name;
+        const auto found = own_tasks.find(name);
+        if (found != own_tasks.end() && found->second.source == source) return 0;
+        // Made under a name of its own first: the old task keeps the table's name until the new
+        // one exists, then leaves it.
+        lb::PairsOptions options = wanted.options;
+        options.name = name.substr(0, lb::pairs_max_name - 5) + "-next";
+        auto made = std::make_unique<lb::PairsTask>(lb::make_pairs_task(wanted.text, options));
+        made->task.name = name;
+        if (found != own_tasks.end()) {
+            lb::PairsTask* old = found->second.made.get();
+            lb::remove_task(old->task);
+            if (task_in_use(old->task)) {
+                retired_tasks.push_back(std::move(found->second.made));
+            } else {
+                std::erase_if(datasets, [&](const auto& d) { return d.first.first == &old->task; });
+                found->second.made.reset();
+            }
+            own_tasks.erase(found);
+        } else {
+            for (const lb::Task* t : lb::tasks())
+                if (t->name == name) throw std::invalid_argument("the table has a task named " + name + " already");
+        }
+        lb::add_task(made->task);
+        own_tasks[name] = OwnTask{std::move(made), source};
+        return 0;
+    });
+}
 
 // Trains run `id` (or decodes its held-out split after an epoch) for about `budget_ms`, in
 // units of at most one batch (or decode_batch_rows decoded strings), and stops before step

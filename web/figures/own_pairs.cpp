@@ -1,0 +1,73 @@
+// web/figures/own_pairs.cpp — a reader's own pairs made into the page's task (lesson2.h's
+// use_own_pairs; docs/own-pairs.md). The text comes from the page's "Your own pairs" block
+// (web/page/own_pairs.js, through web/app.cpp's export lb_use_pairs); the task is made by
+// core/data/pairs.h, replaces the reader's previous one everywhere the page held it, and reaches
+// the training workers as its text and options (Lab::worker_source).
+#include <new>
+
+#include "figure.h"
+#include "io/worker_codec.h"
+#include "lesson2.h"
+#include "text/text.h"
+
+namespace lb::web {
+
+namespace {
+
+// Every figure's state that points at `old` points at `now` instead (or the date task).
+void repoint_figures(Lesson2& lesson, const Task* old, const Task& now) {
+    lesson.training.run.model.task = &now;  // the training figure takes the new task, selected
+    if (lesson.transformer_training.run.model.task == old) lesson.transformer_training.run.model.task = &date_task();
+    CheckedState& checked = lesson.checked;  // the map shows the new task's held-out pairs
+    checked.task = &now;
+    checked.example = 0;
+    checked.typed_text.clear();
+    checked.field[0] = 0;
+    checked.message.clear();
+    checked.use_live = false;
+    checked.map = nullptr;
+    checked.outlines.clear();
+    if (lesson.results.rows_task == old) lesson.results.rows_task = &now;
+    lesson.results.rows.clear();  // rows of the old task's runs, made again when drawn
+}
+
+}  // namespace
+
+PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options) {
+    PairsOutcome out;
+    try {
+        // Made under a name of its own: the old task keeps the table's name until this one exists.
+        options.name = std::string(own_pairs_name) + "-next";
+        auto made = std::make_unique<PairsTask>(make_pairs_task(text, options));
+        made->task.name = own_pairs_name;
+        options.name = own_pairs_name;
+        std::string source = pairs_source_to_json({std::string(text), options}).dump();
+        out.message = describe_pairs(made->summary);
+        // From here nothing refuses: the old task goes, the new one comes.
+        std::unique_ptr<PairsTask> old = std::move(lab.own_task);
+        const Task* old_task = old ? &old->task : nullptr;
+        if (old_task) lab.forget_task(*old_task);
+        repoint_figures(lesson, old_task, made->task);
+        if (old_task) remove_task(*old_task);
+        add_task(made->task);
+        lab.own_task = std::move(made);
+        lab.own_task_source = std::move(source);
+        old.reset();
+        lab.build(lab.live, lesson.training.configs());
+        out.ok = true;
+        out.task = own_pairs_name;
+        for (const char* figure : {"training", "checked", "results"}) request_redraw(figure);
+    } catch (const PairsError& e) {
+        out.message = e.what();
+        out.line = e.line;
+    } catch (const std::bad_alloc&) {
+        out.message = "The pairs took more memory than this page has.";
+    } catch (const std::exception& e) {
+        out.message = sanitize_utf8(e.what());
+    } catch (...) {
+        out.message = "The pairs could not be read.";
+    }
+    return out;
+}
+
+}  // namespace lb::web
