@@ -1,0 +1,223 @@
+// tests/browser/own_pairs.test.mjs — a reader's own pairs in the page (issue 38,
+// docs/own-pairs.md), in headless Chromium, on one page load: the numbers example loaded from
+// the site by its button (keyboard only) becomes the task "your-pairs" of Figure 3; plain and
+// attention train one epoch on it in Web Workers, each sending its worker the pairs' text; the map
+// check shows a held-out pair with the file's own alignment outlined, and a typed input (an
+// unknown word refused by name). Hostile text — a line without a separator, an alignment link
+// out of range, a binary file, 3 MB of text — is refused naming its line, and the task and its
+// trained runs stay as they were. A file opened through the file input and one dropped on the
+// text area each replace the task, and a run on the replaced task trains in the worker.
+//
+// Every expected number is computed here from the file the site serves or the text the test
+// wrote (the pairs, the 10 % held out, the vocabularies, the steps of an epoch, the links), never
+// read back from the page's own answers.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { clickWidget, frames, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
+
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
+
+const status = (page) => page.textContent('#own-pairs-status');
+const thousands = (n) => n.toLocaleString('en-US');
+
+// The served file read as docs/own-pairs.md says: a TSV of input, output and Pharaoh links, words
+// split on spaces; links as the checked figure lists them, {output, input, sure}.
+function readTsv(text) {
+  return text.split('\n').filter((line) => line !== '').map((line) => {
+    const [input, output, links = ''] = line.split('\t');
+    return {
+      input: input.split(' '),
+      output: output.split(' '),
+      links: links.split(' ').filter(Boolean).map((link) => {
+        const [i, j] = link.split(/[-p]/).map(Number);
+        return { output: j, input: i, sure: link.includes('-') };
+      }),
+    };
+  });
+}
+const byPosition = (a, b) => a.output - b.output || a.input - b.input;
+
+// A small character task written here: `count` distinct inputs of the letters a-e, each to its
+// reverse; returns its text.
+function reversalText(count, offset) {
+  const lines = [];
+  for (let i = 0; i < count; i++) {
+    const input = (i + offset).toString(5).split('').map((d) => 'abcde'[Number(d)]).join('');
+    lines.push(`${input}\t${[...input].reverse().join('')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+// The whole training figure's runs, for "untouched".
+const runsOf = async (page) => (await state(page, 'training')).runs.map((r) => ({ steps: r.steps, epochs: r.epochs }));
+
+// As a paste puts it there (playwright's fill types 3 MB too slowly), then Space on the button.
+async function useText(page, text) {
+  await page.evaluate((t) => { document.getElementById('own-pairs-text').value = t; }, text);
+  await page.focus('#own-pairs-use');
+  await page.keyboard.press('Space');
+}
+
+test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused by line; a file opened and dropped', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, env.url + '?tr.width=16&tr.epochs=1');
+  const served = await page.evaluate(() => fetch('examples/numbers.tsv').then((r) => r.text()));
+  const pairs = readTsv(served);
+  const n = pairs.length;
+  const heldOut = Math.floor(n / 10), train = n - heldOut;
+  const inputWords = new Set(pairs.flatMap((p) => p.input)).size;
+  const outputWords = new Set(pairs.flatMap((p) => p.output)).size;
+
+  // The keyboard alone: Tab from the text area past the tokens and the file input to the
+  // example button, then Enter.
+  await page.locator('#own-pairs').scrollIntoViewIfNeeded();
+  await page.focus('#own-pairs-text');
+  for (let k = 0; k < 8; k++) {
+    const at = await page.evaluate(() => document.activeElement?.dataset?.ownPairsExample);
+    if (at === 'numbers.tsv') break;
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.ownPairsExample), 'numbers.tsv', 'Tab reaches the example');
+  await page.keyboard.press('Enter');
+  await until('the numbers to be used', async () => (await status(page)).includes('Figure 3'), 30000);
+  const said = await status(page);
+  assert.ok(said.includes(`${thousands(n)} pairs read; ${thousands(train)} to train, ${thousands(heldOut)} held out; ` +
+                          `${inputWords} input and ${outputWords} output words; alignments given.`), said);
+  assert.equal(await page.getAttribute('#own-pairs-status', 'role'), 'status');
+  assert.equal(await page.evaluate(() => document.querySelector('input[name="own-pairs-tokens"]:checked').value), 'words');
+  const before = await state(page, 'training');
+  assert.equal(before.task, 'your-pairs');
+  assert.ok(before.worker_configs.every((c) => c.task === 'your-pairs'));
+
+  // Plain against attention, one epoch, in workers.
+  await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  await until('the training figure', async () => (await rect(page, 'training', 'train')) !== null, 20000);
+  await clickWidget(page, 'training', 'train');
+  await until('both runs done', async () => (await state(page, 'training')).runs.every((r) => r.done), 300000);
+  const trained = await state(page, 'training');
+  assert.equal(trained.training_note, '', 'trained in workers');
+  assert.ok((await page.evaluate(() => window.lookback.training())).workers >= 1);
+  for (const run of trained.runs) {
+    assert.equal(run.epochs.length, 1);
+    assert.equal(run.steps, Math.ceil(train / 64), `${run.model}: an epoch is ceil(${train} / 64) steps`);
+    assert.equal(run.examples, train);
+    const e = run.epochs[0];
+    assert.ok(e.exact >= 0 && e.exact <= 1 && e.per_char >= 0 && e.per_char <= 1);
+    const correct = e.exact * heldOut;  // exact match is a count of the held-out pairs
+    assert.ok(Math.abs(correct - Math.round(correct)) < 1e-3, `${run.model}: exact ${e.exact} is k / ${heldOut}`);
+  }
+  const [plain, attention] = trained.runs.map((r) => r.epochs[0]);
+  assert.equal(plain.aer, null, 'the plain model has no map to score');
+  assert.ok(attention.aer >= 0 && attention.aer <= 1, `attention AER ${attention.aer}`);
+  assert.ok(await rect(page, 'training', 'aer-plot'), 'the AER chart is drawn');
+  console.log(`# numbers, width 16, 1 epoch in workers: plain exact ${plain.exact.toFixed(4)} per token ${plain.per_char.toFixed(4)}; ` +
+              `attention exact ${attention.exact.toFixed(4)} per token ${attention.per_char.toFixed(4)} AER ${attention.aer.toFixed(4)}`);
+
+  // The map check: a held-out pair of the reader's task, the file's links outlined.
+  await page.locator('canvas[data-figure="checked"]').scrollIntoViewIfNeeded();
+  await until('the checked map', async () => (await state(page, 'checked')).weights.length > 0, 30000);
+  let checked = await state(page, 'checked');
+  assert.equal(checked.task, 'your-pairs');
+  assert.equal(checked.forced, true);
+  assert.match(checked.model_label, /trained in this page/);
+  const shown = pairs.find((p) => p.input.join(' ') === checked.columns.join(' '));
+  assert.ok(shown, `the map's input "${checked.columns.join(' ')}" is a pair of the file`);
+  assert.deepEqual(checked.rows.slice(0, shown.output.length), shown.output);
+  assert.deepEqual([...checked.links].sort(byPosition), [...shown.links].sort(byPosition), 'the file\'s alignment');
+  await until('the links outlined in a frame', async () => (await state(page, 'checked')).outlines.length > 0, 10000);
+  const outlined = (await state(page, 'checked')).outlines;
+  assert.deepEqual(outlined.map((o) => ({ output: o.row, input: o.col, sure: o.sure })).sort(byPosition),
+                   [...shown.links].sort(byPosition), 'each link outlined where it is, sure or possible');
+  for (const row of checked.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, 'a row sums to 1');
+
+  // A typed input: an unknown word refused by name, then one decoded.
+  const type = async (text) => {
+    const drawn = await frames(page, 'checked');
+    await clickWidget(page, 'checked', 'input');
+    await until('the field to take the click', async () => (await frames(page, 'checked')) >= drawn + 3, 10000);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+  await type('forty zebra');
+  await until('the refusal', async () => (await state(page, 'checked')).message !== '', 20000);
+  checked = await state(page, 'checked');
+  assert.match(checked.message, /'zebra'/, checked.message);
+  assert.equal(checked.typed, false);
+  await type('forty two');
+  await until('the typed map', async () => (await state(page, 'checked')).typed, 20000);
+  checked = await state(page, 'checked');
+  assert.deepEqual(checked.columns, ['forty', 'two']);
+  assert.equal(checked.forced, false);
+  assert.equal(checked.weights.length, checked.rows.length);
+
+  // Hostile text: refused with its line, the task and its runs untouched.
+  const runs = await runsOf(page);
+  await page.locator('#own-pairs').scrollIntoViewIfNeeded();
+  const lines = served.split('\n').slice(0, 200);
+  const refusals = [];
+  const refused = async (what, line, act) => {
+    const previous = await status(page);
+    await act();
+    await until(`${what} refused`, async () => (await status(page)) !== previous && (await status(page)).includes('Refused'), 30000);
+    const message = await status(page);
+    assert.match(message, new RegExp(`Refused, nothing changed: line ${line}: `), `${what}: ${message}`);
+    assert.equal((await state(page, 'training')).task, 'your-pairs', `${what}: the task stays`);
+    assert.deepEqual(await runsOf(page), runs, `${what}: its runs stay`);
+    assert.equal((await state(page, 'checked')).task, 'your-pairs');
+    refusals.push(message);
+  };
+  const noSeparator = [...lines.slice(0, 150), 'a line without a separator', ...lines.slice(150)].join('\n');
+  await refused('a line without a separator', 151, () => useText(page, noSeparator));
+  // Line 3 ("three", one word) linked from input position 4.
+  const outOfRange = lines.map((l, k) => (k === 2 ? l.replace(/\t0-0$/, '\t4-0') : l)).join('\n');
+  assert.notEqual(outOfRange, lines.join('\n'));
+  await refused('an alignment out of range', 3, () => useText(page, outOfRange));
+  assert.match(refusals.at(-1), /out of range/);
+  // A binary file: PNG's signature, whose first byte is no UTF-8.
+  const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe]);
+  await refused('a binary file', 1, () => page.setInputFiles('#own-pairs-file', { name: 'image.png', mimeType: 'image/png', buffer: binary }));
+  // 3 MB of text in lines of 64 bytes (63 and the line end): 2 MiB hold 32,768 of them, and
+  // line 32,769 is where it passes.
+  const line64 = (k) => `${k.toString(36).padStart(8, 'q')}${'x'.repeat(32)}\t${'y'.repeat(22)}`;
+  assert.equal(line64(1).length + 1, 64);
+  const big = Array.from({ length: 3 * 1024 * 1024 / 64 }, (_, k) => line64(k)).join('\n') + '\n';
+  await refused('3 MB of text', 2 * 1024 * 1024 / 64 + 1, () => useText(page, big));
+
+  // A file opened through the file input: a task of characters written here, replacing the numbers.
+  await page.check('input[name="own-pairs-tokens"][value="characters"]');
+  const opened = reversalText(120, 25);
+  const openedHeld = Math.floor(120 / 10);
+  await page.setInputFiles('#own-pairs-file', { name: 'reverse.tsv', mimeType: 'text/tab-separated-values', buffer: Buffer.from(opened) });
+  await until('the opened file used', async () => (await status(page)).startsWith('reverse.tsv: 120 pairs read'), 20000);
+  assert.ok((await status(page)).includes(`${120 - openedHeld} to train, ${openedHeld} held out`), await status(page));
+  assert.equal(await page.inputValue('#own-pairs-text'), opened, 'the file is shown for editing');
+  let replaced = await state(page, 'training');
+  assert.equal(replaced.task, 'your-pairs');
+  assert.ok(replaced.runs.every((r) => r.steps === 0 && r.epochs.length === 0), 'the old task\'s runs are gone');
+
+  // Dropped on the text area: another file, made in the page.
+  const dropped = reversalText(130, 200);
+  await page.evaluate((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'dropped.tsv', { type: 'text/tab-separated-values' }));
+    const target = document.getElementById('own-pairs-text');
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, dropped);
+  await until('the dropped file used', async () => (await status(page)).startsWith('dropped.tsv: 130 pairs read'), 20000);
+  assert.ok((await status(page)).includes(`${130 - 13} to train, 13 held out`), await status(page));
+
+  // The replaced task trains in the worker, which made it anew from the dropped text.
+  await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  await clickWidget(page, 'training', 'train');
+  await until('the dropped task trained', async () => (await state(page, 'training')).runs.every((r) => r.done), 120000);
+  replaced = await state(page, 'training');
+  for (const run of replaced.runs) {
+    assert.equal(run.examples, 130 - 13);
+    assert.equal(run.steps, Math.ceil((130 - 13) / 64));
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
