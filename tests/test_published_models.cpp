@@ -152,8 +152,8 @@ TEST_CASE("bahdanau: the forward half of an annotation has read the left, the ba
     }
     // s_0 = tanh(W_s ←h_0 + b_s), by hand from the first annotation's backward half
     for (int i = 0; i < H; ++i) {
-        double pre = model.params.init_bias[size_t(i)];
-        for (int k = 0; k < H; ++k) pre += model.params.init_weight(i, k) * a.bahdanau.annotations[size_t(H + k)];
+        double pre = model.params.bahdanau.init_bias[size_t(i)];
+        for (int k = 0; k < H; ++k) pre += model.params.bahdanau.init_weight(i, k) * a.bahdanau.annotations[size_t(H + k)];
         CHECK(a.bahdanau.s0[size_t(i)] == Approx(std::tanh(pre)).epsilon(1e-5));
     }
 }
@@ -162,7 +162,7 @@ TEST_CASE("luong-local: p_t, the window and the Gaussian, recomputed by hand") {
     const ModelConfig config = published(DecoderKind::luong_local, Scorer::general, 8);
     Model model = random_model(config, 32);
     // v_p large enough that the centres move over the whole row
-    for (size_t i = 0; i < 8; ++i) model.params.position_v[i] *= 6.0f;
+    for (size_t i = 0; i < 8; ++i) model.params.luong.position_v[i] *= 6.0f;
     const std::vector<Example> examples = three_examples();
     const Batch batch = make_batch(date_task(), examples, {1, 2, 0});  // 27, 19, 9 characters
     Activations acts;
@@ -181,8 +181,8 @@ TEST_CASE("luong-local: p_t, the window and the Gaussian, recomputed by hand") {
             double z = 0;
             for (int i = 0; i < H; ++i) {
                 double u = 0;
-                for (int k = 0; k < H; ++k) u += model.params.position_weight(i, k) * s[k];
-                z += model.params.position_v[size_t(i)] * std::tanh(u);
+                for (int k = 0; k < H; ++k) u += model.params.luong.position_weight(i, k) * s[k];
+                z += model.params.luong.position_v[size_t(i)] * std::tanh(u);
             }
             const double p = L / (1.0 + std::exp(-z));
             REQUIRE(c.centre[size_t(b) * T + t] == Approx(p).epsilon(1e-4));

@@ -13,6 +13,7 @@
 #include "models/encoder_decoder.h"
 #include "models/gru_decoding.h"
 #include "models/params.h"
+#include "models/registry.h"
 
 namespace lb {
 
@@ -54,7 +55,7 @@ void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& 
         for (int j = 0; j < len[b]; ++j)
             std::memcpy(c.x_rev.data() + (size_t(b) * S + j) * E_in,
                         c.x.data() + (size_t(b) * S + len[b] - 1 - j) * E_in, sizeof(float) * E_in);
-    gru_forward(c.h_rev.data(), c.gru_rev, c.x_rev.data(), nullptr, len, p.enc_gru_reverse, B, S,
+    gru_forward(c.h_rev.data(), c.gru_rev, c.x_rev.data(), nullptr, len, p.bahdanau.enc_gru_reverse, B, S,
                 E_in, H);
     // h_j = [→h_j ; ←h_j], ←h_j = h_rev[len − 1 − j]; 0 on padding
     zero(c.annotations, size_t(B) * S * A);
@@ -69,7 +70,7 @@ void encode(BahdanauCache& c, const int32_t* src, const int* len, const Params& 
     // ←h_0: the backward GRU's state after it read the whole row
     last_state_forward(c.last_back.data(), c.h_rev.data(), len, B, S, H);
     // s_0 = tanh(W_s ←h_0 + b_s)
-    dense_forward(c.s0.data(), c.last_back.data(), p.init_weight.data(), p.init_bias.data(), B, H, H);
+    dense_forward(c.s0.data(), c.last_back.data(), p.bahdanau.init_weight.data(), p.bahdanau.init_bias.data(), B, H, H);
     kernels::tanh_array(c.s0.data(), c.s0.data(), B * H);
     // k_j = W_e h_j, one product for the batch
     attention_keys_forward(c.att, c.annotations.data(), p.attention, Scorer::additive, B, S, H);
@@ -163,8 +164,8 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
     // s_0 = tanh(W_s ←h_0 + b_s)
     for (int i = 0; i < B * H; ++i) c.ds0[size_t(i)] *= 1.0f - c.s0[size_t(i)] * c.s0[size_t(i)];
     zero(c.dlast_back, size_t(B) * H);
-    dense_backward(c.dlast_back.data(), grads.init_weight.data(), grads.init_bias.data(),
-                   c.ds0.data(), c.last_back.data(), p.init_weight.data(), B, H, H);
+    dense_backward(c.dlast_back.data(), grads.bahdanau.init_weight.data(), grads.bahdanau.init_bias.data(),
+                   c.ds0.data(), c.last_back.data(), p.bahdanau.init_weight.data(), B, H, H);
     // split the annotations' gradient between the two directions
     zero(c.dh_fwd, BS * H);
     zero(c.dh_rev, BS * H);
@@ -181,8 +182,8 @@ void bahdanau_backward(Params& grads, BahdanauCache& c, const Batch& batch, cons
     zero(c.dx_rev, BS * E_in);
     gru_backward(c.dx.data(), nullptr, grads.enc_gru, c.gru_fwd, c.dh_fwd.data(), c.x.data(), len,
                  p.enc_gru, B, S, E_in, H);
-    gru_backward(c.dx_rev.data(), nullptr, grads.enc_gru_reverse, c.gru_rev, c.dh_rev.data(),
-                 c.x_rev.data(), len, p.enc_gru_reverse, B, S, E_in, H);
+    gru_backward(c.dx_rev.data(), nullptr, grads.bahdanau.enc_gru_reverse, c.gru_rev, c.dh_rev.data(),
+                 c.x_rev.data(), len, p.bahdanau.enc_gru_reverse, B, S, E_in, H);
     for (int b = 0; b < B; ++b)
         for (int j = 0; j < len[b]; ++j) {
             float* dx = c.dx.data() + (size_t(b) * S + len[b] - 1 - j) * E_in;
@@ -206,9 +207,9 @@ void bahdanau_greedy_decode(int32_t* tokens, BahdanauCache& c, const int32_t* sr
 Params bahdanau_params(const ModelConfig& config) {
     const size_t h = size_t(config.H);
     Params p = gru_family_params(config, E_out + 2 * config.H, false);
-    p.enc_gru_reverse = make_gru_params(E_in, config.H);
-    p.init_weight = xt::zeros<float>({h, h});
-    p.init_bias = xt::zeros<float>({h});
+    p.bahdanau.enc_gru_reverse = make_gru_params(E_in, config.H);
+    p.bahdanau.init_weight = xt::zeros<float>({h, h});
+    p.bahdanau.init_bias = xt::zeros<float>({h});
     p.attention = make_attention_params(Scorer::additive, config.H, 2 * config.H);
     p.out_weight = xt::zeros<float>({size_t(output_vocab(config)), 3 * h + E_out});
     return p;
@@ -228,6 +229,32 @@ double bahdanau_forward_flops(const ModelConfig& config, double S) {
     const double H = config.H, steps = output_steps(config) + 1;
     return 2 * (2 * S * 3 * H * (E_in + H) + S * 2 * H * H +
                 steps * (3 * H * (E_out + 2 * H) + 3 * H * H + H * H + 3 * S * H));
+}
+
+
+ModelKind bahdanau_kind() {
+    ModelKind row;
+    row.name = "bahdanau";
+    row.scorers = {{"additive", Scorer::additive}};
+    row.two_way_encoder = true;
+    row.make_params = bahdanau_params;
+    row.parameter_count = bahdanau_parameter_count;
+    row.forward_flops = bahdanau_forward_flops;
+    row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
+        return bahdanau_forward(a.bahdanau, batch, m.params, m.config);
+    };
+    row.backward = [](Params& g, Activations& a, const Batch& batch, const Model& m) {
+        bahdanau_backward(g, a.bahdanau, batch, m.params, m.config);
+    };
+    row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
+                           const Model& m, AttentionOverrides overrides) {
+        bahdanau_greedy_decode(a.tokens.data(), a.bahdanau, src, len, B, S, m.params, m.config,
+                               overrides);
+    };
+    row.logits = [](const Activations& a) -> const float* { return a.bahdanau.logits.data(); };
+    row.read_attention = read_step_alignment;
+    row.alignment = [](const Activations& a) -> const float* { return a.bahdanau.att.alpha.data(); };
+    return row;
 }
 
 }  // namespace lb

@@ -51,6 +51,25 @@ namespace lb {
 
 struct Params;
 struct ModelConfig;
+struct ModelKind;
+
+// Its own tensors, beside the GRU family's (params.h); empty in every other kind.
+struct BahdanauParams {
+    GruParams enc_gru_reverse;          // the backward GRU  encoder.gru.*_l0_reverse
+    xt::xtensor<float, 2> init_weight;  // [H, H]  decoder.init.weight  (W_s)
+    xt::xtensor<float, 1> init_bias;    // [H]     decoder.init.bias
+};
+// The list of its tensors, in the file's order: slot(name, get) for each, where get(p) reaches
+// it in a BahdanauParams (params.h's gru_family_slots calls it).
+template <class Slot>
+constexpr void bahdanau_slots(Slot&& slot) {
+    slot("encoder.gru.weight_ih_l0_reverse", [](auto& p) -> auto& { return p.enc_gru_reverse.weight_ih; });
+    slot("encoder.gru.weight_hh_l0_reverse", [](auto& p) -> auto& { return p.enc_gru_reverse.weight_hh; });
+    slot("encoder.gru.bias_ih_l0_reverse", [](auto& p) -> auto& { return p.enc_gru_reverse.bias_ih; });
+    slot("encoder.gru.bias_hh_l0_reverse", [](auto& p) -> auto& { return p.enc_gru_reverse.bias_hh; });
+    slot("decoder.init.weight", [](auto& p) -> auto& { return p.init_weight; });
+    slot("decoder.init.bias", [](auto& p) -> auto& { return p.init_bias; });
+}
 
 // Caches and workspaces of one batch: flat buffers that only grow.
 struct BahdanauCache {
@@ -95,5 +114,8 @@ long bahdanau_parameter_count(const ModelConfig& config);
 //   + (T + 1) · (3H(E_out + 2H) + 3H² + H² + 3SH)        GRU on [y ; c]; W_d s; the scores
 //                                                        (H each) and the sum of 2H-wide h_j
 double bahdanau_forward_flops(const ModelConfig& config, double S);
+
+// Its row of the table of kinds (registry.h).
+ModelKind bahdanau_kind();
 
 }  // namespace lb

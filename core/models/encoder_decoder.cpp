@@ -14,6 +14,7 @@
 #include "models/gru_decoding.h"
 #include "kernels/kernels.h"
 #include "layers/layers.h"
+#include "models/registry.h"
 
 namespace lb {
 
@@ -100,12 +101,10 @@ Params gru_family_params(const ModelConfig& config, int decoder_input, bool scor
     p.out_weight = xt::zeros<float>({V, h});
     p.out_bias = xt::zeros<float>({V});
     p.attention = make_attention_params(scored ? config.scorer : Scorer::dot, H);
-    p.enc_gru_reverse = make_gru_params(0, 0);
-    p.init_weight = xt::zeros<float>({size_t(0), size_t(0)});
-    p.init_bias = xt::zeros<float>({size_t(0)});
-    p.combine_weight = xt::zeros<float>({size_t(0), size_t(0)});
-    p.position_weight = xt::zeros<float>({size_t(0), size_t(0)});
-    p.position_v = xt::zeros<float>({size_t(0)});
+    const auto empty2 = xt::zeros<float>({size_t(0), size_t(0)});
+    const auto empty1 = xt::zeros<float>({size_t(0)});
+    p.bahdanau = {make_gru_params(0, 0), empty2, empty1};
+    p.luong = {empty2, empty2, empty1};
     return p;
 }
 
@@ -246,6 +245,39 @@ void encoder_decoder_greedy_decode(Activations& a, const int32_t* src, const int
         kernels::matmul_nt(B, V, H, a.dec_h.data() + size_t(t) * H, T * H, p.out_weight.data(), H,
                            logits, T * V, true);
     });
+}
+
+// --- the rows of the table of kinds (registry.h) ----------------------------------------------
+// The lesson's plain and attention models differ only in their options.
+namespace {
+ModelKind encoder_decoder_kind(std::string_view name, std::vector<ScorerChoice> scorers) {
+    ModelKind row;
+    row.name = name;
+    row.scorers = std::move(scorers);
+    row.gradient_path = true;
+    row.make_params = encoder_decoder_params;
+    row.parameter_count = encoder_decoder_parameter_count;
+    row.forward_flops = encoder_decoder_forward_flops;
+    row.reserve = encoder_decoder_reserve;
+    row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
+        return encoder_decoder_forward(a, batch, m);
+    };
+    row.backward = encoder_decoder_backward;
+    row.greedy_decode = encoder_decoder_greedy_decode;
+    row.logits = [](const Activations& a) -> const float* { return a.logits.data(); };
+    return row;
+}
+}  // namespace
+
+ModelKind plain_kind() { return encoder_decoder_kind("plain", {}); }
+
+ModelKind attention_kind() {
+    ModelKind row = encoder_decoder_kind(
+        "attention", {{"additive", Scorer::additive}, {"dot", Scorer::dot}, {"general", Scorer::general}});
+    row.default_scorer = Scorer::additive;
+    row.read_attention = read_step_alignment;
+    row.alignment = [](const Activations& a) -> const float* { return a.att.alpha.data(); };
+    return row;
 }
 
 }  // namespace lb

@@ -33,7 +33,7 @@
 
 namespace lb {
 
-// The rows of the plain and attention kinds (registry.cpp) read these.
+// The plain and attention kinds' rows (below) name these.
 Params encoder_decoder_params(const ModelConfig& config);
 long encoder_decoder_parameter_count(const ModelConfig& config);
 // FLOPs of one example's forward pass with S source tokens (registry.h's forward_flops; the
@@ -57,5 +57,10 @@ void encoder_decoder_greedy_decode(Activations& acts, const int32_t* src, const 
 // decoder GRU input of decoder_input columns; the published families' own
 // tensors empty, for bahdanau.cpp and luong.cpp to fill.
 Params gru_family_params(const ModelConfig& config, int decoder_input, bool scored);
+
+// Their rows of the table of kinds (registry.h).
+struct ModelKind;
+ModelKind plain_kind();
+ModelKind attention_kind();
 
 }  // namespace lb

@@ -15,6 +15,7 @@
 #include "layers/layers.h"
 #include "models/encoder_decoder.h"
 #include "models/params.h"
+#include "models/registry.h"
 
 namespace lb {
 
@@ -61,14 +62,14 @@ void local_attention_forward(LuongCache& c, const int* len, const Params& p,
     const float* s = c.dec_h.data() + size_t(t) * H;
     float* u = c.position_u.data() + size_t(t) * H;
     // u = tanh(W_p s_t)
-    kernels::matmul_nt(B, H, H, s, T * H, p.position_weight.data(), H, u, T * H, false);
+    kernels::matmul_nt(B, H, H, s, T * H, p.luong.position_weight.data(), H, u, T * H, false);
     const float* keys = config.scorer == Scorer::dot ? c.enc_h.data() : c.att.keys.data();
     for (int b = 0; b < B; ++b) {
         const int L = len[b];
         const size_t bt = size_t(b) * T + t;
         float* ub = c.position_u.data() + bt * H;
         kernels::tanh_array(ub, ub, H);
-        const float z = kernels::dot(p.position_v.data(), ub, H);
+        const float z = kernels::dot(p.luong.position_v.data(), ub, H);
         const float sig = 1.0f / (1.0f + std::exp(-z));
         const float centre = float(L) * sig;
         c.position_sig[bt] = sig;
@@ -155,13 +156,13 @@ void local_attention_backward(Params& grads, LuongCache& c, const int* len, cons
         const float dz = dcentre * float(L) * sig * (1.0f - sig);
         float* u = c.position_u.data() + bt * H;
         for (int i = 0; i < H; ++i) {
-            grads.position_v[size_t(i)] += dz * u[i];
-            u[i] = dz * p.position_v[size_t(i)] * (1.0f - u[i] * u[i]);
+            grads.luong.position_v[size_t(i)] += dz * u[i];
+            u[i] = dz * p.luong.position_v[size_t(i)] * (1.0f - u[i] * u[i]);
         }
     }
     // ds_t += d(W_p s_t) W_p
     kernels::matmul_nn(B, H, H, c.position_u.data() + size_t(t) * H, T * H,
-                       p.position_weight.data(), H, c.dec_gru.dh.data() + size_t(t) * H, T * H, true);
+                       p.luong.position_weight.data(), H, c.dec_gru.dh.data() + size_t(t) * H, T * H, true);
 }
 
 // Step t once dec_x[:, t] holds y_t: (input feeding) h̃_{t−1}, the GRU step,
@@ -199,7 +200,7 @@ void decoder_step(LuongCache& c, const int* len, const Params& p, const ModelCon
     }
     float* attentional = c.attentional.data() + size_t(t) * H;
     kernels::matmul_nt(B, H, 2 * H, c.combine_in.data() + size_t(t) * 2 * H, T * 2 * H,
-                       p.combine_weight.data(), 2 * H, attentional, T * H, false);
+                       p.luong.combine_weight.data(), 2 * H, attentional, T * H, false);
     for (int b = 0; b < B; ++b)
         kernels::tanh_array(attentional + size_t(b) * T * H, attentional + size_t(b) * T * H, H);
     kernels::matmul_nt(B, V, H, attentional, T * H, p.out_weight.data(), H,
@@ -251,7 +252,7 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
             }
         }
         kernels::matmul_nn(B, 2 * H, H, dattentional + size_t(t) * H, T * H,
-                           p.combine_weight.data(), 2 * H, c.dcombine_in.data() + size_t(t) * 2 * H,
+                           p.luong.combine_weight.data(), 2 * H, c.dcombine_in.data() + size_t(t) * 2 * H,
                            T * 2 * H, false);
         float* ds = c.dec_gru.dh.data() + size_t(t) * H;
         for (int b = 0; b < B; ++b) {
@@ -276,10 +277,10 @@ void luong_backward(Params& grads, LuongCache& c, const Batch& batch, const Para
     }
     // W_c: dW_c += d(W_c [c ; s])ᵀ [c ; s]
     kernels::matmul_tn(H, 2 * H, B * T, dattentional, H, c.combine_in.data(), 2 * H,
-                       grads.combine_weight.data(), 2 * H, true);
+                       grads.luong.combine_weight.data(), 2 * H, true);
     if (is_local(config))  // W_p: dW_p += d(W_p s)ᵀ s
         kernels::matmul_tn(H, H, B * T, c.position_u.data(), H, c.dec_h.data(), H,
-                           grads.position_weight.data(), H, true);
+                           grads.luong.position_weight.data(), H, true);
     gru_weights_backward(grads.dec_gru, c.dec_gru, c.dec_x.data(), B, T, D, H);
     kernels::matmul_nn(B * T, E_out, G, c.dec_gru.dxproj.data(), G, p.dec_gru.weight_ih.data(), D,
                        c.ddec_x.data(), D, true);
@@ -309,10 +310,10 @@ void luong_greedy_decode(int32_t* tokens, LuongCache& c, const int32_t* src, con
 Params luong_params(const ModelConfig& config) {
     const size_t h = size_t(config.H);
     Params p = gru_family_params(config, E_out + (config.input_feeding ? config.H : 0), true);
-    p.combine_weight = xt::zeros<float>({h, 2 * h});
+    p.luong.combine_weight = xt::zeros<float>({h, 2 * h});
     if (config.decoder == DecoderKind::luong_local) {
-        p.position_weight = xt::zeros<float>({h, h});
-        p.position_v = xt::zeros<float>({h});
+        p.luong.position_weight = xt::zeros<float>({h, h});
+        p.luong.position_v = xt::zeros<float>({h});
     }
     return p;
 }
@@ -335,6 +336,50 @@ double luong_forward_flops(const ModelConfig& config, double S) {
     const double local = config.decoder == DecoderKind::luong_local ? H * H : 0;
     return 2 * (S * 3 * H * (E_in + H) + S * H * H +
                 steps * (3 * H * (E_out + H) + 2 * S * H + 2 * H * H + local));
+}
+
+
+// --- the rows of the table of kinds (registry.h) ----------------------------------------------
+// Global and local-p attention: one family, two rows.
+namespace {
+ModelKind luong_family_kind(std::string_view name, std::vector<ScorerChoice> scorers) {
+    ModelKind row;
+    row.name = name;
+    row.scorers = std::move(scorers);
+    row.default_scorer = Scorer::general;
+    row.input_feeding = true;
+    row.make_params = luong_params;
+    row.parameter_count = luong_parameter_count;
+    row.forward_flops = luong_forward_flops;
+    row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng*) {
+        return luong_forward(a.luong, batch, m.params, m.config);
+    };
+    row.backward = [](Params& g, Activations& a, const Batch& batch, const Model& m) {
+        luong_backward(g, a.luong, batch, m.params, m.config);
+    };
+    row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
+                           const Model& m, AttentionOverrides overrides) {
+        luong_greedy_decode(a.tokens.data(), a.luong, src, len, B, S, m.params, m.config, overrides);
+    };
+    row.logits = [](const Activations& a) -> const float* { return a.luong.logits.data(); };
+    row.read_attention = read_step_alignment;
+    row.alignment = [](const Activations& a) -> const float* { return a.luong.att.alpha.data(); };
+    return row;
+}
+}  // namespace
+
+ModelKind luong_kind() {
+    return luong_family_kind("luong", {{"dot", Scorer::dot}, {"general", Scorer::general}, {"concat", Scorer::additive}});
+}
+
+// local-p's window edges [B, T, 2] move in whole positions.
+ModelKind luong_local_kind() {
+    ModelKind row = luong_family_kind("luong-local", {{"dot", Scorer::dot}, {"general", Scorer::general}});
+    row.windowed_attention = true;
+    row.piecewise_choices = [](const Activations& a) {
+        return std::vector<int>(a.luong.window.begin(), a.luong.window.begin() + 2 * a.B * a.T);
+    };
+    return row;
 }
 
 }  // namespace lb

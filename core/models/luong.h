@@ -59,6 +59,22 @@ namespace lb {
 
 struct Params;
 struct ModelConfig;
+struct ModelKind;
+
+// Its own tensors, beside the GRU family's (params.h); empty in every other kind.
+struct LuongParams {
+    xt::xtensor<float, 2> combine_weight;   // [H, 2H]  decoder.combine.weight (W_c)
+    xt::xtensor<float, 2> position_weight;  // local-p [H, H]  attention.W_p
+    xt::xtensor<float, 1> position_v;       // local-p [H]     attention.v_p
+};
+// The list of its tensors, in the file's order: slot(name, get) for each, where get(p) reaches
+// it in a LuongParams (params.h's gru_family_slots calls it).
+template <class Slot>
+constexpr void luong_slots(Slot&& slot) {
+    slot("decoder.combine.weight", [](auto& p) -> auto& { return p.combine_weight; });
+    slot("attention.W_p", [](auto& p) -> auto& { return p.position_weight; });
+    slot("attention.v_p", [](auto& p) -> auto& { return p.position_v; });
+}
 
 constexpr int local_half_width = 4;  // D, see above; σ = D/2
 
@@ -112,5 +128,9 @@ long luong_parameter_count(const ModelConfig& config);
 //                                                        columns); scores and sum; W_c
 //   local-p: + (T + 1) · H²                              W_p s_t
 double luong_forward_flops(const ModelConfig& config, double S);
+
+// Their rows of the table of kinds (registry.h): global and local-p attention.
+ModelKind luong_kind();
+ModelKind luong_local_kind();
 
 }  // namespace lb

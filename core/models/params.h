@@ -59,14 +59,10 @@ struct Params {
     xt::xtensor<float, 2> out_weight;     // [V_out, H]            decoder.out.weight
     xt::xtensor<float, 1> out_bias;       // [V_out]               decoder.out.bias
     AttentionParams attention;            // see attention.h       attention.{W_e, W_d, v, W}
-    TransformerParams transformer;        // transformer only (transformer.h), else empty
-    // bahdanau and luong only (bahdanau.h, luong.h), else empty:
-    GruParams enc_gru_reverse;            // bahdanau: the backward GRU encoder.gru.*_l0_reverse
-    xt::xtensor<float, 2> init_weight;    // bahdanau [H, H]  decoder.init.weight  (W_s)
-    xt::xtensor<float, 1> init_bias;      // bahdanau [H]     decoder.init.bias
-    xt::xtensor<float, 2> combine_weight; // luong [H, 2H]    decoder.combine.weight (W_c)
-    xt::xtensor<float, 2> position_weight; // luong-local [H, H] attention.W_p
-    xt::xtensor<float, 1> position_v;     // luong-local [H]  attention.v_p
+    // Each family's own tensors, empty in the other kinds:
+    BahdanauParams bahdanau;              // bahdanau.h
+    LuongParams luong;                    // luong.h: luong and luong-local
+    TransformerParams transformer;        // transformer.h (the GRU tensors above stay empty)
 };
 
 struct Model {
@@ -99,14 +95,12 @@ constexpr void gru_family_slots(Slot&& slot) {
     slot("attention.W_d", [](auto& p) -> auto& { return p.attention.W_d; });
     slot("attention.v", [](auto& p) -> auto& { return p.attention.v; });
     slot("attention.W", [](auto& p) -> auto& { return p.attention.W; });
-    gru("encoder.gru.weight_ih_l0_reverse", "encoder.gru.weight_hh_l0_reverse",
-        "encoder.gru.bias_ih_l0_reverse", "encoder.gru.bias_hh_l0_reverse",
-        [](auto& p) -> auto& { return p.enc_gru_reverse; });
-    slot("decoder.init.weight", [](auto& p) -> auto& { return p.init_weight; });
-    slot("decoder.init.bias", [](auto& p) -> auto& { return p.init_bias; });
-    slot("decoder.combine.weight", [](auto& p) -> auto& { return p.combine_weight; });
-    slot("attention.W_p", [](auto& p) -> auto& { return p.position_weight; });
-    slot("attention.v_p", [](auto& p) -> auto& { return p.position_v; });
+    bahdanau_slots([&](const char* name, auto get) {
+        slot(name, [get](auto& p) -> auto& { return get(p.bahdanau); });
+    });
+    luong_slots([&](const char* name, auto get) {
+        slot(name, [get](auto& p) -> auto& { return get(p.luong); });
+    });
 }
 constexpr int gru_family_tensor_count = [] {
     int n = 0;

@@ -80,6 +80,12 @@ struct ModelKind {
     std::vector<int> (*piecewise_choices)(const Activations&) = nullptr;
 };
 
+// The built-in rows, in DecoderKind's order, are made in their families' files: plain_kind and
+// attention_kind (encoder_decoder.h), transformer_kind (transformer.h), bahdanau_kind
+// (bahdanau.h), luong_kind and luong_local_kind (luong.h).
+// For a row whose kind has one map per step (its `alignment`): row b's map [T, L] into d.attention.
+void read_step_alignment(Decoded& d, const Activations& a, const ModelConfig& config, int b, int L, int S);
+
 // The row of a kind (std::invalid_argument for an id no row has).
 const ModelKind& model_kind(DecoderKind kind);
 // Every kind's id, built-in rows first, in the table's order.

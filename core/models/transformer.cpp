@@ -14,6 +14,8 @@
 #include "kernels/buffers.h"
 #include "kernels/kernels.h"
 #include "layers/layers.h"
+#include "models/model.h"
+#include "models/registry.h"
 
 namespace lb {
 
@@ -406,6 +408,84 @@ void transformer_greedy_decode(int32_t* tokens, TransformerCache& c, const int32
         for (int b = 0; b < B; ++b)
             tokens[size_t(b) * T + t] = cfg.task->greedy_token(logits + size_t(b) * T * V);
     }
+}
+
+
+// --- its row of the table of kinds (registry.h) -----------------------------------------------
+namespace {
+// Row b's cross-attention (L real positions of S): each head's [A, T, L] and their mean [T, L];
+// and its encoder's self-attention [A, L, L].
+void read_transformer_attention(Decoded& d, const Activations& a, const ModelConfig& config, int b,
+                                int L, int S) {
+    const int T = a.T;
+    const int A = config.heads;
+    const float* self = a.transformer.enc_attn.alpha.data() + size_t(b) * A * S * S;
+    d.encoder_self_attention = xt::zeros<float>({size_t(A), size_t(L), size_t(L)});
+    for (int h = 0; h < A; ++h)
+        for (int i = 0; i < L; ++i)
+            for (int j = 0; j < L; ++j)
+                d.encoder_self_attention(h, i, j) = self[(size_t(h) * S + i) * S + j];
+    const float* alpha = a.transformer.cross_attn.alpha.data() + size_t(b) * A * T * S;
+    d.heads = xt::zeros<float>({size_t(A), size_t(T), size_t(L)});
+    d.attention = xt::zeros<float>({size_t(T), size_t(L)});
+    for (int h = 0; h < A; ++h)
+        for (int t = 0; t < T; ++t)
+            for (int j = 0; j < L; ++j) {
+                const float w = alpha[(size_t(h) * T + t) * S + j];
+                d.heads(h, t, j) = w;
+                d.attention(t, j) += w / float(A);
+            }
+}
+}  // namespace
+
+ModelKind transformer_kind() {
+    ModelKind row;
+    row.name = "transformer";
+    row.transformer_options = true;
+    row.learning_rate = transformer_learning_rate;
+    row.warmup_steps = transformer_warmup_steps;
+    row.make_params = [](const ModelConfig& c) {
+        Params p;  // the GRU tensors stay empty
+        p.transformer = make_transformer_params(transformer_config(c));
+        return p;
+    };
+    row.parameter_count = [](const ModelConfig& c) {
+        return transformer_parameter_count(transformer_config(c));
+    };
+    row.forward_flops = [](const ModelConfig& c, double S) {
+        return transformer_forward_flops(transformer_config(c), S);
+    };
+    row.reserve = [](Activations& a, const ModelConfig& c, int B, int S) {
+        transformer_reserve(a.transformer, transformer_config(c), B, S);
+    };
+    row.forward = [](Activations& a, const Batch& batch, const Model& m, Rng* dropout) {
+        return transformer_forward(a.transformer, batch, m.params.transformer,
+                                   transformer_config(m.config), dropout);
+    };
+    row.backward = [](Params& g, Activations& a, const Batch& batch, const Model& m) {
+        transformer_backward(g.transformer, a.transformer, batch, m.params.transformer,
+                             transformer_config(m.config));
+    };
+    row.greedy_decode = [](Activations& a, const int32_t* src, const int* len, int B, int S,
+                           const Model& m, AttentionOverrides overrides) {
+        transformer_greedy_decode(a.tokens.data(), a.transformer, src, len, B, S,
+                                  m.params.transformer, transformer_config(m.config), overrides);
+    };
+    row.logits = [](const Activations& a) -> const float* { return a.transformer.logits.data(); };
+    row.read_attention = read_transformer_attention;
+    row.head_maps = [](const Activations& a, int& heads) -> const float* {
+        heads = a.config.heads;
+        return a.transformer.cross_attn.alpha.data();
+    };
+    row.piecewise_choices = [](const Activations& a) {
+        const TransformerCache& c = a.transformer;
+        const size_t enc = size_t(c.B) * c.S * c.config.F, dec = size_t(c.B) * a.T * c.config.F;
+        std::vector<int> on;
+        for (size_t i = 0; i < enc; ++i) on.push_back(c.enc_hidden[i] > 0.0f);
+        for (size_t i = 0; i < dec; ++i) on.push_back(c.dec_hidden[i] > 0.0f);
+        return on;
+    };
+    return row;
 }
 
 }  // namespace lb

@@ -225,4 +225,8 @@ void transformer_greedy_decode(int32_t* tokens, TransformerCache& cache, const i
                                const int* src_len, int B, int S, const TransformerParams& p,
                                const TransformerConfig& config, AttentionOverrides overrides = {});
 
+// Its row of the table of kinds (registry.h).
+struct ModelKind;
+ModelKind transformer_kind();
+
 }  // namespace lb
