@@ -8,6 +8,11 @@
 // map of a held-out example, teacher-forced, with the example's links and scores, and of a typed
 // input; its runs ranked by the results figure and written to CSV.
 //
+// A reader's own pairs (figures/own_pairs.cpp's use_own_pairs, the page's lb_use_pairs): a text
+// refused at its line changes nothing; one accepted becomes "your-pairs", selected in the
+// training and checked figures, its runs sending the worker the text and options it makes the
+// same task from; a new text replaces it and its runs.
+//
 // Also: the probes (occlusion, gradient paths) are computed when the probes figure asks, never
 // for the alignment figure's map alone; a shipped file that does not arrive, or holds another
 // model, is said by name; a map of the wrong shape is refused before anything is drawn and said
@@ -46,7 +51,8 @@ EM_JS(void, stub_worker_client, (), {
     Module.lookbackRuns = {
         workers: 1,
         configs: {},
-        create(id, config) { this.configs[id] = config; },
+        pairs: {},
+        create(id, config, pairs) { this.configs[id] = config; this.pairs[id] = pairs || ''; },
         play() {}, pause() {}, weights() {}, dispose() {}, evaluate() {},
     };
 });
@@ -60,6 +66,18 @@ nlohmann::json created_config(int id) {
     std::string text(4096, '\0');
     text.resize(size_t(created_config_js(id, text.data(), int(text.size()))));
     return nlohmann::json::parse(text);
+}
+
+// The reader's task's source the worker client was given with run `id` ("" for none).
+EM_JS(int, created_pairs_js, (int id, char* out, int size), {
+    const text = Module.lookbackRuns.pairs[id] || '';
+    stringToUTF8(text, out, size);
+    return lengthBytesUTF8(text);
+});
+std::string created_pairs(int id) {
+    std::string text(1 << 16, '\0');
+    text.resize(size_t(created_pairs_js(id, text.data(), int(text.size()))));
+    return text;
 }
 
 std::vector<uint8_t> bytes_of(const Model& model) { return encode_safetensors(model_to_safetensors(model)); }
@@ -324,4 +342,137 @@ TEST_CASE("map view: a matrix of the wrong shape is refused before anything is d
     CHECK(!wrong);
     CHECK(said.y > 0);  // the refusal's text took the map's place
     CHECK(right);
+}
+
+namespace {
+
+// `count` distinct inputs of the letters a-e (the numbers from `offset` in base 5), each to its
+// reverse; with `aligned`, the reversal's links in the Pharaoh form (input n-1-t to output t).
+std::string reversal_pairs(int count, int offset, bool aligned) {
+    std::string text;
+    for (int i = 0; i < count; ++i) {
+        std::string input;
+        for (int v = i + offset; v > 0; v /= 5) input.insert(input.begin(), char('a' + v % 5));
+        const std::string output(input.rbegin(), input.rend());
+        text += input + "\t" + output;
+        if (aligned) {
+            text += "\t";
+            for (int t = 0; t < int(output.size()); ++t)
+                text += (t ? " " : "") + std::to_string(int(input.size()) - 1 - t) + "-" + std::to_string(t);
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' source; a refusal changes nothing; a new text replaces it") {
+    stub_worker_client();
+    Lab lab;
+    Lesson2 lesson;
+    const size_t table = tasks().size();
+
+    // Refused at its line: nothing made, nothing moved.
+    const std::string text = reversal_pairs(150, 25, true);
+    std::string bad = text;
+    size_t third = 0;
+    for (int k = 0; k < 3; ++k) third = bad.find('\n', third) + 1;
+    bad.insert(third, "no separator here\n");
+    PairsOutcome out = use_own_pairs(lab, lesson, bad, {});
+    CHECK_FALSE(out.ok);
+    CHECK(out.line == 4);
+    CHECK(out.message.rfind("line 4: ", 0) == 0);
+    CHECK(tasks().size() == table);
+    CHECK_FALSE(lab.own_task);
+    CHECK(lesson.training.run.model.task == &date_task());
+    CHECK_FALSE(lab.live.built());
+
+    // Made: 150 distinct pairs, 10 % held out, the letters a-e on both sides.
+    out = use_own_pairs(lab, lesson, text, {});
+    REQUIRE(out.ok);
+    CHECK(out.task == "your-pairs");
+    CHECK(contains(out.message, "150 pairs read"));
+    CHECK(contains(out.message, "135 to train, 15 held out"));
+    CHECK(contains(out.message, "5 input and 5 output characters"));
+    CHECK(contains(out.message, "alignments given"));
+    CHECK(tasks().size() == table + 1);
+    const Task& made = find_task("your-pairs");
+    REQUIRE(lab.own_task);
+    CHECK(&made == &lab.own_task->task);
+    CHECK(made.train_size == 135);
+    CHECK(made.held_out_size == 15);
+    CHECK(lesson.training.run.model.task == &made);
+    CHECK(lesson.checked.task == &made);
+    REQUIRE(lab.live.built());
+    const int first_run = lab.live[0]->id();
+    for (size_t k = 0; k < 2; ++k) {
+        CHECK(lab.live[k]->config().model.task == &made);
+        CHECK(created_config(lab.live[k]->id()).at("task") == "your-pairs");
+    }
+    // Each held-out pair is a reversal with the reversal's links (checked here, not by the reader).
+    const std::vector<Example>& held = lab.held_out(made);
+    REQUIRE(held.size() == 15);
+    for (const Example& ex : held) {
+        CHECK(ex.target == std::string(ex.input.rbegin(), ex.input.rend()));
+        REQUIRE(ex.alignment.size() == ex.input.size());
+        for (int t = 0; t < int(ex.target.size()); ++t) {
+            CHECK(ex.alignment[size_t(t)].output == t);
+            CHECK(ex.alignment[size_t(t)].input == int(ex.input.size()) - 1 - t);
+            CHECK(ex.alignment[size_t(t)].sure);
+        }
+    }
+    // The worker is sent the text and options, and makes the same task from them: the same split.
+    const std::string source = created_pairs(lab.live[1]->id());
+    REQUIRE_FALSE(source.empty());
+    CHECK(source == lab.own_task_source);
+    PairsTaskSource sent = pairs_source_from_json(nlohmann::json::parse(source));
+    CHECK(sent.text == text);
+    CHECK(sent.options.name == "your-pairs");
+    CHECK(sent.options.tokens == PairsTokens::characters);
+    CHECK(sent.options.split_seed == 1);
+    CHECK(pairs_source_to_json(sent).dump() == source);
+    sent.options.name = "worker-copy";  // the worker's own table has no your-pairs here
+    const PairsTask again = make_pairs_task(sent.text, sent.options);
+    const Splits theirs = again.task.make_splits(1, again.task.train_size, again.task.held_out_size);
+    const Splits ours = made.make_splits(1, made.train_size, made.held_out_size);
+    REQUIRE(theirs.train.size() == ours.train.size());
+    REQUIRE(theirs.held_out.size() == ours.held_out.size());
+    for (size_t i = 0; i < ours.held_out.size(); ++i) CHECK(theirs.held_out[i].input == ours.held_out[i].input);
+    CHECK(again.task.input.tokens() == made.input.tokens());
+    CHECK(again.task.output.tokens() == made.output.tokens());
+    // A bad message for a worker is refused by key.
+    CHECK_THROWS_AS(pairs_source_from_json(nlohmann::json{{"text", "x"}}), std::invalid_argument);
+    CHECK_THROWS_AS(pairs_source_from_json(nlohmann::json::parse(R"({"text":"x","name":"n","tokens":"bytes","format":"tsv","split_seed":1,"held_out":0,"drop_duplicates":true})")),
+                    std::invalid_argument);
+
+    // Refused now: the task, its runs and the figures' choices stay.
+    out = use_own_pairs(lab, lesson, "only\tone pair\n", {});
+    CHECK_FALSE(out.ok);
+    CHECK(&find_task("your-pairs") == &made);
+    CHECK(lab.live[0]->id() == first_run);
+    CHECK(lesson.training.run.model.task == &made);
+    out = use_own_pairs(lab, lesson, std::string("abc\tcba\n\xff\xfe\tx\n"), {});
+    CHECK_FALSE(out.ok);
+    CHECK(out.line == 2);
+    CHECK(lab.live[0]->id() == first_run);
+
+    // Replaced: the old task's runs go, the new one takes its name and its place.
+    out = use_own_pairs(lab, lesson, reversal_pairs(120, 300, false), {});
+    REQUIRE(out.ok);
+    CHECK(contains(out.message, "108 to train, 12 held out"));
+    CHECK(tasks().size() == table + 1);
+    const Task& replaced = find_task("your-pairs");
+    CHECK(&replaced == &lab.own_task->task);
+    CHECK(replaced.train_size == 108);
+    CHECK(lab.held_out(replaced).size() == 12);
+    REQUIRE(lab.live.built());
+    CHECK(lab.live[0]->id() != first_run);
+    CHECK(lab.live[0]->config().model.task == &replaced);
+    CHECK(lesson.training.run.model.task == &replaced);
+    CHECK(lesson.checked.task == &replaced);
+    CHECK(created_pairs(lab.live[0]->id()) == lab.own_task_source);
+    CHECK(contains(lab.own_task_source, "\"tokens\":\"characters\""));
 }

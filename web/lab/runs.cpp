@@ -175,7 +175,10 @@ Lab::Lab() {
     worker_count = js_worker_count();
     when_page_idle([this] { start_loading(); });  // not before the first figure has drawn
 }
-Lab::~Lab() { connected = nullptr; }
+Lab::~Lab() {
+    connected = nullptr;
+    if (own_task) remove_task(own_task->task);  // the table outlives the Lab (a test's)
+}
 
 Run* Lab::find_run(int id) {
     for (RunPair* pair : {&live, &transformers})
