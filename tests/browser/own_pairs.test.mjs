@@ -62,6 +62,9 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, problems } = await openWatched(context, env.url + '?tr.width=16&tr.epochs=1');
   const served = await page.evaluate(() => fetch('examples/numbers.tsv').then((r) => r.text()));
+  // The examples are files of the site, kept by the service worker for reading offline.
+  const kept = await page.evaluate(() => fetch('service_worker.js').then((r) => r.text()));
+  for (const file of ['examples/numbers.tsv', 'examples/reversed-words.tsv']) assert.ok(kept.includes(`"${file}"`), `${file} is kept offline`);
   const pairs = readTsv(served);
   const n = pairs.length;
   const heldOut = Math.floor(n / 10), train = n - heldOut;
