@@ -6,14 +6,19 @@
 // unknown word refused by name). Hostile text — a line without a separator, an alignment link
 // out of range, a binary file, 3 MB of text — is refused naming its line, and the task and its
 // trained runs stay as they were. A file opened through the file input and one dropped on the
-// text area each replace the task, and a run on the replaced task trains in the worker.
+// text area each replace the task, and a run on the replaced task trains in the worker. Under
+// node, without a page, the training module driven by engine.js makes the task from its source,
+// replaces it (a run on the old one keeps it) and fails a run whose source is refused, by line.
 //
 // Every expected number is computed here from the file the site serves or the text the test
 // wrote (the pairs, the 10 % held out, the vocabularies, the steps of an epoch, the links), never
 // read back from the page's own answers.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { test } from 'node:test';
-import { clickWidget, frames, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
+import { clickWidget, frames, openWatched, rect, site, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
@@ -47,6 +52,10 @@ function reversalText(count, offset) {
   }
   return lines.join('\n') + '\n';
 }
+
+// Pairs with the reversal's links in the Pharaoh form (input n-1-t to output t).
+const aligned = (text) => text.split('\n').filter(Boolean)
+  .map((line) => `${line}\t${[...line.split('\t')[0]].map((_, t, all) => `${all.length - 1 - t}-${t}`).join(' ')}`).join('\n') + '\n';
 
 // The whole training figure's runs, for "untouched".
 const runsOf = async (page) => (await state(page, 'training')).runs.map((r) => ({ steps: r.steps, epochs: r.epochs }));
@@ -223,4 +232,54 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   }
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+// The worker's side alone, under node (no page): the training module driven by engine.js as a
+// worker drives it, sent a reader's task with its first run.
+test('a training worker makes the reader\'s task from its source, replaces it, keeps the old one for its runs, refuses a bad one', async () => {
+  const folder = process.env.LOOKBACK_SITE || site;
+  const require = createRequire(import.meta.url);
+  const { TrainingEngine } = require(path.join(folder, 'engine.js'));
+  const module = await require(path.join(folder, 'lookback_trainer.js'))({ wasmBinary: fs.readFileSync(path.join(folder, 'lookback_trainer.wasm')) });
+  const posted = [];
+  const engine = new TrainingEngine(module, (m) => posted.push(m), { sliceMs: 1000, yieldToLoop: (callback) => setImmediate(callback) });
+  const source = (text) => JSON.stringify({ text, name: 'your-pairs', tokens: 'characters', format: 'detect',
+                                            split_seed: 1, held_out: 0, drop_duplicates: true });
+  const config = { model: 'attention', scorer: 'additive', task: 'your-pairs', width: 8, epochs: 1 };
+  const stateOf = (run) => posted.filter((m) => m.type === 'state' && m.run === run).at(-1);
+  const lastReport = (run) => JSON.parse(posted.filter((m) => m.type === 'report' && m.run === run).at(-1).report);
+  const train = async (run) => {
+    engine.handle({ type: 'play', run });
+    await until(`run ${run} to end`, async () => stateOf(run) !== undefined, 60000);
+    assert.equal(stateOf(run).state, 'done', stateOf(run).message);
+    return lastReport(run);
+  };
+
+  // 150 distinct pairs with links: 15 held out, 135 to train, three batches of 64 or fewer.
+  engine.handle({ type: 'create', run: 1, config, pairs: source(aligned(reversalText(150, 25))) });
+  let report = await train(1);
+  assert.equal(report.examples, 135);
+  assert.equal(report.steps, Math.ceil(135 / 64));
+  assert.equal(report.metrics.held_out_size, 15, 'evaluated on the 10 % held out');
+  assert.ok(report.epochs[0].aer >= 0 && report.epochs[0].aer <= 1, 'links given: an AER');
+
+  // Another text under the same name while run 1 still holds the first: run 2 trains on the new
+  // one (120 pairs without links: 108 to train, no AER), run 1 keeps its own.
+  engine.handle({ type: 'create', run: 2, config, pairs: source(reversalText(120, 300)) });
+  report = await train(2);
+  assert.equal(report.examples, 108);
+  assert.equal(report.steps, Math.ceil(108 / 64));
+  assert.equal(report.epochs[0].aer, null, 'no links, no AER');
+  assert.equal(report.metrics.held_out_size, 12);
+  const sizePointer = module._malloc(4);
+  assert.ok(module._lbt_weights(0, sizePointer) !== 0, 'run 1 still reads its task');
+  module._free(sizePointer);
+
+  // A bad source fails its run with the refusal and its line; the engine goes on.
+  engine.handle({ type: 'create', run: 3, config, pairs: source('abc\tcba\nno separator\n') });
+  assert.equal(stateOf(3).state, 'failed');
+  assert.match(stateOf(3).message, /^line 2: /);
+  engine.handle({ type: 'create', run: 4, config, pairs: source(reversalText(120, 300)) });
+  assert.equal(stateOf(4), undefined, 'the same source again makes nothing new and the run is created');
+  assert.equal(engine.crashed, false);
 });
