@@ -282,9 +282,25 @@ int predict(const Args& args) {
     const bool json = parsed.json;
     const std::vector<std::string>& texts = parsed.texts;
 
+    // A model of a reader's task carries the task (io/safetensors.h): in the table while it runs.
     Model model;
+    std::optional<Task> carried;
+    std::optional<TaskInTable> in_table;
     try {
-        model = load_model(weights);
+        const SafetensorsContent content = read_safetensors_file(weights);
+        try {
+            carried = task_in_weights(content);
+            if (carried) {
+                for (const Task* t : tasks())
+                    if (t->name == carried->name)
+                        throw SafetensorsError("it carries its own task " + shown(carried->name) +
+                                               ", the name of a task the program has");
+                in_table.emplace(&*carried);
+            }
+            model = model_from_safetensors(content);
+        } catch (const SafetensorsError& e) {
+            throw SafetensorsError(shown(weights) + ": " + e.what());
+        }
     } catch (const SafetensorsError& e) {
         std::fprintf(stderr, "lookback: cannot use the weights: %s\n", e.what());
         return 1;
@@ -304,7 +320,7 @@ int predict(const Args& args) {
             ++refused;
             continue;
         }
-        const std::string input = normalise_user_input(text);
+        const std::string input = normalise_user_input(*model.config.task, text);
         Decoded d;
         try {
             d = decode_tokens(tokens, model);

@@ -190,9 +190,13 @@ std::vector<std::string> run_setting_keys() {
 // Built when first shown: the schema is another file's static.
 const char* train_usage() {
     static const std::string text =
-        "lookback train [SETTINGS] [--save FILE] [--json FILE] [--yes-long]\n"
+        "lookback train [SETTINGS] [--task-file FILE [--tokens chars|words]] [--save FILE] [--json FILE] [--yes-long]\n"
         "  SETTINGS (what each takes, and its default):\n" +
         settings_usage(run_setting_keys()) +
+        "  --task-file FILE    a task of your own pairs instead of --task: one pair a line, input TAB output\n"
+        "                      [TAB alignment], or a CSV with a header (docs/own-pairs.md); as the page reads it:\n"
+        "                      duplicates dropped, 10% held out by split seed 1\n"
+        "  --tokens WORD       the task file's tokens: chars or words (chars)\n" +
         "  a run whose loss or gradient goes NaN or infinite stops with a message (exit 1);\n"
         "  --json - writes the JSON to stdout\n"
         "  --save and --json are checked before training; a run estimated (docs/design.md's FLOP model at\n"
@@ -231,9 +235,10 @@ void print_metrics(const RunOptions& o, const RunResult& r) {
     for (double a : m.per_position) std::printf("%7.4f", a);
     std::printf("\n\n  input length (quartile buckets)   strings   per-token\n");
     for (int k = 0; k < length_bucket_count; ++k)
-        std::printf("  %2d..%-2d                            %7d   %.4f\n",
-                    m.buckets.lowest_length(k), m.buckets.highest_length(k),
-                    m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
+        if (m.buckets.lowest_length(k) <= m.buckets.highest_length(k))  // a short range has empty ones
+            std::printf("  %2d..%-2d                            %7d   %.4f\n",
+                        m.buckets.lowest_length(k), m.buckets.highest_length(k),
+                        m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
     std::printf("\n  group                     strings   per-token  exact\n");
     const auto& groups = o.model.task->group_names;
     for (size_t f = 0; f < groups.size(); ++f)
@@ -285,6 +290,7 @@ std::string write_problem(const std::string& path) {
 
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
+    bool tokens_given = false;
     const std::vector<std::string> keys = run_setting_keys();
     GivenSettings given;
     for (size_t i = 0; i < args.size();) {
@@ -294,6 +300,13 @@ TrainArgs parse_train_args(const Args& args) {
         } else if (args[i] == "--yes-long") {
             o.yes_long = true;
             ++i;
+        } else if (take_option(args, i, "--task-file", v)) {
+            if (v.empty()) throw UsageError("--task-file needs a file name");
+            o.task_file = v;
+        } else if (take_option(args, i, "--tokens", v)) {
+            if (v != "chars" && v != "words") throw UsageError("--tokens must be chars or words, not " + shown(v));
+            o.tokens = v == "words" ? PairsTokens::words : PairsTokens::characters;
+            tokens_given = true;
         } else if (take_option(args, i, "--save", v)) {
             if (v.empty()) throw UsageError("--save needs a file name");
             o.save_path = v;
@@ -304,6 +317,11 @@ TrainArgs parse_train_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
+    if (tokens_given && o.task_file.empty()) throw UsageError("--tokens applies to a --task-file only");
+    if (!o.task_file.empty())
+        for (const auto& [field, text] : given)
+            if (std::string_view(field->key) == "task" || field->task)
+                throw UsageError(std::string(field->flag) + " does not apply to a --task-file: its pairs are the task");
     static_cast<RunSettings&>(o.run) = read_setting_flags(given);
     return o;
 }
@@ -328,6 +346,18 @@ int train(const Args& args) {
             return 1;
         }
     }
+    std::optional<PairsTask> pairs;
+    if (!parsed.task_file.empty()) {
+        try {
+            pairs = read_pairs_file(parsed.task_file, parsed.tokens);
+        } catch (const std::invalid_argument& e) {  // PairsError too: "line 12: ..."
+            std::fprintf(stderr, "lookback: %s: %s\n", shown(parsed.task_file).c_str(), e.what());
+            return 1;
+        }
+        options.model.task = &pairs->task;
+        if (json_path != "-") std::printf("%s: %s\n\n", pairs->task.name.c_str(), describe_pairs(pairs->summary).c_str());
+    }
+    const TaskInTable in_table(pairs ? &pairs->task : nullptr);
     const Task& task = *options.model.task;
     const Splits data = task.make_splits(options.data_seed, task.train_size, task.held_out_size);
     const double estimate = estimated_train_seconds(options, data.train);
@@ -372,6 +402,24 @@ int train(const Args& args) {
         if (!json_to_stdout) std::printf("\nweights saved to %s\n", save_path.c_str());
     }
     return 0;
+}
+
+PairsTask read_pairs_file(const std::string& path, PairsTokens tokens) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error)) throw std::invalid_argument("not a file that can be read");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::invalid_argument("it cannot be opened");
+    // One byte past the limit is enough for make_pairs_task to refuse at the line that passes it.
+    std::string text(pairs_max_bytes + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(size_t(in.gcount()));
+    PairsOptions options;
+    options.tokens = tokens;
+    options.name = std::filesystem::path(path).stem().string();
+    bool taken = !valid_pairs_task_name(options.name);
+    for (const Task* t : tasks()) taken = taken || t->name == options.name;
+    if (taken) options.name = "pairs";
+    return make_pairs_task(text, options);
 }
 
 }  // namespace lb::cli

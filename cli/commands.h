@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "data/pairs.h"
 #include "data/dataset.h"
 #include "data/metrics.h"
 #include "models/alignment_check.h"
@@ -160,7 +161,13 @@ struct TrainArgs {
     RunOptions run;
     std::string save_path, json_path;  // empty: not written
     bool yes_long = false;             // --yes-long: run even if it is estimated to be long
+    std::string task_file;             // --task-file: a reader's pairs (data/pairs.h), else run.model.task
+    PairsTokens tokens = PairsTokens::characters;  // --tokens chars|words, for the task file
 };
+// A task file as the page reads it (the page's defaults: duplicates dropped, 10 % held out, split
+// seed 1), named after the file when its name may be a task's and not taken. Throws PairsError
+// (with the line) or std::invalid_argument.
+PairsTask read_pairs_file(const std::string& path, PairsTokens tokens);
 // docs/design.md's FLOP model of one training example with S source tokens (3 × the kind's
 // forward pass, registry.h's forward_flops, for the config's task), and from it the estimated
 // seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md measured for attention at width 64

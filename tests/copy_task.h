@@ -48,11 +48,8 @@ inline const Task& copy_task() {
 }
 
 // The copy task in the table for as long as it lives.
-struct CopyTaskInTable {
-    CopyTaskInTable() { add_task(copy_task()); }
-    ~CopyTaskInTable() { remove_task(copy_task()); }
-    CopyTaskInTable(const CopyTaskInTable&) = delete;
-    CopyTaskInTable& operator=(const CopyTaskInTable&) = delete;
+struct CopyTaskInTable : TaskInTable {
+    CopyTaskInTable() : TaskInTable(&copy_task()) {}
 };
 
 }  // namespace lb::testing

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "data/pairs_examples.h"
 #include "data/reversal.h"
 #include "data/translation.h"
 #include "io/safetensors.h"
@@ -540,4 +541,47 @@ TEST_CASE("counterfactual: weights files of date models with attention; the rest
     const std::string dir = LOOKBACK_WEIGHTS_DIR;
     CHECK(counterfactual({dir + "/plain-64.safetensors"}) == 2);                 // no attention to move
     CHECK(counterfactual({dir + "/attention-reversal-64.safetensors"}) == 2);    // not a date model
+}
+
+TEST_CASE("train --task-file: a reader's pairs as the page reads them; predict reads the task from the weights") {
+    CHECK_THROWS_WITH_AS(parse_train_args({"--tokens", "words"}), "--tokens applies to a --task-file only", UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--task-file", "x.tsv", "--tokens", "bytes"}),
+                         "--tokens must be chars or words, not 'bytes'", UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--task-file", "x.tsv", "--task", "reversal"}),
+                         "--task does not apply to a --task-file: its pairs are the task", UsageError);
+    CHECK_THROWS_WITH_AS(parse_train_args({"--task-file", "x.tsv", "--formats", "5"}),
+                         "--formats does not apply to a --task-file: its pairs are the task", UsageError);
+    CHECK(parse_train_args({"--task-file", "x.tsv", "--tokens", "words"}).tokens == lb::PairsTokens::words);
+
+    const std::string folder = std::filesystem::temp_directory_path().string() + "/lookback_cli_pairs";
+    std::filesystem::create_directories(folder);
+    const std::string pairs = folder + "/sentences.tsv", weights = folder + "/sentences.safetensors",
+                      json = folder + "/sentences.json", broken = folder + "/broken.tsv";
+    // 300 sentences of 3 to 8 words, each to its words reversed: 10 % held out, 270 to train.
+    std::ofstream(pairs) << lb::reversed_words_pairs(4, 300);
+    std::ofstream(broken) << "one\ttwo\nthree four\n";
+    CHECK(train({"--task-file", folder + "/missing.tsv"}) == 1);
+    CHECK(train({"--task-file", broken, "--width", "8", "--epochs", "1"}) == 1);  // line 2: no tab
+    CHECK(train({"--task-file", pairs, "--tokens", "words", "--width", "8", "--epochs", "1", "--save", weights,
+                 "--json", json}) == 0);
+    CHECK_THROWS(lb::find_task("sentences"));  // the task left the table with the command
+    const nlohmann::json run = nlohmann::json::parse(std::ifstream(json));
+    CHECK(run["task"] == "sentences");
+    CHECK(run["held_out_size"].get<int>() + 270 <= 300);  // 30 held out, fewer if some are set aside
+    CHECK(run["held_out_size"].get<int>() > 0);
+    const lb::SafetensorsContent content = lb::read_safetensors_file(weights);
+    CHECK(content.metadata.at("task_tokens") == "words");
+
+    // The weights alone decode it: a sentence of its words, and one with a word it never saw.
+    const lb::Task task = *lb::task_in_weights(content);
+    const std::string word = task.input.tokens()[1];
+    CHECK(predict({"--weights", weights, word + " " + word}) == 0);
+    CHECK(predict({"--weights", weights, "zzzz"}) == 1);
+    CHECK_THROWS(lb::find_task("sentences"));
+    // A file carrying a task named as one the program has is refused.
+    lb::SafetensorsContent renamed = content;
+    renamed.metadata["task"] = "reversal";
+    lb::write_safetensors_file(weights, renamed);
+    CHECK(predict({"--weights", weights, word}) == 1);
+    std::filesystem::remove_all(folder);
 }

@@ -102,14 +102,6 @@ PairsOptions named(const std::string& name) {
     return o;
 }
 
-// The pair-task in the table for as long as it lives (as copy_task.h's CopyTaskInTable).
-struct InTable {
-    const Task& task;
-    explicit InTable(const Task& t) : task(t) { add_task(task); }
-    ~InTable() { remove_task(task); }
-    InTable(const InTable&) = delete;
-    InTable& operator=(const InTable&) = delete;
-};
 
 }  // namespace
 
@@ -527,7 +519,7 @@ TEST_CASE("pairs: the task's row, built from its training pairs") {
 TEST_CASE("pairs: a task of 120 pairs in the table: batches, a training run, its weights by name") {
     const PairsTask made = make_pairs_task(reversal_pairs(120, 5, true), named("my-reversal"));
     const Task& task = made.task;
-    const InTable in_table(task);
+    const TaskInTable in_table(&task);
     CHECK(&find_task("my-reversal") == &task);
     const Splits data = task.make_splits(1, task.train_size, task.held_out_size);
 
@@ -755,4 +747,109 @@ TEST_CASE("pairs: sentences with their words reversed, and the command that writ
     CHECK(cli::pairs_examples({}) == 2);
     CHECK(cli::pairs_examples({"--out"}) == 2);
     CHECK(cli::pairs_examples({"--out", dir, "--bogus"}) == 2);
+}
+
+TEST_CASE("pairs: a weights file carries its reader's task, which decodes again where no table has it") {
+    const std::string text = reversal_pairs(150, 9, false);
+    PairsTask made = make_pairs_task(text, named("carried"));
+    ModelConfig config;
+    config.task = &made.task;
+    config.H = 8;
+    SafetensorsContent content;
+    std::vector<Decoded> before;
+    const std::vector<std::string> inputs = {"abc", "fedcba", "aaaa"};
+    {
+        const TaskInTable in_table(&made.task);
+        const Model model = testing::random_model(config, 5);
+        content = model_to_safetensors(model);
+        for (const std::string& input : inputs) {
+            std::string error;
+            before.push_back(decode_tokens(encode_user_input(made.task, input, error), model));
+        }
+    }
+    // What the metadata says, against the pairs read here: the training pairs' letters sorted
+    // (the task's own order, by code point), words no, the longest input 6 letters, the longest
+    // target 6 letters and its end token.
+    const Splits data = made.task.make_splits(1, made.task.train_size, made.task.held_out_size);
+    std::set<std::string> letters;
+    for (const Example& e : data.train)
+        for (char c : e.input) letters.insert(std::string(1, c));
+    CHECK(content.metadata.at("task") == "carried");
+    CHECK(content.metadata.at("task_tokens") == "characters");
+    CHECK(nlohmann::json::parse(content.metadata.at("task_input")) ==
+          nlohmann::json(std::vector<std::string>(letters.begin(), letters.end())));
+    CHECK(content.metadata.at("task_longest_input") == "6");
+    CHECK(content.metadata.at("task_output_steps") == "7");
+    CHECK_FALSE(model_to_safetensors(testing::random_model(ModelConfig{}, 5)).metadata.count("task_input"));
+
+    // Out of the table, the file alone: the task read back decodes the same strings the same way.
+    CHECK_THROWS(find_task("carried"));
+    std::optional<Task> back = task_in_weights(content);
+    REQUIRE(back.has_value());
+    CHECK(back->input.tokens() == made.task.input.tokens());
+    CHECK(back->output.tokens() == made.task.output.tokens());
+    CHECK(back->output_steps == 7);
+    CHECK_THROWS_WITH(back->make_splits(1, 1, 1), doctest::Contains("keeps its vocabularies but not its pairs"));
+    {
+        const TaskInTable in_table(&*back);
+        const Model model = model_from_safetensors(content);
+        CHECK(model.config.task == &*back);
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            std::string error;
+            const Decoded d = decode_tokens(encode_user_input(*back, inputs[i], error), model);
+            CHECK(d.output == before[i].output);
+            CHECK(d.attention == before[i].attention);
+        }
+    }
+
+    // A file that carries no task, and carried metadata that is wrong: refused by name.
+    const auto refused = [&](const char* key, const std::string& value) {
+        SafetensorsContent bad = content;
+        if (value == "<none>") bad.metadata.erase(key);
+        else bad.metadata[key] = value;
+        try {
+            task_in_weights(bad);
+        } catch (const SafetensorsError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    CHECK(refused("task_output_steps", "<none>") == "the metadata carries a reader's task without \"task_output_steps\"");
+    CHECK(refused("task_input", "[\"a\", 1]") == "metadata \"task_input\" must be a JSON array of tokens");
+    CHECK(refused("task_input", "not json") == "metadata \"task_input\" must be a JSON array of tokens");
+    CHECK(refused("task_input", "[\"a\", \"a\"]") == "the task the file carries: the input token 'a' is listed twice");
+    CHECK(refused("task_input", "[\"ab\"]") == "the task the file carries: the input token 'ab' is more than one character");
+    CHECK(refused("task_output", "[\"\\u0007\"]") == "the task the file carries: the output token '\\x07' holds a control character");
+    CHECK(refused("task_output", "[]") == "the task the file carries: the output vocabulary has 0 tokens: a task has 1 to 256");
+    CHECK(refused("task_tokens", "bytes") == "metadata \"task_tokens\" must be characters or words, not 'bytes'");
+    CHECK(refused("task_output_steps", "1") == "the task the file carries: the output steps are 1: a task has 2 to 65");
+    CHECK(refused("task_longest_input", "-3") == "metadata \"task_longest_input\" must be a whole number, not '-3'");
+    CHECK(refused("task", "dates!") == "the task the file carries: a task's name is 1 to 32 letters, digits, '-' or '_', not 'dates!'");
+    SafetensorsContent none = content;
+    for (const char* key : {"task_tokens", "task_input", "task_output", "task_longest_input", "task_output_steps", "task_example"})
+        none.metadata.erase(key);
+    CHECK_FALSE(task_in_weights(none).has_value());
+}
+
+TEST_CASE("pairs: capitals are kept in typed input for a task that has them, folded for one that has none") {
+    // Every string of 3 letters from a, B and c (27) and of 4 (81): 108 pairs, each to its reversal.
+    std::string text;
+    const std::string letters = "aBc";
+    for (int n : {3, 4}) {
+        int count = 1;
+        for (int k = 0; k < n; ++k) count *= 3;
+        for (int i = 0; i < count; ++i) {
+            std::string s;
+            for (int k = 0, v = i; k < n; ++k, v /= 3) s += letters[size_t(v % 3)];
+            text += s + "\t" + reversed(s) + "\n";
+        }
+    }
+    const PairsTask made = make_pairs_task(text, named("capitals"));
+    std::string error;
+    const std::vector<int> ids = encode_user_input(made.task, " aBca ", error);
+    CHECK(error.empty());
+    REQUIRE(ids.size() == 4);
+    CHECK(ids[1] == made.task.input.id("B"));
+    CHECK(normalise_user_input(made.task, " aBca ") == "aBca");
+    CHECK(normalise_user_input(date_task(), " Monday 19 SEPTEMBER 1977 ") == "monday 19 september 1977");
 }

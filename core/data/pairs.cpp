@@ -476,6 +476,7 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
     task.train_size = int(splits->train.size());
     task.held_out_size = int(splits->held_out.size());
     task.example_input = splits->held_out.front().input;
+    task.carried_in_weights = true;
     task.make_splits = [splits, name = options.name](uint64_t, int train_size, int held_out_size) {
         if (train_size < 0 || held_out_size < 0 || size_t(train_size) > splits->train.size() ||
             size_t(held_out_size) > splits->held_out.size())
@@ -494,6 +495,75 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
     summary.input_tokens = int(known[0].size());
     summary.output_tokens = int(known[1].size());
     return {std::move(task), std::move(summary)};
+}
+
+CarriedTask carried_task(const Task& task) {
+    CarriedTask c;
+    c.name = task.name;
+    c.tokens = task.input.words ? PairsTokens::words : PairsTokens::characters;
+    c.input.assign(task.input.tokens().begin() + 1, task.input.tokens().end());     // after pad
+    c.output.assign(task.output.tokens().begin() + 3, task.output.tokens().end());  // after pad, start, end
+    c.max_input_tokens = task.max_input_tokens;
+    c.output_steps = task.output_steps;
+    c.example_input = task.example_input;
+    return c;
+}
+
+Task task_from_carried(const CarriedTask& c) {
+    if (!valid_pairs_task_name(c.name))
+        throw std::invalid_argument("a task's name is 1 to " + std::to_string(pairs_max_name) +
+                                    " letters, digits, '-' or '_', not " + quote_untrusted(c.name, 40));
+    const bool words = c.tokens == PairsTokens::words;
+    Task task;
+    task.name = c.name;
+    task.summary = "your own pairs (from a weights file: " + std::string(words ? "words" : "characters") + ")";
+    task.input = Vocabulary(words, {""});
+    task.output = Vocabulary(words, {"", "<s>", "</s>"});
+    for (int side = 0; side < 2; ++side) {
+        const std::vector<std::string>& tokens = side == 0 ? c.input : c.output;
+        const char* what = side == 0 ? "input" : "output";
+        if (tokens.empty() || int(tokens.size()) > pairs_max_distinct)
+            throw std::invalid_argument(std::string("the ") + what + " vocabulary has " + std::to_string(tokens.size()) +
+                                        " tokens: a task has 1 to " + std::to_string(pairs_max_distinct));
+        Vocabulary& vocabulary = side == 0 ? task.input : task.output;
+        for (const std::string& token : tokens) {
+            const std::string shown = quote_untrusted(token, 20);
+            if (token.empty() || !is_valid_utf8(token))
+                throw std::invalid_argument(std::string("the ") + what + " token " + shown + " is empty or not UTF-8");
+            for (size_t i = 0; i < token.size();) {
+                const size_t n = utf8_char_length(token, i);
+                const char32_t cp = utf8_code_point(token, i, n);
+                if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (words && cp == ' '))
+                    throw std::invalid_argument(std::string("the ") + what + " token " + shown +
+                                                (words ? " holds a space or a control character" : " holds a control character"));
+                i += n;
+            }
+            if (!words && utf8_char_length(token, 0) != token.size())
+                throw std::invalid_argument(std::string("the ") + what + " token " + shown + " is more than one character");
+            const int before = vocabulary.size();
+            vocabulary.add(token);
+            if (vocabulary.size() == before)
+                throw std::invalid_argument(std::string("the ") + what + " token " + shown + " is listed twice");
+        }
+    }
+    if (c.max_input_tokens < 1 || c.max_input_tokens > pairs_max_tokens)
+        throw std::invalid_argument("the longest input is " + std::to_string(c.max_input_tokens) + " tokens: a task takes 1 to " +
+                                    std::to_string(pairs_max_tokens));
+    if (c.output_steps < 2 || c.output_steps > pairs_max_tokens + 1)
+        throw std::invalid_argument("the output steps are " + std::to_string(c.output_steps) + ": a task has 2 to " +
+                                    std::to_string(pairs_max_tokens + 1));
+    task.max_input_tokens = c.max_input_tokens;
+    task.ends = true;
+    task.output_steps = c.output_steps;
+    task.example_input = is_valid_utf8(c.example_input) && quote_untrusted(c.example_input, 200) == "'" + c.example_input + "'"
+                             ? c.example_input
+                             : "";  // shown in refusals: only text that needs no escaping
+    task.carried_in_weights = true;
+    task.make_splits = [name = c.name](uint64_t, int, int) -> Splits {
+        throw std::invalid_argument("the task " + quote_untrusted(name) +
+                                    " came from a weights file, which keeps its vocabularies but not its pairs");
+    };
+    return task;
 }
 
 }  // namespace lb

@@ -120,4 +120,24 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options);
 // Whether a name may be a task's: 1-32 of a-z, A-Z, 0-9, '-', '_'.
 bool valid_pairs_task_name(std::string_view name);
 
+// A reader's task as a weights file carries it: what a model of it needs to read an input and
+// write its output, without the pairs (io/safetensors.h writes and reads it as metadata).
+struct CarriedTask {
+    std::string name;
+    PairsTokens tokens = PairsTokens::characters;
+    std::vector<std::string> input, output;  // the vocabularies' own tokens in id order (no pad, start, end)
+    int max_input_tokens = 0;                // the longest input it takes
+    int output_steps = 0;                    // T
+    std::string example_input;               // what a refusal suggests typing
+};
+// What a task made by make_pairs_task carries (carried_in_weights).
+CarriedTask carried_task(const Task& task);
+// The task again, with the same vocabularies (the same ids), longest input and output steps, so
+// a model of it decodes as it did; it has no pairs: make_splits throws, train and held-out
+// sizes are 0. Throws std::invalid_argument, naming the fault, for what make_pairs_task could not
+// have made: a bad name, a token that is empty, repeated, not one character (characters) or
+// holding a space (words), not UTF-8 or a control character, more than 256 tokens a side, sizes
+// outside 1-64 (the output steps: 2-65, a token and the end).
+Task task_from_carried(const CarriedTask& carried);
+
 }  // namespace lb

@@ -170,21 +170,31 @@ std::string accepted_characters(const Vocabulary& vocab) {
 }
 }  // namespace
 
-std::string normalise_user_input(std::string_view text) {
+std::string normalise_user_input(const Task& task, std::string_view text) {
+    // Capitals are folded for a task that has none (every built-in one); a reader's task may
+    // tell them apart.
+    bool capitals = false;
+    for (const std::string& token : task.input.tokens())
+        for (char c : token) capitals = capitals || (c >= 'A' && c <= 'Z');
+    return normalise_user_input(text, !capitals);
+}
+
+std::string normalise_user_input(std::string_view text, bool lowercase) {
     auto is_space = [](char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
     };
     while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
     while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
     std::string out(text);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    if (lowercase)
+        for (char& c : out)
+            if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
     return out;
 }
 
 std::vector<int> encode_user_input(const Task& task, std::string_view text, std::string& error) {
     error.clear();
-    const std::string clean = normalise_user_input(text);
+    const std::string clean = normalise_user_input(task, text);
     if (clean.empty()) {
         error = "the input is empty: type something like '" + task.example_input + "'";
         return {};

@@ -79,6 +79,9 @@ struct Task {
     int train_size = 0, held_out_size = 0;   // the lesson's splits
     std::vector<std::string> group_names;    // Example::group's labels, for tables
     std::string example_input;               // what a refusal suggests typing
+    // A reader's own pairs (pairs.h): no table of a later run has it, so a weights file of a model
+    // of it carries its vocabularies (io/safetensors.h).
+    bool carried_in_weights = false;
     // Deterministic for a seed on every platform; throws std::invalid_argument for sizes the
     // task cannot draw distinct strings for. A function object, so a row made from settings (the
     // date task's dial, dataset.h) draws with them.
@@ -98,6 +101,17 @@ const std::vector<const Task*>& tasks();
 // table; remove_task takes it out (never the date task), once nothing reads it.
 void add_task(const Task& task);
 void remove_task(const Task& task);
+// A task in the table for as long as this lives (nullptr: none), so a command's or a test's own
+// task leaves the table however the scope ends.
+class TaskInTable {
+public:
+    explicit TaskInTable(const Task* task) : task_(task) { if (task_) add_task(*task_); }
+    ~TaskInTable() { if (task_) remove_task(*task_); }
+    TaskInTable(const TaskInTable&) = delete;
+    TaskInTable& operator=(const TaskInTable&) = delete;
+private:
+    const Task* task_;
+};
 // By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation"
 // (the name quoted as untrusted text).
 const Task& find_task(std::string_view name);
@@ -116,11 +130,15 @@ struct Batch {
 Batch make_batch(const Task& task, const std::vector<Example>& examples,
                  const std::vector<int>& indices);
 
-// A reader's own input: lowercased and trimmed, then checked against the task's vocabulary and
-// its longest input. On success returns the ids; on refusal an empty vector and `error` naming
-// the problem (empty, too long, which character or word at which position).
+// A reader's own input: trimmed and, unless the task's input vocabulary has capital letters,
+// lowercased, then checked against the task's vocabulary and its longest input. On success
+// returns the ids; on refusal an empty vector and `error` naming the problem (empty, too long,
+// which character or word at which position).
 std::vector<int> encode_user_input(const Task& task, std::string_view text, std::string& error);
-std::string normalise_user_input(std::string_view text);  // what encode_user_input checks
+// What encode_user_input checks for the task: the text trimmed of white space and, unless the
+// task's input has capitals, A-Z lowercased.
+std::string normalise_user_input(const Task& task, std::string_view text);
+std::string normalise_user_input(std::string_view text, bool lowercase = true);
 
 // The most strings greedy decoding takes in one batch when it works through a split. A training
 // worker evaluates every epoch and keeps these activations: 256 rows took 62 MB of its memory

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include "data/pairs.h"
 #include <set>
 
 #include "settings/run_settings.h"
@@ -366,6 +367,15 @@ SafetensorsContent model_to_safetensors(const Model& model,
         if (field.in_weights && applies_to(field, model.config) &&
             !(optional_in_weights(field) && setting_text(field, settings) == setting_text(field, RunSettings{})))
             content.metadata[field.key] = setting_text(field, settings);
+    if (model.config.task->carried_in_weights) {
+        const CarriedTask task = carried_task(*model.config.task);
+        content.metadata["task_tokens"] = task.tokens == PairsTokens::words ? "words" : "characters";
+        content.metadata["task_input"] = nlohmann::json(task.input).dump();
+        content.metadata["task_output"] = nlohmann::json(task.output).dump();
+        content.metadata["task_longest_input"] = std::to_string(task.max_input_tokens);
+        content.metadata["task_output_steps"] = std::to_string(task.output_steps);
+        content.metadata["task_example"] = task.example_input;
+    }
     // A kind that does not score has always recorded its scorer as model_scorer_name's "none".
     if (!applies_to(*find_setting("scorer"), model.config.decoder))
         content.metadata["scorer"] = std::string(model_scorer_name(model.config.decoder, model.config.scorer));
@@ -434,6 +444,48 @@ void load_weights_into(Model& model, const SafetensorsContent& content) {
     check_tensors(content, expected_tensors(model.params));
     check_finite(content);
     copy_into(model.params, content);
+}
+
+std::optional<Task> task_in_weights(const SafetensorsContent& content) {
+    const std::map<std::string, std::string>& m = content.metadata;
+    const char* const keys[] = {"task", "task_tokens", "task_input", "task_output", "task_longest_input",
+                                "task_output_steps", "task_example"};
+    int present = 0;
+    for (const char* key : keys) present += int(m.count(key) && std::string_view(key) != "task");
+    if (present == 0) return std::nullopt;
+    for (const char* key : keys)
+        if (!m.count(key))
+            throw SafetensorsError(std::string("the metadata carries a reader's task without \"") + key + "\"");
+    CarriedTask carried;
+    carried.name = m.at("task");
+    const std::string& tokens = m.at("task_tokens");
+    if (tokens != "characters" && tokens != "words")
+        throw SafetensorsError("metadata \"task_tokens\" must be characters or words, not " + shown_text(tokens));
+    carried.tokens = tokens == "words" ? PairsTokens::words : PairsTokens::characters;
+    for (const char* key : {"task_input", "task_output"}) {
+        const nlohmann::json list = nlohmann::json::parse(m.at(key), nullptr, false);
+        if (!list.is_array())
+            throw SafetensorsError(std::string("metadata \"") + key + "\" must be a JSON array of tokens");
+        std::vector<std::string>& out = std::string_view(key) == "task_input" ? carried.input : carried.output;
+        for (const nlohmann::json& token : list) {
+            if (!token.is_string())
+                throw SafetensorsError(std::string("metadata \"") + key + "\" must be a JSON array of tokens");
+            out.push_back(token.get<std::string>());
+        }
+    }
+    for (const char* key : {"task_longest_input", "task_output_steps"}) {
+        const std::string& text = m.at(key);
+        const bool digits = !text.empty() && text.size() <= 3 &&
+                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!digits) throw SafetensorsError(std::string("metadata \"") + key + "\" must be a whole number, not " + shown_text(text));
+        (std::string_view(key) == "task_longest_input" ? carried.max_input_tokens : carried.output_steps) = std::stoi(text);
+    }
+    carried.example_input = m.at("task_example");
+    try {
+        return task_from_carried(carried);
+    } catch (const std::invalid_argument& e) {
+        throw SafetensorsError(std::string("the task the file carries: ") + e.what());
+    }
 }
 
 }  // namespace lb

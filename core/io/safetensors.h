@@ -19,9 +19,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "data/task.h"
 
 namespace lb {
 
@@ -92,5 +95,14 @@ Model load_model(const uint8_t* bytes, size_t size);
 // Replaces model's weights with the file's; the file must describe the same
 // configuration. On any error model is left exactly as it was.
 void load_weights_into(Model& model, const SafetensorsContent& content);
+
+// A model of a reader's task (data/pairs.h, carried_in_weights) carries the task in its metadata,
+// so that it decodes where no table has the task: "task_tokens" (characters or words),
+// "task_input" and "task_output" (the vocabularies' own tokens in id order, JSON arrays),
+// "task_longest_input", "task_output_steps" and "task_example". model_to_safetensors writes them.
+// This reads them: nullopt when the file carries no task, SafetensorsError when what it carries
+// is malformed or could not have been made from pairs. The caller puts the task in the table
+// (add_task) before model_from_safetensors, which reads the task by name.
+std::optional<Task> task_in_weights(const SafetensorsContent& content);
 
 }  // namespace lb

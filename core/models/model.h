@@ -114,10 +114,10 @@ const float* model_logits(const Activations& acts);
 const float* alignment_map(const Activations& acts);
 
 struct Decoded {
-    std::string output;               // 10 characters (decode_output), YYYY-MM-DD if the model is right
-    xt::xtensor<float, 2> attention;  // [10, S_real] rows sum to 1; shape [0, 0] for plain
+    std::string output;               // the text written (T steps, up to an end token): YYYY-MM-DD for a date
+    xt::xtensor<float, 2> attention;  // [T, S_real] rows sum to 1; shape [0, 0] for plain
                                       // transformer: the cross-attention, mean over heads
-    xt::xtensor<float, 3> heads;      // transformer: [heads, 10, S_real] each head's; else [0, 0, 0]
+    xt::xtensor<float, 3> heads;      // transformer: [heads, T, S_real] each head's; else [0, 0, 0]
     xt::xtensor<float, 3> encoder_self_attention;  // transformer: [heads, S_real, S_real], row i =
                                                    // what input position i attends to; else empty
 };

@@ -42,7 +42,7 @@ std::string CheckedState::take(const std::string& text) {
     std::string error;
     std::vector<int> tokens = encode_user_input(*task, text, error);
     if (tokens.empty()) return error;
-    typed = {normalise_user_input(text), std::move(tokens)};
+    typed = {normalise_user_input(*task, text), std::move(tokens)};
     typed_text = typed.text;
     copy_utf8(field, sizeof field, typed_text);
     message.clear();
