@@ -176,8 +176,16 @@ PairsTaskSource pairs_source_from_json(const nlohmann::json& json) {
     else if (format == "tsv") s.options.format = PairsFormat::tsv;
     else if (format == "csv") s.options.format = PairsFormat::csv;
     else throw std::invalid_argument("a reader's task's format must be detect, tsv or csv, not " + quote_untrusted(format.dump(), 40));
-    s.options.split_seed = uint64_t(whole(member(json, "split_seed"), "split_seed"));
-    s.options.held_out_size = int(whole(member(json, "held_out"), "held_out", INT_MAX));
+    const auto count = [&](const char* key, unsigned long long hi) {
+        const nlohmann::json& v = member(json, key);
+        const bool fits = v.is_number_unsigned() ? v.get<unsigned long long>() <= hi
+                                                 : v.is_number_integer() && v.get<long long>() >= 0 &&
+                                                       (unsigned long long)v.get<long long>() <= hi;
+        if (!fits) throw std::invalid_argument(std::string("a reader's task's ") + key + " must be a whole number, at least 0");
+        return v.get<unsigned long long>();
+    };
+    s.options.split_seed = uint64_t(count("split_seed", ULLONG_MAX));
+    s.options.held_out_size = int(count("held_out", INT_MAX));
     const nlohmann::json& drop = member(json, "drop_duplicates");
     if (!drop.is_boolean()) throw std::invalid_argument("a reader's task's drop_duplicates must be true or false");
     s.options.drop_duplicates = drop.get<bool>();

@@ -447,6 +447,10 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK_THROWS_AS(pairs_source_from_json(nlohmann::json{{"text", "x"}}), std::invalid_argument);
     CHECK_THROWS_AS(pairs_source_from_json(nlohmann::json::parse(R"({"text":"x","name":"n","tokens":"bytes","format":"tsv","split_seed":1,"held_out":0,"drop_duplicates":true})")),
                     std::invalid_argument);
+    nlohmann::json negative = nlohmann::json::parse(source);
+    negative["held_out"] = -1;
+    CHECK_THROWS_WITH_AS(pairs_source_from_json(negative), "a reader's task's held_out must be a whole number, at least 0",
+                         std::invalid_argument);
 
     // Refused now: the task, its runs and the figures' choices stay.
     out = use_own_pairs(lab, lesson, "only\tone pair\n", {});
