@@ -2,7 +2,7 @@
 // on the date task: a bidirectional encoder whose annotations carry both
 // sides of every position, and a decoder that scores its previous state.
 //
-//   encoder   x_j  = Embedding_in[src_j]                        [40, 32]
+//   encoder   x_j  = Embedding_in[src_j]                        [V_in, 32]
 //             →h_j = GRU_fwd(x_j, →h_{j−1})                     left to right, j < len
 //             ←h_j = GRU_bwd(x_j, ←h_{j+1})                     right to left from the row's
 //                                                               own last character (padding
@@ -10,12 +10,12 @@
 //                                                               real part is run reversed)
 //             h_j  = [→h_j ; ←h_j]                              annotations, 2H wide
 //   decoder   s_0  = tanh(W_s ←h_0 + b_s)                       the paper's s_0 = tanh(W_s ←h_1)
-//             y_t  = Embedding_out[dec_in_t]                    [13, 16], the previous character
+//             y_t  = Embedding_out[dec_in_t]                    [V_out, 16], the previous character
 //             e_tj = vᵀ tanh(W_d s_{t−1} + W_e h_j)             additive, of the state BEFORE the step
 //             α_tj = softmax over j < len;  c_t = Σ_j α_tj h_j  (2H; attention.h with
 //                                                               values 2H wide)
 //             s_t  = GRU_dec([y_t ; c_t], s_{t−1})              16 + 2H → H
-//   output    logits_t = W_o [s_t ; y_t ; c_t] + b_o            [13, 3H + 16], the deep output
+//   output    logits_t = W_o [s_t ; y_t ; c_t] + b_o            [V_out, 3H + 16], the deep output
 //
 // The deep output is linear. The paper passes U_o s + V_o y + C_o c through a
 // maxout layer (pairs of 500 units pooled) before its 30,000-word softmax; we
@@ -28,17 +28,17 @@
 //
 // Tensors (PyTorch names; nn.GRU(32, H, bidirectional=True) names its second
 // direction's weights *_l0_reverse):
-//   encoder.embedding.weight [40, 32]; encoder.gru.*_l0 and *_l0_reverse (E = 32);
-//   decoder.embedding.weight [13, 16]; decoder.gru.*_l0 (E = 16 + 2H);
+//   encoder.embedding.weight [V_in, 32]; encoder.gru.*_l0 and *_l0_reverse (E = 32);
+//   decoder.embedding.weight [V_out, 16]; decoder.gru.*_l0 (E = 16 + 2H);
 //   decoder.init.weight [H, H], decoder.init.bias [H];
 //   attention.W_e [H, 2H], attention.W_d [H, H], attention.v [H];
-//   decoder.out.weight [13, 3H + 16], decoder.out.bias [13].
-// Parameters: 1,280 + 2·(96H + 3H² + 6H) + 208 + (3H(16 + 2H) + 3H² + 6H)
-//             + (H² + H) + (3H² + H) + (13(3H + 16) + 13) = 19H² + 299H + 1,709
-//             (98,669 at H = 64).
+//   decoder.out.weight [V_out, 3H + 16], decoder.out.bias [V_out].
+// Parameters: 32·V_in + 2·(96H + 3H² + 6H) + 16·V_out + (3H(16 + 2H) + 3H² + 6H)
+//             + (H² + H) + (3H² + H) + (V_out(3H + 16) + V_out); on the date task
+//             (V_in = 40, V_out = 13) 19H² + 299H + 1,709 (98,669 at H = 64).
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), H width,
-// V the output vocabulary's size.
+// V_in and V_out the vocabularies' sizes (the task's).
 #pragma once
 #include <cstdint>
 #include <xtensor/xtensor.hpp>

@@ -2,14 +2,14 @@
 // decoder starts from the encoder's last state and never sees the others) and
 // attention (every step reads a fresh weighted sum of all encoder states).
 //
-//   encoder    x_j = Embedding_in[src_j]           [40, 32]
+//   encoder    x_j = Embedding_in[src_j]           [V_in, 32]
 //              h_j = GRU_enc(x_j, h_{j−1})          32 → H, h_0 = 0, j < len
 //   decoder    s_0 = h_{len−1}, each row's true last state
-//              y_t = Embedding_out[dec_in_t]        [13, 16], start token at t = 0
+//              y_t = Embedding_out[dec_in_t]        [V_out, 16], start token at t = 0
 //     plain    s_t = GRU_dec(y_t, s_{t−1})          16 → H
 //     attention c_t = attention(s_{t−1}, h_0..h_{len−1})   (attention.h)
 //              s_t = GRU_dec([y_t ; c_t], s_{t−1})  16 + H → H
-//   output     logits_t = W_out s_t + b_out         [13, H], [13]
+//   output     logits_t = W_out s_t + b_out         [V_out, H], [V_out]
 //   loss       mean over the B·T target tokens of −log softmax(logits_t)[target_t]
 // Training is teacher-forced (dec_in = start, then the target's first T−1
 // tokens); greedy decoding feeds back its own argmax.
@@ -23,7 +23,7 @@
 // numbers were measured on (bahdanau.h and luong.h are the papers').
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), H width,
-// E embedding width (32 in, 16 out), V a vocabulary's size (the task's).
+// E embedding width (32 in, 16 out), V_in and V_out the vocabularies' sizes (the task's).
 #pragma once
 #include <cstdint>
 #include "data/dataset.h"

@@ -5,7 +5,7 @@
 //
 //   encoder   x_j = Embedding_in[src_j];  h_j = GRU_enc(x_j, h_{j−1})   32 → H, j < len
 //   decoder   s_0 = h_{len−1}, each row's true last state
-//             y_t = Embedding_out[dec_in_t]                            [13, 16]
+//             y_t = Embedding_out[dec_in_t]                            [V_out, 16]
 //             s_t = GRU_dec(y_t, s_{t−1})                               16 → H
 //               or GRU_dec([y_t ; h̃_{t−1}], s_{t−1}), h̃_{−1} = 0     16 + H → H (input feeding)
 //             e_tj = score(s_t, h_j), of the state AFTER the step:
@@ -18,7 +18,7 @@
 //                    (the paper's), so a row sums to at most 1
 //             c_t  = Σ_j a_tj h_j
 //   output    h̃_t = tanh(W_c [c_t ; s_t])                             the attentional state
-//             logits_t = W_out h̃_t + b_out                            [13, H], [13]
+//             logits_t = W_out h̃_t + b_out                            [V_out, H], [V_out]
 //
 // The window, D = 4 (nine positions, σ = 2). Every output character of a
 // date is read from a field of at most four characters — a year, a day with
@@ -40,12 +40,13 @@
 // feeding), attention.W (general) or attention.W_e, W_d, v (concat),
 // decoder.combine.weight [H, 2H] (W_c, nn.Linear(2H, H, bias=False)),
 // local only attention.W_p [H, H] and attention.v_p [H], decoder.out.weight
-// [13, H], decoder.out.bias [13].
-// Parameters: the plain model's 6H² + 169H + 1,501 (36,893 at H = 64), plus
+// [V_out, H], decoder.out.bias [V_out].
+// Parameters: on the date task, the plain model's 6H² + 169H + 1,501 (36,893 at H = 64), plus
 // 3H² with input feeding, the scorer's (dot 0, general H², concat 2H² + H),
 // 2H² for W_c, and local-p's H² + H (W_p, v_p).
 //
-// Legend: B batch rows, S padded source length, T output steps (the task's), H width.
+// Legend: B batch rows, S padded source length, T output steps (the task's), H width,
+// V_in and V_out the vocabularies' sizes (the task's).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -89,7 +90,7 @@ struct LuongCache {
     AttentionCache att;             //                   keys, scores; alpha [B, T, S] the alignment map
     xt::xtensor<float, 1> combine_in; // [B, T, 2H]      [c_t ; s_t]
     xt::xtensor<float, 1> attentional; // [B, T, H]      h̃_t
-    xt::xtensor<float, 1> logits, probs;  // [B, T, 13]
+    xt::xtensor<float, 1> logits, probs;  // [B, T, V_out]
     // local-p
     xt::xtensor<float, 1> position_u;   // [B, T, H]     tanh(W_p s_t); backward: d(W_p s_t)
     xt::xtensor<float, 1> position_sig; // [B, T]        σ(v_pᵀ u)

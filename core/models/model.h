@@ -6,7 +6,7 @@
 // luong.h (global and local-p) and transformer.h.
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), H width,
-// V a vocabulary's size (the task's).
+// V_in and V_out the vocabularies' sizes (the task's).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -107,7 +107,7 @@ void model_backward(Params& grads, Activations& acts, const Batch& batch, const 
 void greedy_decode_batch(Activations& acts, const int32_t* src, const int* src_len, int B, int S,
                          const Model& model, AttentionOverrides overrides = {});
 
-// The logits [B, T, 13] of the last forward or greedy decoding, whichever model.
+// The logits [B, T, V_out] of the last forward or greedy decoding, whichever model.
 const float* model_logits(const Activations& acts);
 // The attention weights [B, T, S] of the last forward or greedy decoding of a
 // kind with one map per step (the GRU models with attention), else nullptr.

@@ -11,7 +11,7 @@
 //             y'   = LayerNorm_1(y + SelfAttention(y, y, keys u ≤ t))    causal
 //             y''  = LayerNorm_2(y' + CrossAttention(y', m, keys j < M)) M = len (all) or 1 (first)
 //             z    = LayerNorm_3(y'' + FFN(y''))
-//   output    logits_t = W_out z_t + b_out                           [V_out, D], [13]
+//   output    logits_t = W_out z_t + b_out                           [V_out, D], [V_out]
 //   loss      mean over the B·T target tokens of −log softmax(logits_t)[target_t]
 // Attention, FFN and LayerNorm are transformer_layers.h's; every sub-layer's
 // output passes through dropout (rate p, off by default) before its residual
@@ -24,13 +24,13 @@
 // settings, chosen by measurement").
 //
 // Parameters (D = d_model, F = feed-forward width, one layer each):
-//   embeddings     40·D + 13·D
+//   embeddings     V_in·D + V_out·D
 //   encoder layer  (3D² + 3D) + (D² + D)          self-attention
 //                  + (D·F + F) + (F·D + D)        feed-forward
 //                  + 2·2D                         norm1, norm2
 //   decoder layer  2·(4D² + 4D) + (2·D·F + F + D) + 3·2D
-//   output         13·D + 13
-// At D = 64, F = 128: 3,392 + 33,472 + 50,240 + 845 = 87,949 parameters
+//   output         V_out·D + V_out
+// On the date task (V_in = 40, V_out = 13) at D = 64, F = 128: 3,392 + 33,472 + 50,240 + 845 = 87,949 parameters
 // (the GRU models: 36,893 plain, 57,437 additive attention).
 //
 // Tensor names are PyTorch's nn.TransformerEncoderLayer /
@@ -41,8 +41,8 @@
 // decoder.embedding.weight, decoder.out.{weight, bias}.
 //
 // Legend: B batch rows, S padded source length, T output steps (the task's), D width
-// (d_model), A heads, K = D/A head width, F feed-forward width, V a vocabulary's
-// size (the task's).
+// (d_model), A heads, K = D/A head width, F feed-forward width, V_in and V_out the
+// vocabularies' sizes (the task's).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -189,10 +189,10 @@ struct TransformerCache {
     ResidualNormBuffers dec_res2;     //            out = y''
     xt::xtensor<float, 1> dec_hidden; // [B, T, F]
     ResidualNormBuffers dec_res3;     //            out = z
-    xt::xtensor<float, 1> logits;     // [B, T, 13]
-    xt::xtensor<float, 1> probs;      // [B, T, 13]
+    xt::xtensor<float, 1> logits;     // [B, T, V_out]
+    xt::xtensor<float, 1> probs;      // [B, T, V_out]
     // backward
-    xt::xtensor<float, 1> dlogits;    // [B, T, 13]
+    xt::xtensor<float, 1> dlogits;    // [B, T, V_out]
     xt::xtensor<float, 1> dy, dx;     // [B, T, D], [B, S, D]
     xt::xtensor<float, 1> dhidden;    // [B, max(S, T), F]
     // greedy decoding's one-step workspaces, [B, …]
@@ -217,7 +217,7 @@ void transformer_backward(TransformerParams& grads, TransformerCache& cache, con
 // self-attention keys and values of earlier steps are kept (cache.dec_attn.kv
 // [B, T, 2D]) and each step projects only its own; the memory's keys and values
 // are projected once. Writes tokens [B, T] (real characters only: the argmax
-// skips pad and start), cache.logits [B, T, 13] and the cross-attention map
+// skips pad and start), cache.logits [B, T, V_out] and the cross-attention map
 // cache.cross_attn.alpha [B, A, T, S]. overrides replace the cross-attention of chosen steps,
 // one head's or every head's (attention_override.h); with memory `first` their weights past
 // position 0 must be 0, as the model's own are.
