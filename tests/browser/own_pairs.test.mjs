@@ -196,6 +196,15 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   assert.equal(line64(1).length + 1, 64);
   const big = Array.from({ length: 3 * 1024 * 1024 / 64 }, (_, k) => line64(k)).join('\n') + '\n';
   await refused('3 MB of text', 2 * 1024 * 1024 / 64 + 1, () => useText(page, big));
+  // A 20 MB file: refused at the same line, its size said, and the module's memory not grown by
+  // it (only the first 2 MiB and a byte reach the module).
+  const memoryBefore = await page.evaluate(() => window.lookback.training().pageWasmBytes);
+  const huge = Buffer.from(Array.from({ length: 20 * 1024 * 1024 / 64 }, (_, k) => line64(k)).join('\n') + '\n');
+  await refused('a 20 MB file', 2 * 1024 * 1024 / 64 + 1,
+    () => page.setInputFiles('#own-pairs-file', { name: 'huge.tsv', mimeType: 'text/tab-separated-values', buffer: huge }));
+  assert.ok(refusals.at(-1).startsWith('huge.tsv (20.0 MB): '), refusals.at(-1));
+  const memoryAfter = await page.evaluate(() => window.lookback.training().pageWasmBytes);
+  assert.ok(memoryAfter - memoryBefore < 8 * 1024 * 1024, `the module grew from ${memoryBefore} to ${memoryAfter} bytes`);
 
   // A file opened through the file input: a task of characters written here, replacing the numbers.
   await page.check('input[name="own-pairs-tokens"][value="characters"]');

@@ -275,8 +275,12 @@
 
     // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
     // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
+    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes, 2 MiB) is enough for it
+    // to refuse at the line that passes it: a 20 MB file does not grow the module's memory.
+    const pairsMaxBytes = 2 * 1024 * 1024;
     const usePairs = (input, options) => {
-      const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+      const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+      const bytes = whole.subarray(0, pairsMaxBytes + 1);
       const pointer = module._malloc(bytes.length + 1);
       if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
       try {

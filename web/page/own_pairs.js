@@ -53,7 +53,8 @@
     const bytes = new Uint8Array(await f.arrayBuffer());
     // Shown for editing when it could be used; the module reads the bytes as they are.
     text.value = bytes.length <= shownMax ? new TextDecoder('utf-8').decode(bytes) : '';
-    submit(bytes, `${f.name}: `);
+    const size = bytes.length > shownMax ? ` (${(bytes.length / 1048576).toFixed(1)} MB)` : '';
+    submit(bytes, `${f.name}${size}: `);
   }
   file.addEventListener('change', () => {
     takeFile(file.files[0]);
