@@ -32,7 +32,8 @@ extern "C" {
 
 // The page's "Your own pairs" block (web/page/own_pairs.js): `text` is the reader's pairs, `size`
 // bytes on the heap as they came (NUL bytes too: the core refuses them by line), `options` JSON {"tokens": "characters"|"words",
-// "split_seed": n, "held_out": n, "drop_duplicates": bool}, any subset. Makes the task and puts it
+// "split_seed": n, "held_out": n, "drop_duplicates": bool, "select": bool (false: only into the
+// table, for a task kept from the last visit)}, any subset. Makes the task and puts it
 // in place (figures/own_pairs.cpp), or refuses; returns {"ok", "message", "line", "task"} as JSON
 // text, valid until the next call. No exception leaves: a refusal changes nothing.
 EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const char* options) {
@@ -48,8 +49,10 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const 
         o.split_seed = given.value("split_seed", uint64_t(1));
         o.held_out_size = given.value("held_out", 0);
         o.drop_duplicates = given.value("drop_duplicates", true);
+        const bool select = given.value("select", true);
         if (!app_made) throw std::logic_error("the page has not started");
-        out = lb::web::use_own_pairs(app_made->lab, app_made->lesson2, std::string_view(text, size_t(std::max(size, 0))), o);
+        out = lb::web::use_own_pairs(app_made->lab, app_made->lesson2, std::string_view(text, size_t(std::max(size, 0))), o,
+                                     select);
     } catch (const std::exception& e) {
         out.message = lb::sanitize_utf8(e.what());
     } catch (...) {

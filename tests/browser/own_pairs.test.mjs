@@ -239,7 +239,38 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
     assert.equal(run.examples, 130 - 13);
     assert.equal(run.steps, Math.ceil((130 - 13) / 64));
   }
+
   assert.deepEqual(problems, []);
+  await page.close();
+
+  // Kept for the next visit (a new page of the same browser): a link that chooses the reader's
+  // task finds the dropped pairs again; one that does not shows the lesson's task; forgotten, they
+  // do not come back.
+  const visit = async (url, check) => {
+    const opened = await openWatched(context, url);
+    await until('the page to start', async () => opened.page.evaluate(() => Boolean(window.lookback)), 30000);
+    await check(opened.page);
+    // Closing a page cuts its downloads short; anything else would be a fault.
+    assert.deepEqual(opened.problems.filter((m) => !m.startsWith('request failed')), []);
+    await opened.page.close();
+  };
+  const restored = 'Your pairs from your last visit: 130 pairs read';
+  await visit(env.url + '?tr.task=your-pairs#own-pairs', async (p) => {
+    assert.ok((await status(p)).startsWith(restored), await status(p));
+    assert.equal((await state(p, 'training')).task, 'your-pairs');
+    assert.equal(await p.inputValue('#own-pairs-text'), dropped);
+  });
+  await visit(env.url + '#own-pairs', async (p) => {
+    assert.ok((await status(p)).startsWith(restored), await status(p));
+    assert.equal((await state(p, 'training')).task, 'dates');
+    await p.focus('#own-pairs-forget');
+    await p.keyboard.press('Enter');
+    assert.match(await status(p), /no longer kept/);
+  });
+  await visit(env.url + '#own-pairs', async (p) => {
+    assert.equal(await status(p), '');
+    assert.ok(await p.isHidden('#own-pairs-forget'));
+  });
   await context.close();
 });
 

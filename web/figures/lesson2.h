@@ -169,8 +169,11 @@ constexpr const char* own_pairs_name = "your-pairs";
 // once it is made, puts it in place of the reader's previous task: the runs trained on that one
 // are dropped, its record and every figure's pointer to it go, it leaves the table, and the new
 // task joins it; the training figure and the checked figure then take it, and the training
-// figure's pair is built on it. Every exception is caught: a refusal, or anything else thrown,
-// comes back as the message and changes nothing.
-PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options);
+// figure's pair is built on it. `select` false (a task kept from the last visit, restored before
+// the figures read the page's address): it only joins the table, for a link to choose. Every
+// exception is caught: a refusal, or anything else thrown, comes back as the message and changes
+// nothing.
+PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options,
+                           bool select = true);
 
 }  // namespace lb::web

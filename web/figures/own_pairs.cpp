@@ -33,7 +33,7 @@ void repoint_figures(Lesson2& lesson, const Task* old, const Task& now) {
 
 }  // namespace
 
-PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options) {
+PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options, bool select) {
     PairsOutcome out;
     try {
         // Made under a name of its own: the old task keeps the table's name until this one exists.
@@ -47,16 +47,19 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
         std::unique_ptr<PairsTask> old = std::move(lab.own_task);
         const Task* old_task = old ? &old->task : nullptr;
         if (old_task) lab.forget_task(*old_task);
-        repoint_figures(lesson, old_task, made->task);
+        select = select || old_task;  // no figure may keep pointing at the old task
+        if (select) repoint_figures(lesson, old_task, made->task);
         if (old_task) remove_task(*old_task);
         add_task(made->task);
         lab.own_task = std::move(made);
         lab.own_task_source = std::move(source);
         old.reset();
-        lab.build(lab.live, lesson.training.configs());
         out.ok = true;
         out.task = own_pairs_name;
-        for (const char* figure : {"training", "checked", "results"}) request_redraw(figure);
+        if (select) {
+            lab.build(lab.live, lesson.training.configs());
+            for (const char* figure : {"training", "checked", "results"}) request_redraw(figure);
+        }
     } catch (const PairsError& e) {
         out.message = e.what();
         out.line = e.line;

@@ -190,6 +190,28 @@
     const dark = matchMedia('(prefers-color-scheme: dark)');
     module._lb_set_dark(dark.matches ? 1 : 0);
     dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
+    // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
+    // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
+    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes, 2 MiB) is enough for it
+    // to refuse at the line that passes it: a 20 MB file does not grow the module's memory.
+    const pairsMaxBytes = 2 * 1024 * 1024;
+    const usePairs = (input, options) => {
+      const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+      const bytes = whole.subarray(0, pairsMaxBytes + 1);
+      const pointer = module._malloc(bytes.length + 1);
+      if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
+      try {
+        module.HEAPU8.set(bytes, pointer);
+        module.HEAPU8[pointer + bytes.length] = 0;
+        return JSON.parse(module.ccall('lb_use_pairs', 'string', ['number', 'number', 'string'],
+          [pointer, bytes.length, JSON.stringify(options)]));
+      } finally {
+        module._free(pointer);
+      }
+    };
+    // A task kept from the last visit joins the table before the figures read the address, so a
+    // link that chooses it (tr.task=your-pairs) finds it.
+    window.lookbackOwnPairs?.restore(usePairs);
     for (const canvas of canvases) {
       const name = canvas.dataset.figure;
       if (!canvas.id) canvas.id = `figure-${name}`;
@@ -273,25 +295,6 @@
       }
     }, { timeout: 2000 });
 
-    // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
-    // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
-    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes, 2 MiB) is enough for it
-    // to refuse at the line that passes it: a 20 MB file does not grow the module's memory.
-    const pairsMaxBytes = 2 * 1024 * 1024;
-    const usePairs = (input, options) => {
-      const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-      const bytes = whole.subarray(0, pairsMaxBytes + 1);
-      const pointer = module._malloc(bytes.length + 1);
-      if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
-      try {
-        module.HEAPU8.set(bytes, pointer);
-        module.HEAPU8[pointer + bytes.length] = 0;
-        return JSON.parse(module.ccall('lb_use_pairs', 'string', ['number', 'number', 'string'],
-          [pointer, bytes.length, JSON.stringify(options)]));
-      } finally {
-        module._free(pointer);
-      }
-    };
     window.lookbackOwnPairs?.connect(usePairs);
 
     const figureIndex = (name) => {

@@ -17,6 +17,19 @@
   const shownMax = 2 * 1024 * 1024;  // a file past the core's limit is not put in the text area
   let usePairs = null;               // lookback.js hands it over once the module runs
   let waiting = null;                // what was asked before then
+  // The last pairs used, kept in this browser for the next visit (never sent anywhere).
+  const kept = 'lookback.own-pairs';
+  const forget = block.querySelector('#own-pairs-forget');
+  const keep = (input) => {
+    try {
+      const pairs = typeof input === 'string' ? input : new TextDecoder('utf-8').decode(input);
+      localStorage.setItem(kept, JSON.stringify({ text: pairs, tokens: tokens() }));
+      forget.hidden = false;
+      return '';
+    } catch {
+      return ' (Not kept for your next visit: this browser would not store them.)';
+    }
+  };
 
   const tokens = () => block.querySelector('input[name="own-pairs-tokens"]:checked')?.value ?? 'characters';
   const setTokens = (value) => {
@@ -42,7 +55,7 @@
     } catch (error) {  // the module failed: said, never thrown into the page
       answer = { ok: false, message: `The pairs could not be read: ${error.message || error}`, line: 0 };
     }
-    if (answer.ok) say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.`, false);
+    if (answer.ok) say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${keep(input)}`, false);
     else say(`${label}Refused, nothing changed: ${answer.message}`, true);
   }
 
@@ -95,7 +108,32 @@
     });
   }
 
+  forget.addEventListener('click', () => {
+    localStorage.removeItem(kept);
+    forget.hidden = true;
+    say('Your pairs are no longer kept in this browser; the page still has them until you leave.', false);
+  });
+
   window.lookbackOwnPairs = {
+    // Before the figures start: the pairs kept from the last visit join the task list, chosen only
+    // where a link asks for them. Ones the page no longer takes are forgotten, and it says why.
+    restore(fn) {
+      let stored = null;
+      try {
+        stored = JSON.parse(localStorage.getItem(kept) ?? 'null');
+      } catch { /* storage blocked or not ours: nothing to restore */ }
+      if (!stored || typeof stored.text !== 'string') return;
+      setTokens(stored.tokens === 'words' ? 'words' : 'characters');
+      const answer = fn(stored.text, { tokens: tokens(), select: false });
+      if (answer.ok) {
+        text.value = stored.text;
+        forget.hidden = false;
+        say(`Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, false);
+      } else {
+        localStorage.removeItem(kept);
+        say(`Your pairs from your last visit were refused and forgotten: ${answer.message}`, true);
+      }
+    },
     connect(fn) {
       usePairs = fn;
       if (waiting) submit(...waiting.splice(0));
