@@ -169,6 +169,33 @@ test('a link to a place deep in the article lands on it', async () => {
   }
 });
 
+// A section's estimate (style.css) must not fall short of its height: a figure scrolled to would
+// lie past the section's estimated end, the section would never be laid out and its figures never
+// draw. Each section laid out in turn, its figures drawn, at a desktop's and a phone's width.
+test('every section is at most as tall as its estimate', async () => {
+  for (const width of [1280, 390]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 900 } });
+    const { page, problems } = await openWatched(context, env.url);
+    const short = await page.evaluate(async () => {
+      const out = [];
+      for (const section of document.querySelectorAll('article > section')) {
+        const style = getComputedStyle(section);
+        const estimate = parseFloat(style.getPropertyValue('--estimate'));
+        if (!estimate) continue;
+        section.scrollIntoView();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const height = section.getBoundingClientRect().height;
+        const allowed = estimate * (parseFloat(style.getPropertyValue('--wraps')) || 1);
+        if (height > allowed) out.push(`#${section.id}: ${Math.round(height)} px, estimated ${Math.round(allowed)}`);
+      }
+      return out;
+    });
+    assert.deepEqual(short, [], `${width} px`);
+    assert.deepEqual(problems.filter((m) => !m.startsWith('request failed')), []);
+    await context.close();
+  }
+});
+
 // The wasm is preloaded while the article is parsed, and the glue's own request must take the
 // preloaded response (a preload whose mode differs from the glue's fetch is downloaded twice).
 test('the figures\' module is downloaded once, from before the article is parsed', async () => {
