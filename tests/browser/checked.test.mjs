@@ -8,7 +8,7 @@
 // Screenshots at 1280 and 390 px wide: build/screenshots/checked-TASK-{desktop,phone}.png.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canvasInk, clickWidget, frames, openWatched, rect, screenshotPath, state, until, useBrowser } from './helpers.mjs';
+import { canvasInk, clickWidget, openWatched, rect, screenshotPath, state, typeIntoField, until, useBrowser } from './helpers.mjs';
 
 const tasks = ['dates', 'reversal', 'translation'];
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
@@ -131,15 +131,7 @@ test('ck.task switches the task; a bad value is refused by name and changes noth
 test('translation: a word outside the vocabulary is refused by name and keeps the map; a typed input is unscored', async () => {
   const { context, page, problems } = await openChecked('?ck.task=translation');
   const before = await state(page, 'checked');
-  const type = async (text) => {
-    const drawn = await frames(page, 'checked');
-    await clickWidget(page, 'checked', 'input');
-    await until('the field to take the click', async () => (await frames(page, 'checked')) >= drawn + 3, 10000);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
+  const type = (text) => typeIntoField(page, 'checked', 'input', text);
   await type('the cat sat on the sofa');
   await until('the refusal', async () => (await state(page, 'checked')).message !== '', 20000);
   let s = await state(page, 'checked');

@@ -178,6 +178,19 @@ export async function clickWidget(page, name, widget) {
   return r;
 }
 
+// Types `text` into a figure's text field as a reader does: a click, then, once the field has
+// taken it (until then a space would scroll the page: the runtime keeps the keys' default action
+// while no text field is active), everything selected, replaced and submitted with Enter.
+export async function typeIntoField(page, name, widget, text) {
+  const drawn = await frames(page, name);
+  await clickWidget(page, name, widget);
+  await until('the field to take the click', async () => (await frames(page, name)) >= drawn + 3, 10000);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
 // In the page: how many of a canvas's pixels differ from its top-left pixel (the figure's
 // background), and how many distinct colours it has (a blank canvas has 0 and 1). A plain
 // function, so that any driver can run it there (tests/engines/ too).

@@ -6,7 +6,7 @@
 // fills in the page's rows; the saved files are real. LOOKBACK_SITE overrides build/site.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clickWidget, frames, framesPerSecond, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
+import { clickWidget, frames, framesPerSecond, openWatched, rect, state, typeIntoField, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
@@ -96,17 +96,7 @@ test('alignment: a refused date says why and keeps the last map; a good one repl
   const { context, page, problems } = await openAt('alignment', 'date');
   await shippedLoaded(page);
   const before = await state(page, 'alignment');
-  const typeDate = async (text) => {
-    // Type only once the field has taken the click: until then a space would scroll the page
-    // (the runtime keeps the keys' default action while no text field is active).
-    const drawn = await frames(page, 'alignment');
-    await clickWidget(page, 'alignment', 'date');
-    await until('the field to take the click', async () => (await frames(page, 'alignment')) >= drawn + 3, 10000);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
+  const typeDate = (text) => typeIntoField(page, 'alignment', 'date', text);
   await typeDate('19/3/1994!');
   await until('the refusal', async () => (await state(page, 'alignment')).message !== '', 20000);
   let s = await state(page, 'alignment');

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
-import { clickWidget, frames, openWatched, rect, site, state, until, useBrowser } from './helpers.mjs';
+import { clickWidget, openWatched, rect, site, state, typeIntoField, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
@@ -143,15 +143,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   for (const row of checked.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, 'a row sums to 1');
 
   // A typed input: an unknown word refused by name, then one decoded.
-  const type = async (text) => {
-    const drawn = await frames(page, 'checked');
-    await clickWidget(page, 'checked', 'input');
-    await until('the field to take the click', async () => (await frames(page, 'checked')) >= drawn + 3, 10000);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
+  const type = (text) => typeIntoField(page, 'checked', 'input', text);
   await type('forty zebra');
   await until('the refusal', async () => (await state(page, 'checked')).message !== '', 20000);
   checked = await state(page, 'checked');

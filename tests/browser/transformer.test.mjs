@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import os from 'node:os';
-import { clickWidget, frames, openWatched, rect, serve, site, state, until, useBrowser } from './helpers.mjs';
+import { clickWidget, openWatched, rect, serve, site, state, typeIntoField, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 const folder = process.env.LOOKBACK_SITE || site;
@@ -170,15 +170,7 @@ test('Transformer maps: a typed date is shown, a refused one says why and keeps 
   const { context, page, problems } = await openAt('transformer-maps', 'date');
   await mapsLoaded(page);
   const before = await state(page, 'transformer-maps');
-  const typeDate = async (text) => {
-    const drawn = await frames(page, 'transformer-maps');
-    await clickWidget(page, 'transformer-maps', 'date');
-    await until('the field to take the click', async () => (await frames(page, 'transformer-maps')) >= drawn + 3, 10000);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  };
+  const typeDate = (text) => typeIntoField(page, 'transformer-maps', 'date', text);
   await typeDate('19/3/1994!');
   // Under software WebGL each key is a frame of this tall canvas: typing takes a while.
   await until('the refusal', async () => (await state(page, 'transformer-maps')).message !== '', 60000);
