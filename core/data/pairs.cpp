@@ -124,14 +124,17 @@ std::vector<std::string> tsv_fields(std::string_view s, size_t most) {
     }
 }
 
-// A control character anywhere in a field: C0 (a tab too, once fields are cut), DEL and C1.
+// C0 (a tab too, once fields are cut), DEL and C1.
+bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f); }
+
+// A control character anywhere in a field.
 void check_controls(std::string_view field, const char* what, int line) {
     long position = 0;
     for (size_t i = 0; i < field.size();) {
         const size_t n = utf8_char_length(field, i);  // the line was checked: n > 0
         const char32_t c = utf8_code_point(field, i, n);
         ++position;
-        if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+        if (is_control(c))
             throw PairsError(line, std::string(what) + " holds a control character, " + describe_char(field, i, n) +
                                        ", at character " + std::to_string(position));
         i += n;
@@ -533,7 +536,7 @@ Task task_from_carried(const CarriedTask& c) {
             for (size_t i = 0; i < token.size();) {
                 const size_t n = utf8_char_length(token, i);
                 const char32_t cp = utf8_code_point(token, i, n);
-                if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (words && cp == ' '))
+                if (is_control(cp) || (words && cp == ' '))
                     throw std::invalid_argument(std::string("the ") + what + " token " + shown +
                                                 (words ? " holds a space or a control character" : " holds a control character"));
                 i += n;

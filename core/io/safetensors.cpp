@@ -448,14 +448,15 @@ void load_weights_into(Model& model, const SafetensorsContent& content) {
 
 std::optional<Task> task_in_weights(const SafetensorsContent& content) {
     const std::map<std::string, std::string>& m = content.metadata;
-    const char* const keys[] = {"task", "task_tokens", "task_input", "task_output", "task_longest_input",
-                                "task_output_steps", "task_example"};
-    int present = 0;
-    for (const char* key : keys) present += int(m.count(key) && std::string_view(key) != "task");
-    if (present == 0) return std::nullopt;
-    for (const char* key : keys)
-        if (!m.count(key))
-            throw SafetensorsError(std::string("the metadata carries a reader's task without \"") + key + "\"");
+    const char* const carried_keys[] = {"task_tokens", "task_input", "task_output", "task_longest_input",
+                                        "task_output_steps", "task_example"};
+    if (std::none_of(std::begin(carried_keys), std::end(carried_keys), [&](const char* key) { return m.count(key) > 0; }))
+        return std::nullopt;
+    auto required = [&](const char* key) {
+        if (!m.count(key)) throw SafetensorsError(std::string("the metadata carries a reader's task without \"") + key + "\"");
+    };
+    required("task");
+    for (const char* key : carried_keys) required(key);
     CarriedTask carried;
     carried.name = m.at("task");
     const std::string& tokens = m.at("task_tokens");

@@ -231,7 +231,6 @@ double bahdanau_forward_flops(const ModelConfig& config, double S) {
                 steps * (3 * H * (E_out + 2 * H) + 3 * H * H + H * H + 3 * S * H));
 }
 
-
 ModelKind bahdanau_kind() {
     ModelKind row;
     row.name = "bahdanau";
