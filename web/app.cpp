@@ -30,9 +30,6 @@ App* app_made = nullptr;  // main's, for the exports below
 
 extern "C" {
 
-// The most bytes of pairs the core reads (core/data/pairs.h): the page cuts a larger text there.
-EMSCRIPTEN_KEEPALIVE int lb_pairs_max_bytes() { return int(lb::pairs_max_bytes); }
-
 // The page's "Your own pairs" block (web/page/own_pairs.js): `text` is the reader's pairs, `size`
 // bytes on the heap as they came (NUL bytes too: the core refuses them by line), `options` JSON {"tokens": "characters"|"words",
 // "split_seed": n, "held_out": n, "drop_duplicates": bool, "select": bool (false: only into the

@@ -192,9 +192,9 @@
     dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
     // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
     // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
-    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes) is enough for it to
-    // refuse at the line that passes it: a 20 MB file does not grow the module's memory.
-    const pairsMaxBytes = module._lb_pairs_max_bytes();
+    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes, 2 MiB) is enough for it
+    // to refuse at the line that passes it: a 20 MB file does not grow the module's memory.
+    const pairsMaxBytes = 2 * 1024 * 1024;
     const usePairs = (input, options) => {
       const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
       const bytes = whole.subarray(0, pairsMaxBytes + 1);
@@ -209,7 +209,6 @@
         module._free(pointer);
       }
     };
-    usePairs.maxBytes = pairsMaxBytes;
     // A task kept from the last visit joins the table before the figures read the address, so a
     // link that chooses it (tr.task=your-pairs) finds it.
     window.lookbackOwnPairs?.restore(usePairs);

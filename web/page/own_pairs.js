@@ -14,6 +14,7 @@
   const file = block.querySelector('#own-pairs-file');
   const use = block.querySelector('#own-pairs-use');
   const drop = block.querySelector('[data-own-pairs-drop]');
+  const shownMax = 2 * 1024 * 1024;  // a file past the core's limit is not put in the text area
   let usePairs = null;               // lookback.js hands it over once the module runs
   let waiting = null;                // what was asked before then
   // The last pairs used, kept in this browser for the next visit (never sent anywhere).
@@ -64,11 +65,8 @@
     if (!f) return;
     const bytes = new Uint8Array(await f.arrayBuffer());
     // Shown for editing when it could be used; the module reads the bytes as they are.
-    // A file past the core's limit (usePairs.maxBytes, once the module runs) is not put in the
-    // text area; its size leads the refusal.
-    const tooLarge = bytes.length > (usePairs?.maxBytes ?? Infinity);
-    text.value = tooLarge ? '' : new TextDecoder('utf-8').decode(bytes);
-    const size = tooLarge ? ` (${(bytes.length / 1048576).toFixed(1)} MB)` : '';
+    text.value = bytes.length <= shownMax ? new TextDecoder('utf-8').decode(bytes) : '';
+    const size = bytes.length > shownMax ? ` (${(bytes.length / 1048576).toFixed(1)} MB)` : '';
     submit(bytes, `${f.name}${size}: `);
   }
   file.addEventListener('change', () => {
