@@ -26,7 +26,7 @@ export NODE_PATH=/usr/share/nodejs
 # --- 1. Debian packages ------------------------------------------------------
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
                  fonts-dejavu-core fonttools chromium clang-14 libclang-rt-14-dev
-                 firefox-esr webkit2gtk-driver xvfb)
+                 firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
@@ -88,7 +88,7 @@ build_weights() {
 }
 # The hostile-input guards (README): the doctest suite under ASan + UBSan, and
 # the libFuzzer targets (clang 14; libclang-rt-14-dev holds libFuzzer).
-fuzz_targets=(weights date options selfcheck url worker pairs)
+fuzz_targets=(weights date options selfcheck url worker pairs inflate)
 # One sanitizer build (build/fuzz, clang++-14, ASan + UBSan + xtensor's asserts) makes both the
 # fuzz targets and the doctest suite that runs under the sanitizers: the core is compiled once.
 build_sanitized() {
