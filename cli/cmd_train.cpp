@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "io/safetensors.h"
+#include "io/task_file.h"
 #include "io/worker_codec.h"
 #include "models/decoding_check.h"
 
@@ -290,7 +291,6 @@ std::string write_problem(const std::string& path) {
 
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
-    bool tokens_given = false;
     const std::vector<std::string> keys = run_setting_keys();
     GivenSettings given;
     for (size_t i = 0; i < args.size();) {
@@ -306,7 +306,6 @@ TrainArgs parse_train_args(const Args& args) {
         } else if (take_option(args, i, "--tokens", v)) {
             if (v != "chars" && v != "words") throw UsageError("--tokens must be chars or words, not " + shown(v));
             o.tokens = v == "words" ? PairsTokens::words : PairsTokens::characters;
-            tokens_given = true;
         } else if (take_option(args, i, "--save", v)) {
             if (v.empty()) throw UsageError("--save needs a file name");
             o.save_path = v;
@@ -317,7 +316,7 @@ TrainArgs parse_train_args(const Args& args) {
             throw UsageError("unknown option " + shown(args[i]));
         }
     }
-    if (tokens_given && o.task_file.empty()) throw UsageError("--tokens applies to a --task-file only");
+    if (o.tokens && o.task_file.empty()) throw UsageError("--tokens applies to a --task-file only");
     if (!o.task_file.empty())
         for (const auto& [field, text] : given)
             if (std::string_view(field->key) == "task" || field->task)
@@ -404,22 +403,29 @@ int train(const Args& args) {
     return 0;
 }
 
-PairsTask read_pairs_file(const std::string& path, PairsTokens tokens) {
+PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error)) throw std::invalid_argument("not a file that can be read");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::invalid_argument("it cannot be opened");
-    // One byte past the limit is enough for make_pairs_task to refuse at the line that passes it.
-    std::string text(pairs_max_bytes + 1, '\0');
-    in.read(text.data(), std::streamsize(text.size()));
-    text.resize(size_t(in.gcount()));
-    PairsOptions options;
-    options.tokens = tokens;
-    options.name = std::filesystem::path(path).stem().string();
+    // One byte past the larger limit is enough for either reader to refuse where it passes it.
+    std::string bytes(task_file_max_bytes + 1, '\0');
+    in.read(bytes.data(), std::streamsize(bytes.size()));
+    bytes.resize(size_t(in.gcount()));
+    PairsTaskSource source{std::move(bytes), {}};
+    if (is_task_file(source.text)) {
+        if (tokens) throw std::invalid_argument("a task file states its own tokens: leave out --tokens");
+        source = read_task_file(source.text);
+    } else {
+        source.options.tokens = tokens.value_or(PairsTokens::characters);
+    }
+    PairsOptions& options = source.options;
+    options.name = std::filesystem::path(path).filename().string();
+    options.name.resize(std::min(options.name.size(), options.name.find('.')));  // "numbers.tsv": numbers
     bool taken = !valid_pairs_task_name(options.name);
     for (const Task* t : tasks()) taken = taken || t->name == options.name;
     if (taken) options.name = "pairs";
-    return make_pairs_task(text, options);
+    return make_pairs_task(source.text, options);
 }
 
 }  // namespace lb::cli

@@ -162,12 +162,13 @@ struct TrainArgs {
     std::string save_path, json_path;  // empty: not written
     bool yes_long = false;             // --yes-long: run even if it is estimated to be long
     std::string task_file;             // --task-file: a reader's pairs (data/pairs.h), else run.model.task
-    PairsTokens tokens = PairsTokens::characters;  // --tokens chars|words, for the task file
+    std::optional<PairsTokens> tokens;  // --tokens chars|words, for pairs (characters if not given)
 };
-// A task file as the page reads it (the page's defaults: duplicates dropped, 10 % held out, split
-// seed 1), named after the file when its name may be a task's and not taken. Throws PairsError
+// A file of pairs as the page reads it (the page's defaults: duplicates dropped, 10 % held out,
+// split seed 1), or a task file the page exported (io/task_file.h), which states its own tokens
+// and split; named after the file when its name may be a task's and not taken. Throws PairsError
 // (with the line) or std::invalid_argument.
-PairsTask read_pairs_file(const std::string& path, PairsTokens tokens);
+PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens);
 // docs/design.md's FLOP model of one training example with S source tokens (3 × the kind's
 // forward pass, registry.h's forward_flops, for the config's task), and from it the estimated
 // seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md measured for attention at width 64

@@ -12,6 +12,7 @@
 
 #include "lab.h"
 #include "lesson1.h"
+#include "io/task_file.h"
 #include "lesson2.h"
 #include "text/text.h"
 
@@ -30,12 +31,27 @@ App* app_made = nullptr;  // main's, for the exports below
 
 extern "C" {
 
-// The page's "Your own pairs" block (web/page/own_pairs.js): `text` is the reader's pairs, `size`
-// bytes on the heap as they came (NUL bytes too: the core refuses them by line), `options` JSON {"tokens": "characters"|"words",
-// "split_seed": n, "held_out": n, "drop_duplicates": bool, "select": bool (false: only into the
-// table, for a task kept from the last visit)}, any subset. Makes the task and puts it
-// in place (figures/own_pairs.cpp), or refuses; returns {"ok", "message", "line", "task"} as JSON
-// text, valid until the next call. No exception leaves: a refusal changes nothing.
+// The page's "Your own pairs" block (web/page/own_pairs.js). Each answer is JSON text, valid
+// until the next call; no exception leaves, and a refusal changes nothing.
+namespace {
+std::string pairs_answer(const lb::web::PairsOutcome& out, bool absent = false) {
+    return nlohmann::json{{"ok", out.ok},     {"message", out.message}, {"line", out.line}, {"task", out.task},
+                          {"tokens", out.tokens}, {"text", out.text},   {"absent", absent}}
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+}  // namespace
+
+// The most bytes of a text or file the page hands lb_use_pairs: one past it is enough for the
+// core to refuse where a text passes its limit (io/task_file.h: a task file may be larger than
+// pairs), so a 20 MB file does not grow the module's memory by 20 MB.
+EMSCRIPTEN_KEEPALIVE int lb_pairs_max_bytes() { return int(lb::task_file_max_bytes); }
+
+// `text` is the reader's pairs or a task file the page exported, `size` bytes on the heap as they
+// came (NUL bytes too: the core refuses them by line), `options` JSON {"tokens":
+// "characters"|"words", "split_seed": n, "held_out": n, "drop_duplicates": bool, "select": bool
+// (false: only into the table, for a task kept from the last visit)}, any subset. Makes the task
+// and puts it in place (figures/own_pairs.cpp), or refuses. Returns {"ok", "message", "line",
+// "task", "tokens", "text" (a task file's pairs)}.
 EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const char* options) {
     static std::string answer;
     lb::web::PairsOutcome out;
@@ -58,8 +74,48 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const 
     } catch (...) {
         out.message = "the pairs could not be read";
     }
-    answer = nlohmann::json{{"ok", out.ok}, {"message", out.message}, {"line", out.line}, {"task", out.task}}
-                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    answer = pairs_answer(out);
+    return answer.c_str();
+}
+
+// A task sent in a link: `query` is the page's address's query ("?pairs.task=...&tr.width=16").
+// The same answer as lb_use_pairs, with "absent": true when the address holds no task.
+EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs_link(const char* query) {
+    static std::string answer;
+    lb::web::PairsOutcome out;
+    bool absent = false;
+    try {
+        if (!app_made) throw std::logic_error("the page has not started");
+        out = lb::web::use_pairs_link(app_made->lab, app_made->lesson2, query, absent);
+    } catch (const std::exception& e) {
+        out.message = lb::sanitize_utf8(e.what());
+    } catch (...) {
+        out.message = "the link's pairs could not be read";
+    }
+    answer = pairs_answer(out, absent);
+    return answer.c_str();
+}
+
+// The reader's task as a task file's text ("" when there is none), and as a link's value:
+// {"value": "..."} or {"refusal": "... too large for a link ..."}.
+EMSCRIPTEN_KEEPALIVE const char* lb_pairs_file() {
+    static std::string answer;
+    try {
+        answer = app_made ? lb::web::own_pairs_file(app_made->lab) : std::string();
+    } catch (...) {
+        answer.clear();  // the page says it could not save
+    }
+    return answer.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* lb_pairs_link() {
+    static std::string answer;
+    lb::web::PairsLink link;
+    try {
+        link = app_made ? lb::web::own_pairs_link(app_made->lab) : lb::web::PairsLink{.refusal = "the page has not started"};
+    } catch (const std::exception& e) {
+        link.refusal = lb::sanitize_utf8(e.what());
+    }
+    answer = link.refusal.empty() ? nlohmann::json{{"value", link.value}}.dump() : nlohmann::json{{"refusal", link.refusal}}.dump();
     return answer.c_str();
 }
 

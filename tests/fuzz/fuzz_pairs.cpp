@@ -4,15 +4,18 @@
 // "line N: reason", N >= 1), short, valid UTF-8 with no control byte; pairs it accepts are
 // within the limits (sides non-empty, at most 64 tokens, no control character, at most 256
 // distinct tokens a side, links inside both sides) and read back the same from their TSV
-// export; a task it makes is consistent with its summary, encodes every example, and trains
-// one step to a finite loss. The text is also repeated past the least number of pairs (with
-// duplicates kept), so the task is reached from short inputs too.
+// export; a task it makes is consistent with its summary, encodes every example, comes back the
+// same through a task file and a link (io/task_file.h), and trains one step to a finite loss.
+// The text is also repeated past the least number of pairs (with duplicates kept), so the task is
+// reached from short inputs too.
 #include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "data/pairs.h"
+#include "io/task_file.h"
 #include "text/text.h"
 #include "training/trainer.h"
 
@@ -104,6 +107,19 @@ void check_task(const std::string& text, const lb::PairsOptions& options) {
             if ((*split)[size_t(i)].group < 0 || size_t((*split)[size_t(i)].group) >= task.group_names.size()) std::abort();
             lb::make_batch(task, *split, {i});  // throws (uncaught: a crash) for a pair that does not encode or fit
         }
+
+    // Through the task file and the link (one short enough for it) the same text and options come
+    // back: the page's export.
+    const lb::PairsTaskSource source{text, options};
+    std::vector<lb::PairsTaskSource> returned = {lb::read_task_file(lb::task_file_text(source))};
+    if (const std::string link = lb::task_link_value(source); link.size() <= lb::task_link_max_chars)
+        returned.push_back(lb::read_task_link(link));
+    for (const lb::PairsTaskSource& back : returned) {
+        if (back.text != text || back.options.tokens != options.tokens || back.options.format != options.format ||
+            back.options.split_seed != options.split_seed || back.options.held_out_size != options.held_out_size ||
+            back.options.drop_duplicates != options.drop_duplicates || back.options.name != options.name)
+            std::abort();
+    }
 
     lb::TrainerConfig config;
     config.model = {lb::DecoderKind::attention, lb::Scorer::additive, 4};

@@ -37,6 +37,7 @@
 #include "heatmap.h"
 #include "io/safetensors.h"
 #include "io/worker_codec.h"
+#include "kernels/rng.h"
 #include "lab.h"
 #include "lesson2.h"
 #include "map_view.h"
@@ -374,6 +375,8 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     Lab lab;
     Lesson2 lesson;
     const size_t table = tasks().size();
+    lab.build(lab.live, lesson.training.configs());  // the training figure has drawn: its pair is on the date task
+    const int date_run = lab.live[0]->id();
 
     // Refused at its line: nothing made, nothing moved.
     const std::string text = reversal_pairs(150, 25, true);
@@ -388,7 +391,7 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK(tasks().size() == table);
     CHECK_FALSE(lab.own_task);
     CHECK(lesson.training.run.model.task == &date_task());
-    CHECK_FALSE(lab.live.built());
+    CHECK(lab.live[0]->id() == date_run);
 
     // Made: 150 distinct pairs, 10 % held out, the letters a-e on both sides.
     out = use_own_pairs(lab, lesson, text, {});
@@ -427,7 +430,8 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     // The worker is sent the text and options, and makes the same task from them: the same split.
     const std::string source = created_pairs(lab.live[1]->id());
     REQUIRE_FALSE(source.empty());
-    CHECK(source == lab.own_task_source);
+    const std::string own_source = pairs_source_to_json(lab.own_task_source).dump();
+    CHECK(source == own_source);
     PairsTaskSource sent = pairs_source_from_json(nlohmann::json::parse(source));
     CHECK(sent.text == text);
     CHECK(sent.options.name == "your-pairs");
@@ -477,6 +481,81 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK(lab.live[0]->config().model.task == &replaced);
     CHECK(lesson.training.run.model.task == &replaced);
     CHECK(lesson.checked.task == &replaced);
-    CHECK(created_pairs(lab.live[0]->id()) == lab.own_task_source);
-    CHECK(contains(lab.own_task_source, "\"tokens\":\"characters\""));
+    CHECK(created_pairs(lab.live[0]->id()) == pairs_source_to_json(lab.own_task_source).dump());
+    CHECK(lab.own_task_source.options.tokens == PairsTokens::characters);
+}
+
+TEST_CASE("own pairs: the task leaves as a file and a link and comes back the same; a link too large or broken is refused") {
+    stub_worker_client();
+    std::string file;
+    PairsLink link;
+    std::vector<std::string> held;
+    {
+        Lab lab;  // one page at a time: each puts its task in the one table under the same name
+        Lesson2 lesson;
+        CHECK(own_pairs_file(lab).empty());
+        CHECK(own_pairs_link(lab).refusal == "There are no pairs of yours to link to.");
+        PairsOptions options;
+        options.split_seed = 5;
+        REQUIRE(use_own_pairs(lab, lesson, reversal_pairs(150, 25, true), options).ok);
+        for (const Example& e : lab.held_out(lab.own_task->task)) held.push_back(e.input);
+        file = own_pairs_file(lab);
+        link = own_pairs_link(lab);
+        REQUIRE(link.refusal.empty());
+
+        // 3,000 pairs of random letters do not fit in a link: it says how large they are.
+        Rng rng(3);
+        std::string large;
+        for (int i = 0; i < 3000; ++i) {
+            std::string s(12, ' ');
+            for (char& c : s) c = char('a' + rng.below(26));
+            large += s + "\t" + std::string(s.rbegin(), s.rend()) + "\n";
+        }
+        REQUIRE(use_own_pairs(lab, lesson, large, {}).ok);
+        const PairsLink too_large = own_pairs_link(lab);
+        CHECK(too_large.value.empty());
+        CHECK(contains(too_large.refusal, "KB compressed, and a link holds at most 5 KB: save them as a file"));
+    }
+    const auto same_split = [&](Lab& lab) {
+        std::vector<std::string> inputs;
+        for (const Example& e : lab.held_out(lab.own_task->task)) inputs.push_back(e.input);
+        CHECK(inputs == held);
+        CHECK(lab.own_task_source.options.split_seed == 5);
+    };
+    {
+        // The file, opened in another page: the same pairs, seed and split.
+        Lab other;
+        Lesson2 lesson;
+        const PairsOutcome out = use_own_pairs(other, lesson, file, {});  // the file's options, not these
+        REQUIRE(out.ok);
+        CHECK(out.text == reversal_pairs(150, 25, true));
+        CHECK(out.tokens == "characters");
+        same_split(other);
+    }
+    {
+        // The link, read from an address with figures' keys around it.
+        Lab linked;
+        Lesson2 lesson;
+        bool absent = true;
+        PairsOutcome out = use_pairs_link(linked, lesson, "?tr.width=16&pairs.task=" + link.value + "&ck.example=2", absent);
+        REQUIRE(out.ok);
+        CHECK_FALSE(absent);
+        CHECK(out.text == reversal_pairs(150, 25, true));
+        CHECK(lesson.training.run.model.task == &linked.own_task->task);  // chosen in Figure 3
+        same_split(linked);
+        out = use_pairs_link(linked, lesson, "?tr.width=16", absent);
+        CHECK(absent);
+        CHECK_FALSE(out.ok);
+        // A broken link is refused by its key and changes nothing.
+        const Task* kept = &linked.own_task->task;
+        out = use_pairs_link(linked, lesson, "?pairs.task=" + link.value.substr(0, link.value.size() / 2 / 4 * 4), absent);
+        CHECK_FALSE(absent);
+        CHECK_FALSE(out.ok);
+        CHECK(contains(out.message, "pairs.task"));
+        CHECK(contains(out.message, "does not decompress"));
+        CHECK(&linked.own_task->task == kept);
+        out = use_pairs_link(linked, lesson, "?pairs.tusk=1", absent);
+        CHECK_FALSE(out.ok);
+        CHECK(contains(out.message, "pairs.tusk"));
+    }
 }

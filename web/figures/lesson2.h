@@ -162,10 +162,13 @@ struct PairsOutcome {
     std::string message;  // describe_pairs' summary, or the refusal ("line 12: ...")
     int line = 0;         // the refused line (1-based), 0 when the refusal names none
     std::string task;     // the task's name once made
+    std::string tokens;   // "characters" or "words": what the task was made with (a task file says)
+    std::string text;     // the pairs made into the task, when they came from a task file or a link
 };
 // The name a reader's task takes in the table and the training figure's list.
 constexpr const char* own_pairs_name = "your-pairs";
-// Makes a task of `text` (make_pairs_task, named own_pairs_name whatever `options` says) and,
+// Makes a task of `text` (make_pairs_task, named own_pairs_name whatever `options` says; a task
+// file the page exported, io/task_file.h, brings its own options) and,
 // once it is made, puts it in place of the reader's previous task: the runs trained on that one
 // are dropped, its record and every figure's pointer to it go, it leaves the table, and the new
 // task joins it; the training figure and the checked figure then take it, and the training
@@ -175,5 +178,16 @@ constexpr const char* own_pairs_name = "your-pairs";
 // nothing.
 PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options,
                            bool select = true);
+// The same for a task sent in a link: the page's address holds `pairs.task` (io/task_file.h's
+// link value), read through a URL table like every figure's setting. `absent` when it holds none;
+// a refusal names the key and why, and changes nothing.
+PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, bool& absent);
+// The reader's task as a task file, or "" when there is none.
+std::string own_pairs_file(const Lab& lab);
+// Its link value, or the reason it has none: no task, or too large for a link (then its size).
+struct PairsLink {
+    std::string value, refusal;
+};
+PairsLink own_pairs_link(const Lab& lab);
 
 }  // namespace lb::web

@@ -2,13 +2,17 @@
 // use_own_pairs; docs/own-pairs.md). The text comes from the page's "Your own pairs" block
 // (web/page/own_pairs.js, through web/app.cpp's export lb_use_pairs); the task is made by
 // core/data/pairs.h, replaces the reader's previous one everywhere the page held it, and reaches
-// the training workers as its text and options (Lab::worker_source).
+// the training workers as its text and options (Lab::worker_source). The same task leaves the page
+// as a task file or a link (io/task_file.h) and comes back through use_own_pairs or a link's
+// `pairs.task` (use_pairs_link).
 #include <new>
 
 #include "figure.h"
+#include "io/task_file.h"
 #include "io/worker_codec.h"
 #include "lesson2.h"
 #include "text/text.h"
+#include "url_state.h"
 
 namespace lb::web {
 
@@ -36,14 +40,20 @@ void repoint_figures(Lesson2& lesson, const Task* old, const Task& now) {
 PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options, bool select) {
     PairsOutcome out;
     try {
+        PairsTaskSource source{std::string(text), options};
+        if (is_task_file(text)) {  // it brings its own options, and its pairs are shown
+            source = read_task_file(text);
+            out.text = source.text;
+        }
         // Made under a name of its own: the old task keeps the table's name until this one exists.
-        options.name = std::string(own_pairs_name) + "-next";
-        auto made = std::make_unique<PairsTask>(make_pairs_task(text, options));
+        source.options.name = std::string(own_pairs_name) + "-next";
+        auto made = std::make_unique<PairsTask>(make_pairs_task(source.text, source.options));
         made->task.name = own_pairs_name;
-        options.name = own_pairs_name;
-        std::string source = pairs_source_to_json({std::string(text), options}).dump();
+        source.options.name = own_pairs_name;
         out.message = describe_pairs(made->summary);
+        out.tokens = source.options.tokens == PairsTokens::words ? "words" : "characters";
         // From here nothing refuses: the old task goes, the new one comes.
+        const bool drawn = lab.live.built();  // else the training figure builds its pair when it first draws
         std::unique_ptr<PairsTask> old = std::move(lab.own_task);
         const Task* old_task = old ? &old->task : nullptr;
         if (old_task) lab.forget_task(*old_task);
@@ -57,7 +67,8 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
         out.ok = true;
         out.task = own_pairs_name;
         if (select) {
-            lab.build(lab.live, lesson.training.configs());
+            // Before the figure's first frame (a link's task), from the settings the link gives it then.
+            if (drawn) lab.build(lab.live, lesson.training.configs());
             for (const char* figure : {"training", "checked", "results"}) request_redraw(figure);
         }
     } catch (const PairsError& e) {
@@ -70,7 +81,41 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
     } catch (...) {
         out.message = "The pairs could not be read.";
     }
+    if (!out.ok) out.text.clear();
     return out;
+}
+
+PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, bool& absent) {
+    std::string value;
+    PairsTaskSource source;
+    UrlTable table("pairs.");
+    table.text("task", value, task_link_max_chars, [&source](const std::string& given) {
+        try {
+            source = read_task_link(given);
+            return std::string();
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+    });
+    table.read(query);
+    absent = value.empty() && table.messages().empty();
+    if (!table.messages().empty()) return {.message = table.messages().front()};
+    if (absent) return {};
+    PairsOutcome out = use_own_pairs(lab, lesson, source.text, source.options);
+    if (out.ok) out.text = source.text;
+    return out;
+}
+
+std::string own_pairs_file(const Lab& lab) { return lab.own_task ? task_file_text(lab.own_task_source) : std::string(); }
+
+PairsLink own_pairs_link(const Lab& lab) {
+    if (!lab.own_task) return {.refusal = "There are no pairs of yours to link to."};
+    std::string value = task_link_value(lab.own_task_source);
+    if (value.size() > task_link_max_chars)
+        return {.refusal = "These pairs are " + std::to_string((value.size() * 3 / 4 + 1023) / 1024) +
+                           " KB compressed, and a link holds at most " + std::to_string(task_link_max_chars * 3 / 4 / 1024) +
+                           " KB: save them as a file and send that instead."};
+    return {.value = std::move(value)};
 }
 
 }  // namespace lb::web

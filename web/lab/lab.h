@@ -32,6 +32,7 @@
 #include "data/dataset.h"
 #include "data/metrics.h"
 #include "data/pairs.h"
+#include "io/worker_codec.h"
 #include "models/model.h"
 #include "analysis.h"
 #include "settings/run_settings.h"
@@ -263,11 +264,12 @@ struct Lab {
     std::string attention_model_note(const Task& task) const;  // its settings, or why it is missing
     const AlignmentSweep& alignment_sweep(const Task& task) const;
 
-    // The reader's own task (docs/own-pairs.md), in the table while held here, and what a worker
-    // is sent to make the same one (io/worker_codec.h's PairsTaskSource as JSON). The figures
-    // put a new one in place (figures/own_pairs.cpp's use_own_pairs); null while there is none.
+    // The reader's own task (docs/own-pairs.md), in the table while held here, and what makes the
+    // same one: a worker is sent it (as io/worker_codec.h's JSON), the page exports it as a file
+    // or a link (io/task_file.h). The figures put a new one in place (figures/own_pairs.cpp's
+    // use_own_pairs); null while there is none.
     std::unique_ptr<PairsTask> own_task;
-    std::string own_task_source;
+    PairsTaskSource own_task_source;
     // What a run of `task` sends its worker besides its config: the reader's task's source for
     // that task, else "" (a task every worker's table has).
     std::string worker_source(const Task& task) const;

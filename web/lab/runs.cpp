@@ -214,7 +214,7 @@ void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
 }
 
 std::string Lab::worker_source(const Task& task) const {
-    return own_task && &own_task->task == &task ? own_task_source : std::string();
+    return own_task && &own_task->task == &task ? pairs_source_to_json(own_task_source).dump() : std::string();
 }
 
 void Lab::forget_task(const Task& task) {

@@ -190,28 +190,34 @@
     const dark = matchMedia('(prefers-color-scheme: dark)');
     module._lb_set_dark(dark.matches ? 1 : 0);
     dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
-    // The "Your own pairs" block (own_pairs.js): a string or a file's bytes, made into the
-    // reader's task by the module (web/app.cpp's lb_use_pairs) on the heap, not ccall's stack.
-    // One byte past the core's limit (core/data/pairs.h's pairs_max_bytes, 2 MiB) is enough for it
-    // to refuse at the line that passes it: a 20 MB file does not grow the module's memory.
-    const pairsMaxBytes = 2 * 1024 * 1024;
-    const usePairs = (input, options) => {
-      const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-      const bytes = whole.subarray(0, pairsMaxBytes + 1);
-      const pointer = module._malloc(bytes.length + 1);
-      if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
-      try {
-        module.HEAPU8.set(bytes, pointer);
-        module.HEAPU8[pointer + bytes.length] = 0;
-        return JSON.parse(module.ccall('lb_use_pairs', 'string', ['number', 'number', 'string'],
-          [pointer, bytes.length, JSON.stringify(options)]));
-      } finally {
-        module._free(pointer);
-      }
+    // The "Your own pairs" block (own_pairs.js) hands its text or file to the module (web/app.cpp's
+    // lb_use_pairs) on the heap, not ccall's stack, cut one byte past the most the module reads
+    // (lb_pairs_max_bytes, asked when first used): enough for the core to refuse at the line that
+    // passes its limit, and a 20 MB file does not grow the module's memory by 20 MB.
+    const answer = (text) => JSON.parse(text);
+    const pairs = {
+      use(input, options) {
+        const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+        const bytes = whole.subarray(0, module._lb_pairs_max_bytes() + 1);
+        const pointer = module._malloc(bytes.length + 1);
+        if (!pointer) return { ok: false, message: 'The pairs took more memory than this page has.', line: 0 };
+        try {
+          module.HEAPU8.set(bytes, pointer);
+          module.HEAPU8[pointer + bytes.length] = 0;
+          return { ...answer(module.ccall('lb_use_pairs', 'string', ['number', 'number', 'string'],
+            [pointer, bytes.length, JSON.stringify(options)])), cut: bytes.length < whole.length };
+        } finally {
+          module._free(pointer);
+        }
+      },
+      // A task sent in the page's address (pairs.task=...), read by the module's URL table.
+      useLink: () => answer(module.ccall('lb_use_pairs_link', 'string', ['string'], [location.search])),
+      file: () => module.ccall('lb_pairs_file', 'string', [], []),
+      link: () => answer(module.ccall('lb_pairs_link', 'string', [], [])),
     };
-    // A task kept from the last visit joins the table before the figures read the address, so a
-    // link that chooses it (tr.task=your-pairs) finds it.
-    window.lookbackOwnPairs?.restore(usePairs);
+    // A task sent in the link, or kept from the last visit, joins the table before the figures
+    // read the address, so a link that chooses it (tr.task=your-pairs) finds it.
+    window.lookbackOwnPairs?.restore(pairs);
     for (const canvas of canvases) {
       const name = canvas.dataset.figure;
       if (!canvas.id) canvas.id = `figure-${name}`;
@@ -295,7 +301,7 @@
       }
     }, { timeout: 2000 });
 
-    window.lookbackOwnPairs?.connect(usePairs);
+    window.lookbackOwnPairs?.connect();
 
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);

@@ -1,7 +1,7 @@
 // web/page/own_pairs.js — the "Your own pairs" block under Figure 3 (index.html; issue 38,
 // docs/own-pairs.md): a reader's pairs, pasted, opened from a file, dropped on the block or loaded
 // from the site's example files (examples/, written by build_page.mjs), are handed to the page's
-// module (lookback.js's usePairs → web/app.cpp's lb_use_pairs), which makes the task, puts it in
+// module (lookback.js's pairs → web/app.cpp's lb_use_pairs), which makes the task, puts it in
 // Figure 3 and the map check, or refuses naming the line. The status line (role=status) says
 // which; a refusal changes nothing. A file goes to the module as its bytes, so bytes that are not
 // UTF-8 are refused by the core with their line, not mended here.
@@ -14,22 +14,15 @@
   const file = block.querySelector('#own-pairs-file');
   const use = block.querySelector('#own-pairs-use');
   const drop = block.querySelector('[data-own-pairs-drop]');
-  const shownMax = 2 * 1024 * 1024;  // a file past the core's limit is not put in the text area
-  let usePairs = null;               // lookback.js hands it over once the module runs
-  let waiting = null;                // what was asked before then
-  // The last pairs used, kept in this browser for the next visit (never sent anywhere).
-  const kept = 'lookback.own-pairs';
+  const save = block.querySelector('#own-pairs-save');
+  const share = block.querySelector('#own-pairs-link');
   const forget = block.querySelector('#own-pairs-forget');
-  const keep = (input) => {
-    try {
-      const pairs = typeof input === 'string' ? input : new TextDecoder('utf-8').decode(input);
-      localStorage.setItem(kept, JSON.stringify({ text: pairs, tokens: tokens() }));
-      forget.hidden = false;
-      return '';
-    } catch {
-      return ' (Not kept for your next visit: this browser would not store them.)';
-    }
-  };
+  let pairs = null;     // the module's side (lookback.js): use, useLink, file, link
+  let running = false;  // the figures run: a task may be used now
+  let waiting = null;   // what was asked before then
+  // The last task used, kept in this browser for the next visit as a task file (never sent anywhere).
+  const kept = 'lookback.own-pairs';
+  const linkKey = 'pairs.task';  // the page's address holds a task small enough for a link
 
   const tokens = () => block.querySelector('input[name="own-pairs-tokens"]:checked')?.value ?? 'characters';
   const setTokens = (value) => {
@@ -41,22 +34,52 @@
     status.classList.toggle('is-refused', refused);
     block.dataset.ownPairs = refused ? 'refused' : 'used';
   };
+  const withAddress = (change) => {
+    const url = new URL(location.href);
+    change(url);
+    history.replaceState(history.state, '', url.href);
+  };
+  const keep = () => {
+    save.hidden = share.hidden = forget.hidden = false;
+    try {
+      localStorage.setItem(kept, pairs.file());
+      return '';
+    } catch {
+      return ' (Not kept for your next visit: this browser would not store them.)';
+    }
+  };
+  // A task used now: its pairs shown as the module read them (a task file's), and the address
+  // holding it when a link can, so that a reload or a copied link brings it back.
+  const took = (answer, shown) => {
+    if (answer.text) text.value = answer.text;
+    else if (shown !== undefined) text.value = answer.cut ? '' : shown;
+    if (answer.tokens) setTokens(answer.tokens);
+    const link = pairs.link();
+    withAddress((url) => (link.value ? url.searchParams.set(linkKey, link.value) : url.searchParams.delete(linkKey)));
+    return keep();
+  };
 
-  // `input`: a string (the text area) or a Uint8Array (a file's bytes).
-  function submit(input, label) {
-    if (!usePairs) {
-      waiting = [input, label];
+  // `input`: a string (the text area) or a Uint8Array (a file's bytes); `shown`: the text to put
+  // in the text area once read (a file's), unless it was too large to read whole.
+  function submit(input, label, shown) {
+    if (!running) {
+      waiting = [input, label, shown];
       status.textContent = 'Waiting for the figures to start\u2026';
       return;
     }
     let answer;
     try {
-      answer = usePairs(input, { tokens: tokens() });
+      answer = pairs.use(input, { tokens: tokens() });
     } catch (error) {  // the module failed: said, never thrown into the page
       answer = { ok: false, message: `The pairs could not be read: ${error.message || error}`, line: 0 };
     }
-    if (answer.ok) say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${keep(input)}`, false);
-    else say(`${label}Refused, nothing changed: ${answer.message}`, true);
+    if (!answer.ok) {
+      if (shown !== undefined) text.value = answer.cut ? '' : shown;
+      say(`${label}Refused, nothing changed: ${answer.message}`, true);
+      return;
+    }
+    const note = took(answer, shown);
+    say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${note}`, false);
   }
 
   use.addEventListener('click', () => submit(text.value, ''));
@@ -64,10 +87,9 @@
   async function takeFile(f) {
     if (!f) return;
     const bytes = new Uint8Array(await f.arrayBuffer());
-    // Shown for editing when it could be used; the module reads the bytes as they are.
-    text.value = bytes.length <= shownMax ? new TextDecoder('utf-8').decode(bytes) : '';
-    const size = bytes.length > shownMax ? ` (${(bytes.length / 1048576).toFixed(1)} MB)` : '';
-    submit(bytes, `${f.name}${size}: `);
+    const size = bytes.length > 1048576 ? ` (${(bytes.length / 1048576).toFixed(1)} MB)` : '';
+    // The module reads the bytes as they are; the text area shows them decoded, for editing.
+    submit(bytes, `${f.name}${size}: `, new TextDecoder('utf-8').decode(bytes));
   }
   file.addEventListener('change', () => {
     takeFile(file.files[0]);
@@ -95,47 +117,96 @@
     button.addEventListener('click', async () => {
       const name = button.dataset.ownPairsExample;
       status.textContent = `Loading ${name}\u2026`;
+      let loaded;
       try {
         const response = await fetch(`examples/${name}`);
         if (!response.ok) throw new Error(`the site answered ${response.status}`);
-        text.value = await response.text();
+        loaded = await response.text();
       } catch (error) {
         say(`${name} could not be loaded: ${error.message || error}`, true);
         return;
       }
       setTokens('words');  // both examples are of words
-      submit(text.value, `${name}: `);
+      submit(loaded, `${name}: `, loaded);
     });
   }
 
+  save.addEventListener('click', () => {
+    const task = pairs.file();
+    if (!task) {
+      say('The pairs could not be saved: the page holds none, or too little memory was left.', true);
+      return;
+    }
+    const name = 'your-pairs.lookback.json';
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([task], { type: 'application/json' }));
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    say(`Saved ${name} (${Math.ceil(task.length / 1024)} KB): open it here, in any copy of this page, or with \u201clookback train --task-file ${name}\u201d.`, false);
+  });
+
+  share.addEventListener('click', async () => {
+    const made = pairs.link();
+    if (!made.value) {
+      say(made.refusal, true);
+      return;
+    }
+    const url = new URL(location.href);
+    url.searchParams.set(linkKey, made.value);
+    url.hash = 'own-pairs';
+    const size = `${(made.value.length / 1024).toFixed(1)} KB`;
+    try {
+      await navigator.clipboard.writeText(url.href);
+      say(`Copied a link that holds these pairs (${size}): whoever opens it trains on the same task.`, false);
+    } catch {
+      say(`The browser did not let the page copy; the link (${size}) is ${url.href}`, false);
+    }
+  });
+
   forget.addEventListener('click', () => {
     localStorage.removeItem(kept);
+    withAddress((url) => url.searchParams.delete(linkKey));
     forget.hidden = true;
-    say('Your pairs are no longer kept in this browser; the page still has them until you leave.', false);
+    say('Your pairs are no longer kept in this browser or in the address; the page still has them until you leave.', false);
   });
 
   window.lookbackOwnPairs = {
-    // Before the figures start: the pairs kept from the last visit join the task list, chosen only
-    // where a link asks for them. Ones the page no longer takes are forgotten, and it says why.
-    restore(fn) {
+    // Before the figures read the address: a task in the link is used, and chosen in Figure 3 and
+    // the map check; else the task kept from the last visit joins the task lists, chosen only
+    // where the address asks for it. One the page no longer takes is forgotten, and it says why.
+    restore(api) {
+      pairs = api;
+      const linked = pairs.useLink();
+      if (linked.ok) {
+        const note = took(linked);
+        say(`From the link: ${linked.message} Figure 3 trains on them as \u201c${linked.task}\u201d: press Train.${note}`, false);
+        return;
+      }
+      const refusal = linked.absent ? '' : `The link's pairs were refused: ${linked.message} `;
+      if (refusal) withAddress((url) => url.searchParams.delete(linkKey));
       let stored = null;
       try {
-        stored = JSON.parse(localStorage.getItem(kept) ?? 'null');
-      } catch { /* storage blocked or not ours: nothing to restore */ }
-      if (!stored || typeof stored.text !== 'string') return;
-      setTokens(stored.tokens === 'words' ? 'words' : 'characters');
-      const answer = fn(stored.text, { tokens: tokens(), select: false });
+        stored = localStorage.getItem(kept);
+      } catch { /* storage blocked: nothing to restore */ }
+      if (stored === null) {
+        if (refusal) say(refusal, true);
+        return;
+      }
+      const answer = pairs.use(stored, { select: false });
       if (answer.ok) {
-        text.value = stored.text;
-        forget.hidden = false;
-        say(`Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, false);
+        text.value = answer.text;
+        setTokens(answer.tokens);
+        save.hidden = share.hidden = forget.hidden = false;
+        say(`${refusal}Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, !!refusal);
       } else {
         localStorage.removeItem(kept);
-        say(`Your pairs from your last visit were refused and forgotten: ${answer.message}`, true);
+        say(`${refusal}Your pairs from your last visit were refused and forgotten: ${answer.message}`, true);
       }
     },
-    connect(fn) {
-      usePairs = fn;
+    connect() {
+      running = true;
       if (waiting) submit(...waiting.splice(0));
       waiting = null;
     },

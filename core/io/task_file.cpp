@@ -1,0 +1,86 @@
+// core/io/task_file.cpp — a reader's task as a file and as a link (task_file.h).
+#include "io/task_file.h"
+
+#include <stdexcept>
+
+#include "text/deflate.h"
+#include "text/text.h"
+
+namespace lb {
+
+namespace {
+
+constexpr std::string_view byte_order_mark = "\xef\xbb\xbf";
+
+bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The tag first, where is_task_file looks for it (nlohmann::json would sort it among the keys).
+nlohmann::ordered_json tagged(const PairsTaskSource& source) {
+    nlohmann::ordered_json json = {{"lookback", task_file_tag}};
+    const nlohmann::json fields = pairs_source_to_json(source);
+    for (const auto& [key, value] : fields.items()) json[key] = value;
+    return json;
+}
+
+// `what` names the form in messages: "the task file", "the link's task".
+PairsTaskSource read_tagged(std::string_view text, const std::string& what) {
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(what + " is not JSON: it goes wrong at byte " + std::to_string(e.byte));
+    }
+    const auto tag = json.is_object() ? json.find("lookback") : json.end();
+    if (tag == json.end() || !tag->is_string() || tag->get<std::string>() != task_file_tag)
+        throw std::invalid_argument(what + " is not a Lookback task: it lacks \"lookback\": \"" +
+                                    std::string(task_file_tag) + "\"");
+    try {
+        return pairs_source_from_json(json);
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(what + " is not one the page writes: " + sanitize_utf8(e.what()));
+    }
+}
+
+}  // namespace
+
+std::string task_file_text(const PairsTaskSource& source) { return tagged(source).dump(1) + "\n"; }
+
+bool is_task_file(std::string_view bytes) {
+    if (bytes.substr(0, byte_order_mark.size()) == byte_order_mark) bytes.remove_prefix(byte_order_mark.size());
+    size_t i = 0;
+    while (i < bytes.size() && is_json_space(bytes[i])) ++i;
+    if (i == bytes.size() || bytes[i] != '{') return false;
+    ++i;
+    while (i < bytes.size() && is_json_space(bytes[i])) ++i;
+    return bytes.substr(i, 10) == "\"lookback\"";
+}
+
+PairsTaskSource read_task_file(std::string_view bytes) {
+    if (bytes.size() > task_file_max_bytes)
+        throw std::invalid_argument("the task file is larger than " + std::to_string(task_file_max_bytes) + " bytes");
+    if (bytes.substr(0, byte_order_mark.size()) == byte_order_mark) bytes.remove_prefix(byte_order_mark.size());
+    return read_tagged(bytes, "the task file");
+}
+
+std::string task_link_value(const PairsTaskSource& source) {
+    return base64url_encode(deflate_raw(tagged(source).dump()));
+}
+
+PairsTaskSource read_task_link(std::string_view value) {
+    if (value.size() > task_link_max_chars)
+        throw std::invalid_argument("the link's task is longer than " + std::to_string(task_link_max_chars) + " characters");
+    std::string compressed, json;
+    try {
+        compressed = base64url_decode(value);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("the link's task is not base64url: ") + e.what());
+    }
+    try {
+        json = inflate_raw(compressed, task_file_max_bytes);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("the link's task does not decompress: ") + e.what());
+    }
+    return read_tagged(json, "the link's task");
+}
+
+}  // namespace lb

@@ -1,0 +1,41 @@
+// core/io/task_file.h — a reader's task as a file and as a link (docs/own-pairs.md): the pairs
+// with the options that make the same task from them (tokens, split seed, held-out size,
+// duplicates), so that whoever opens it trains on the same split with the same vocabularies.
+//
+// The file is JSON: the worker's PairsTaskSource (worker_codec.h) with a tag first,
+//     {"lookback": "pairs task", "text": "...", "tokens": "words", "split_seed": 1, ...}
+// The link is the same JSON, compact, compressed with raw DEFLATE and written in base64url: the
+// value of the page's URL key `pairs.task`.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "io/worker_codec.h"
+
+namespace lb {
+
+constexpr std::string_view task_file_tag = "pairs task";  // the value of the file's "lookback" key
+// The largest task file read: its text is at most pairs_max_bytes, which JSON's escapes (a tab,
+// a line end, a quote: two bytes each) can at most double, and the options around it.
+constexpr size_t task_file_max_bytes = 2 * pairs_max_bytes + 4096;
+// The longest link value: a teacher's task travels in a link pasted into a mail or a chat, where
+// a few kilobytes still go through whole. Larger tasks are exported as a file.
+constexpr size_t task_link_max_chars = 8000;
+
+// The file's text, indented, ending in a line end.
+std::string task_file_text(const PairsTaskSource& source);
+// Whether a file is meant as a task file rather than pairs: after a byte order mark and white
+// space it opens with '{' and the key "lookback" (pairs cannot: their first line is read so).
+bool is_task_file(std::string_view bytes);
+// Throws std::invalid_argument with a message for the reader ("the task file is not JSON: ...",
+// "... has no tokens") for anything else; the pairs in it are checked by make_pairs_task.
+PairsTaskSource read_task_file(std::string_view bytes);
+
+// The link's value (base64url), however long: the caller compares it with task_link_max_chars.
+std::string task_link_value(const PairsTaskSource& source);
+// Throws std::invalid_argument ("the link's task is not base64url: ...", "... does not
+// decompress: ...", "... is longer than ...") for a value that is not one.
+PairsTaskSource read_task_link(std::string_view value);
+
+}  // namespace lb
