@@ -19,16 +19,6 @@ PairsError::PairsError(int line, const std::string& reason)
 
 namespace {
 
-// 50000 → "50,000": limits read as the docs write them.
-std::string grouped(long n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 std::string ordinal(long n) {
     const long tens = n % 100, ones = n % 10;
     const char* suffix = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";

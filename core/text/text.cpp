@@ -142,4 +142,13 @@ std::string quote_untrusted(std::string_view text, size_t max_chars) {
     return out + "\xe2\x80\xa6' (" + std::to_string(text.size()) + " bytes)";  // U+2026 …
 }
 
+std::string grouped(long n) {
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 }  // namespace lb

@@ -251,6 +251,7 @@ TEST_CASE("Lab: a fourth task added at run time is held out, checked, trained, m
     std::vector<std::string> labels;
     for (const auto& row : r["rows"]) {
         CHECK(row["task"] == "copy");
+        CHECK(row["task_label"] == "copy");  // a task of the table's own: its name alone
         labels.push_back(row["run"]);
     }
     CHECK(std::count(labels.begin(), labels.end(), "training (1/12 ep.)") == 1);
@@ -498,6 +499,7 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         PairsOptions options;
         options.split_seed = 5;
         REQUIRE(use_own_pairs(lab, lesson, reversal_pairs(150, 25, true), options).ok);
+        CHECK(task_label(lab.own_task->task) == "your-pairs (150 pairs)");  // 135 to train, 15 held out
         for (const Example& e : lab.held_out(lab.own_task->task)) held.push_back(e.input);
         file = own_pairs_file(lab);
         link = own_pairs_link(lab);

@@ -194,7 +194,7 @@ void ShowPicker(Lab& lab, CheckedState& st) {
     ImGui::SameLine();
     st.example = ((st.example % n) + n) % n;
     if (typed_shown(st)) ImGui::TextDisabled("your input");  // an arrow goes back to the held-out examples
-    else ImGui::TextDisabled("held-out example %s of %s", thousands(st.example + 1).c_str(), thousands(n).c_str());
+    else ImGui::TextDisabled("held-out example %s of %s", grouped(st.example + 1).c_str(), grouped(n).c_str());
 
     const float avail = ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(std::min(340.0f, avail - 70));
@@ -328,7 +328,7 @@ void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
         DimTextWrapped(("Every model on this task: " + sweep.note + ".").c_str());
         return;
     }
-    const std::string title = "Every model with a map on the " + thousands(sweep.held_out) + " held-out examples, mean of " +
+    const std::string title = "Every model with a map on the " + grouped(sweep.held_out) + " held-out examples, mean of " +
                               std::to_string(sweep.seeds) + " seeds, " + std::to_string(sweep.epochs) + " epochs (lookback sweep --alignment):";
     WrappedText("%s", title.c_str());
     const bool narrow = width < 480;

@@ -114,6 +114,9 @@ struct ResultsState {
     std::vector<ResultRow> rows;    // in the shown order
     UrlTable url{"rs."};
 };
+// A task as the results name it: a reader's own with its size, since the pairs behind its name
+// change from visit to visit ("your-pairs (9,999 pairs)").
+std::string task_label(const Task& task);
 FigureSpec results_figure(Lab& lab, ResultsState& state);
 
 // The Transformer section: the training pair's settings (tf.*), trained at its kind's rate and

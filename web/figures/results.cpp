@@ -16,6 +16,7 @@
 #include "download.h"
 #include "lesson2.h"
 #include "io/safetensors.h"
+#include "text/text.h"
 
 namespace lb::web {
 namespace {
@@ -58,7 +59,7 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
         case Col::origin: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case Col::run: return r.label;
-        case Col::task: return r.model.task->name;
+        case Col::task: return task_label(*r.model.task);
         case Col::model:  // a phone's column is narrow: a Transformer by its memory alone
             return narrow && r.model.decoder == DecoderKind::transformer ? "tf " + std::string(memory_name(r.model.memory))
                                                                          : model_label(r.model);
@@ -67,7 +68,7 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
         case Col::per_char: return fixed(r.per_char, 4);
         case Col::bleu: return measured(r.bleu);
         case Col::aer: return measured(r.aer);
-        case Col::parameters: return r.parameters < 0 ? "\u2013" : thousands(r.parameters);
+        case Col::parameters: return r.parameters < 0 ? "\u2013" : grouped(r.parameters);
         case Col::seconds: return fixed(r.seconds, 1);
     }
     return "";
@@ -144,7 +145,7 @@ void ShowTaskPicker(ResultsState& st) {
     ImGui::SetNextItemWidth(130);
     std::vector<const Task*> choices = {nullptr};  // every task's rows, or one task's
     choices.insert(choices.end(), tasks().begin(), tasks().end());
-    ComboOf("task", "task", st.rows_task, choices, [](const Task* t) { return t ? t->name : std::string("every task"); },
+    ComboOf("task", "task", st.rows_task, choices, [](const Task* t) { return t ? task_label(*t) : std::string("every task"); },
             "rows of the task");
 }
 
@@ -252,7 +253,8 @@ void ShowResults(Lab& lab, ResultsState& st) {
 nlohmann::json row_json(const ResultRow& r) {
     const auto number = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
     return {{"origin", origin_names(r.origin).key},
-            {"run", r.label}, {"task", r.model.task->name}, {"model", model_label(r.model)}, {"width", r.model.H},
+            {"run", r.label}, {"task", r.model.task->name}, {"task_label", task_label(*r.model.task)},
+            {"model", model_label(r.model)}, {"width", r.model.H},
             {"exact", r.exact}, {"per_char", r.per_char}, {"bleu", number(r.bleu)}, {"aer", number(r.aer)},
             {"parameters", r.parameters < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.parameters)}, {"seconds", number(r.seconds)}};
 }
@@ -295,6 +297,10 @@ ResultsState::ResultsState() {
     std::vector<std::pair<std::string, const Task*>> task_keys = {{"all", nullptr}};
     for (const Task* t : tasks()) task_keys.push_back({t->name, t});
     url.choice("task", rows_task, task_keys);
+}
+
+std::string task_label(const Task& t) {
+    return t.carried_in_weights ? t.name + " (" + grouped(t.train_size + t.held_out_size) + " pairs)" : t.name;
 }
 
 FigureSpec results_figure(Lab& lab, ResultsState& st) {

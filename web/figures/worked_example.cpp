@@ -473,9 +473,9 @@ void ShowScorer(WorkedExample& st) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(110);
     InputInt("##H", "H", &st.width, 1, 4096, "width H");
-    const std::string counts = "dot " + thousands(scorer_parameter_count(Scorer::dot, st.width)) + "   general " +
-                               thousands(scorer_parameter_count(Scorer::general, st.width)) + "   additive " +
-                               thousands(scorer_parameter_count(Scorer::additive, st.width));
+    const std::string counts = "dot " + grouped(scorer_parameter_count(Scorer::dot, st.width)) + "   general " +
+                               grouped(scorer_parameter_count(Scorer::general, st.width)) + "   additive " +
+                               grouped(scorer_parameter_count(Scorer::additive, st.width));
     SameLineIfFits(ImGui::CalcTextSize(counts.c_str()).x);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(counts.c_str());
@@ -555,9 +555,9 @@ std::string text_alternative(const WorkedExample& st) {
                 fmt("%.3f", r.weights[i]) + "</td></tr>";
     html += "</tbody></table><p>Denominator " + fmt("%.3f", r.denominator) + "; context c = " +
             vec_text(r.context, "%.3f") + ". Learned parameters at width H = " + std::to_string(st.width) + ": dot " +
-            thousands(scorer_parameter_count(Scorer::dot, st.width)) + ", general " +
-            thousands(scorer_parameter_count(Scorer::general, st.width)) + ", additive " +
-            thousands(scorer_parameter_count(Scorer::additive, st.width)) + ".</p>";
+            grouped(scorer_parameter_count(Scorer::dot, st.width)) + ", general " +
+            grouped(scorer_parameter_count(Scorer::general, st.width)) + ", additive " +
+            grouped(scorer_parameter_count(Scorer::additive, st.width)) + ".</p>";
     return html;
 }
 

@@ -11,15 +11,6 @@
 
 namespace lb::web {
 
-std::string thousands(long value) {
-    std::string digits = std::to_string(value), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-
 std::string html_escape(std::string_view text) {
     std::string out;
     out.reserve(text.size());

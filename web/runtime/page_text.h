@@ -6,12 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "text/text.h"  // grouped: a count with thousands separators
+
 namespace lb::web {
 
 // Escapes text for the HTML of a text alternative.
 std::string html_escape(std::string_view text);
-// A count with thousands separators: 12345 -> "12,345".
-std::string thousands(long value);
 // A number with `digits` decimals; "–" for NaN.
 std::string fixed(double value, int digits);
 // Seconds as "1:05"; "–" when unknown.

@@ -67,7 +67,7 @@ inline std::string pair_progress_text(const RunPair& pair, double fraction) {
                        std::to_string(b.config().epochs) + " \u00b7 " + std::to_string(int(fraction * 100)) + "%";
     if (pair.clock.ms() > 500 && examples > 0) {
         const double seconds = pair.clock.ms() / 1000;
-        text += " \u00b7 " + thousands(long(examples / seconds)) + " examples/s";
+        text += " \u00b7 " + grouped(long(examples / seconds)) + " examples/s";
         if (fraction > 0.002 && fraction < 1) text += " \u00b7 " + minutes_seconds(seconds * (1 - fraction) / fraction) + " left";
     }
     if (fraction >= 1) text += " \u00b7 done";
@@ -136,8 +136,8 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
 
     for (int k = 0; k < 2; ++k) {
         const Run& run = *pair[size_t(k)];
-        std::string line = std::string(look.names[k]) + " (" + thousands(parameter_count(run.config().model)) +
-                           " parameters): step " + thousands(run.steps());
+        std::string line = std::string(look.names[k]) + " (" + grouped(parameter_count(run.config().model)) +
+                           " parameters): step " + grouped(run.steps());
         if (run.steps() > 0) line += ", loss " + fixed(run.losses().back(), 3);
         if (!run.epochs().empty()) {
             const EpochRecord& e = run.epochs().back();
