@@ -473,15 +473,7 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw InflateError(why); }
 
-std::string with_commas(size_t n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
-std::string bytes_text(size_t n) { return with_commas(n) + (n == 1 ? " byte" : " bytes"); }
+std::string bytes_text(size_t n) { return grouped(long(n)) + (n == 1 ? " byte" : " bytes"); }
 
 class BitReader {
 public:

@@ -4,9 +4,13 @@
 // attention train one epoch on it in Web Workers, each sending its worker the pairs' text; the map
 // check shows a held-out pair with the file's own alignment outlined, and a typed input (an
 // unknown word refused by name). Hostile text — a line without a separator, an alignment link
-// out of range, a binary file, 3 MB of text — is refused naming its line, and the task and its
+// out of range, one line of 1 MB, 10,000 distinct characters, a CSV field holding a line break, a
+// binary file, 3 MB of text — is refused naming its line, and the task and its
 // trained runs stay as they were. A file opened through the file input and one dropped on the
-// text area each replace the task, and a run on the replaced task trains in the worker. Under
+// text area each replace the task, and a run on the replaced task trains in the worker. The
+// command line trains the numbers from each run's settings to the page's held-out numbers. The
+// task is saved as a file and its link opened where no pairs were used: trained, mapped and typed
+// into there; the file makes the same task again; a broken link is refused by its key. Under
 // node, without a page, the training module driven by engine.js makes the task from its source,
 // replaces it (a run on the old one keeps it) and fails a run whose source is refused, by line.
 //
@@ -210,6 +214,21 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   assert.notEqual(outOfRange, lines.join('\n'));
   await refused('an alignment out of range', 3, () => useText(page, outOfRange));
   assert.match(refusals.at(-1), /out of range/);
+  // One line of 1 MB (line 5, in characters): a side of 1,048,576 characters.
+  await page.check('input[name="own-pairs-tokens"][value="characters"]');
+  const megaLine = ['ab\tba', 'abc\tcba', 'abd\tdba', 'abe\teba', `${'x'.repeat(1024 * 1024)}\ty`, 'ba\tab'].join('\n');
+  await refused('one line of 1 MB', 5, () => useText(page, megaLine));
+  assert.match(refusals.at(-1), /the input is 1048576 characters long; a side may have at most 64/);
+  // 10,000 distinct characters, 50 a line: the 257th arrives on line 6.
+  const distinctLines = Array.from({ length: 200 }, (_, k) =>
+    `${String.fromCodePoint(...Array.from({ length: 50 }, (_, i) => 0x4e00 + k * 50 + i))}\tx`);
+  await refused('10,000 distinct characters', 6, () => useText(page, distinctLines.join('\n')));
+  assert.match(refusals.at(-1), /257th distinct character/);
+  // A CSV with quotes (read) and a field holding a line break (refused where it opens).
+  const csv = 'input,output\n"say ""hi""",hi\n"a, b",ab\n"one\ntwo",x\n';
+  await refused('a CSV field with a line break', 4, () => useText(page, csv));
+  assert.match(refusals.at(-1), /opens a double quote that the line does not close/);
+  await page.check('input[name="own-pairs-tokens"][value="words"]');
   // A binary file: PNG's signature, whose first byte is no UTF-8.
   const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe]);
   await refused('a binary file', 1, () => page.setInputFiles('#own-pairs-file', { name: 'image.png', mimeType: 'image/png', buffer: binary }));
