@@ -38,23 +38,17 @@ PairsTaskSource source_of(std::string text) {
     return s;
 }
 
-std::string refusal_of_file(std::string_view bytes) {
+// Why `read` refused `given`, or "" when it read it.
+std::string refusal(PairsTaskSource (*read)(std::string_view), std::string_view given) {
     try {
-        read_task_file(bytes);
+        read(given);
     } catch (const std::invalid_argument& e) {
         return e.what();
     }
     return "";
 }
-
-std::string refusal_of_link(std::string_view value) {
-    try {
-        read_task_link(value);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "";
-}
+std::string refusal_of_file(std::string_view bytes) { return refusal(read_task_file, bytes); }
+std::string refusal_of_link(std::string_view value) { return refusal(read_task_link, value); }
 
 std::vector<std::string> held_out_inputs(const PairsTask& made) {
     std::vector<std::string> inputs;

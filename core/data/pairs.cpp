@@ -192,7 +192,7 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
         throw PairsError(line, "the text passes 2 MiB (" + grouped(long(pairs_max_bytes)) +
                                    " bytes) on this line; it is " + grouped(long(text.size())) + " bytes");
     }
-    if (text.substr(0, 3) == "\xef\xbb\xbf") text.remove_prefix(3);
+    text = without_byte_order_mark(text);
 
     // The lines, without their line ends; empty lines may only close the text.
     std::vector<std::string_view> lines;

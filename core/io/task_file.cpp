@@ -10,8 +10,6 @@ namespace lb {
 
 namespace {
 
-constexpr std::string_view byte_order_mark = "\xef\xbb\xbf";
-
 bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The tag first, where is_task_file looks for it (nlohmann::json would sort it among the keys).
@@ -46,7 +44,7 @@ PairsTaskSource read_tagged(std::string_view text, const std::string& what) {
 std::string task_file_text(const PairsTaskSource& source) { return tagged(source).dump(1) + "\n"; }
 
 bool is_task_file(std::string_view bytes) {
-    if (bytes.substr(0, byte_order_mark.size()) == byte_order_mark) bytes.remove_prefix(byte_order_mark.size());
+    bytes = without_byte_order_mark(bytes);
     size_t i = 0;
     while (i < bytes.size() && is_json_space(bytes[i])) ++i;
     if (i == bytes.size() || bytes[i] != '{') return false;
@@ -58,8 +56,7 @@ bool is_task_file(std::string_view bytes) {
 PairsTaskSource read_task_file(std::string_view bytes) {
     if (bytes.size() > task_file_max_bytes)
         throw std::invalid_argument("the task file is larger than " + std::to_string(task_file_max_bytes) + " bytes");
-    if (bytes.substr(0, byte_order_mark.size()) == byte_order_mark) bytes.remove_prefix(byte_order_mark.size());
-    return read_tagged(bytes, "the task file");
+    return read_tagged(without_byte_order_mark(bytes), "the task file");
 }
 
 std::string task_link_value(const PairsTaskSource& source) {

@@ -142,6 +142,10 @@ std::string quote_untrusted(std::string_view text, size_t max_chars) {
     return out + "\xe2\x80\xa6' (" + std::to_string(text.size()) + " bytes)";  // U+2026 …
 }
 
+std::string_view without_byte_order_mark(std::string_view text) {
+    return text.substr(0, 3) == "\xef\xbb\xbf" ? text.substr(3) : text;
+}
+
 std::string grouped(long n) {
     std::string digits = std::to_string(n), out;
     for (size_t i = 0; i < digits.size(); ++i) {

@@ -46,6 +46,9 @@ std::string describe_char(std::string_view text, size_t i, size_t length);
 // and its length follows: 'aaaa…' (10000 bytes).
 std::string quote_untrusted(std::string_view text, size_t max_chars = 60);
 
+// The text without the UTF-8 byte order mark it may open with.
+std::string_view without_byte_order_mark(std::string_view text);
+
 // 50000 → "50,000": counts read as the docs and the page write them (n >= 0).
 std::string grouped(long n);
 

@@ -213,6 +213,12 @@
       // A task sent in the page's address (pairs.task=...), read by the module's URL table.
       useLink: () => answer(module.ccall('lb_use_pairs_link', 'string', ['string'], [location.search])),
       file: () => module.ccall('lb_pairs_file', 'string', [], []),
+      // Downloads the task file as `name`; its size in bytes, or 0 when there was none to save.
+      save(name) {
+        const task = this.file();
+        if (task) save(name, new Blob([task], { type: 'application/json' }));
+        return task.length;
+      },
       link: () => answer(module.ccall('lb_pairs_link', 'string', [], [])),
     };
     // A task sent in the link, or kept from the last visit, joins the table before the figures

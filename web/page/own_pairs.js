@@ -17,7 +17,7 @@
   const save = block.querySelector('#own-pairs-save');
   const share = block.querySelector('#own-pairs-link');
   const forget = block.querySelector('#own-pairs-forget');
-  let pairs = null;     // the module's side (lookback.js): use, useLink, file, link
+  let pairs = null;     // the module's side (lookback.js): use, useLink, file, link, save
   let running = false;  // the figures run: a task may be used now
   let waiting = null;   // what was asked before then
   // The last task used, kept in this browser for the next visit as a task file (never sent anywhere).
@@ -132,19 +132,13 @@
   }
 
   save.addEventListener('click', () => {
-    const task = pairs.file();
-    if (!task) {
+    const name = 'your-pairs.lookback.json';
+    const size = pairs.save(name);
+    if (!size) {
       say('The pairs could not be saved: the page holds none, or too little memory was left.', true);
       return;
     }
-    const name = 'your-pairs.lookback.json';
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([task], { type: 'application/json' }));
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    say(`Saved ${name} (${Math.ceil(task.length / 1024)} KB): open it here, in any copy of this page, or with \u201clookback train --task-file ${name}\u201d.`, false);
+    say(`Saved ${name} (${Math.ceil(size / 1024)} KB): open it here, in any copy of this page, or with \u201clookback train --task-file ${name}\u201d.`, false);
   });
 
   share.addEventListener('click', async () => {
