@@ -11,6 +11,12 @@ import { writeServiceWorker } from '../../web/page/offline.mjs';
 import { canvasInk, clickWidget, launch, openWatched, serve, settled, site, state, until } from './helpers.mjs';
 
 const cacheNames = (page) => page.evaluate(() => caches.keys());
+// A reload cancels what the page is still fetching, which the watcher would count as failed: the
+// page's workers (started at load to check the shipped models) are let finish loading first.
+const workersSettled = (page) => until('the training workers to load', () => page.evaluate(() => {
+  const t = window.lookback?.training();
+  return t !== undefined && t.workersReady === t.workers && t.evaluating === 0;
+}), 30000);
 const versionIn = (folder) => fs.readFileSync(path.join(folder, 'service_worker.js'), 'utf8').match(/const siteVersion = '([0-9a-f]+)'/)[1];
 
 test('a page opened once reads and trains offline, and a new build replaces the cache', async (t) => {
@@ -39,6 +45,7 @@ test('a page opened once reads and trains offline, and a new build replaces the 
   }
 
   // The network off and the server gone: the page comes from the cache alone.
+  await workersSettled(page);
   fs.renameSync(folder, away);
   await context.setOffline(true);
   await page.reload();
@@ -66,11 +73,13 @@ test('a page opened once reads and trains offline, and a new build replaces the 
   fs.writeFileSync(path.join(folder, 'index.html'), html.replace('<h1>Attention before Transformers</h1>', '<h1>Attention before Transformers, rebuilt</h1>'));
   const second = writeServiceWorker(folder);
   assert.notEqual(second, first);
+  await workersSettled(page);
   await page.reload();  // from the old cache; the browser finds the new worker meanwhile
   await until('the new build to replace the cache', async () => {
     const names = await cacheNames(page);
     return names.length === 1 && names[0] === `lookback-${second}`;
   }, 30000);
+  await workersSettled(page);
   await page.reload();
   assert.equal(await page.locator('h1').textContent(), 'Attention before Transformers, rebuilt');
   assert.deepEqual(problems, []);

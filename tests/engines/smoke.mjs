@@ -248,6 +248,12 @@ export function smokeSet(engine, launch) {
     await until('window.lookback', () => driver.run(() => window.lookback !== undefined), 30000, 50);
     await until('the service worker to keep the site', () => driver.run(async () =>
       (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), 60000, 250);
+    // The reload would cancel the workers' own loading (started to check the shipped models), which
+    // the engine logs as an error: they finish first.
+    await until('the training workers to load', () => driver.run(() => {
+      const t = window.lookback.training();
+      return t.workersReady === t.workers && t.evaluating === 0;
+    }), 60000, 250);
     await driver.run(watchErrors);
     failuresBeforeOffline.push(...server.failures());
     await server.close();

@@ -198,6 +198,8 @@ function createTrainingClient(handlers) {
     // For tests: how training is placed, and a way to make the next run's worker fail.
     stats: () => ({
       mode, size, workers: slots.length, cores, reportedCores: reported,
+      workersReady: slots.filter((slot) => slot.ready).length,
+      evaluating: slots.reduce((sum, slot) => sum + slot.evaluating, 0),
       mainThreadSlices: main?.engine ? main.engine.slicesTrained : 0,
       evaluations,
       workerWasmBytes: slots.map((slot) => slot.wasmBytes ?? 0),  // as of each one's last report
