@@ -3,7 +3,8 @@
 // the site by its button (keyboard only) becomes the task "your-pairs" of Figure 3; plain and
 // attention train one epoch on it in Web Workers, each sending its worker the pairs' text; the map
 // check shows a held-out pair with the file's own alignment outlined, and a typed input (an
-// unknown word refused by name). Hostile text — a line without a separator, an alignment link
+// unknown word refused by name); Figure 8's Transformers train on the task too, the check maps the
+// pair with the one reading every state, and the results list both under the task's label. Hostile text — a line without a separator, an alignment link
 // out of range, one line of 1 MB, 10,000 distinct characters, a CSV field holding a line break, a
 // binary file, 3 MB of text — is refused naming its line, and the task and its
 // trained runs stay as they were. A file opened through the file input and one dropped on the
@@ -75,7 +76,7 @@ async function useText(page, text) {
 
 test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused by line; a file opened and dropped', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const { page, problems } = await openWatched(context, env.url + '?tr.width=16&tr.epochs=1');
+  const { page, problems } = await openWatched(context, env.url + '?tr.width=16&tr.epochs=1&tf.width=16&tf.heads=1&tf.epochs=1');
   const served = await page.evaluate(() => fetch('examples/numbers.tsv').then((r) => r.text()));
   // The examples are files of the site, kept by the service worker for reading offline.
   const kept = await page.evaluate(() => fetch('service_worker.js').then((r) => r.text()));
@@ -190,6 +191,50 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   assert.deepEqual(checked.columns, ['forty', 'two']);
   assert.equal(checked.forced, false);
   assert.equal(checked.weights.length, checked.rows.length);
+
+  // The Transformers of Figure 8 on the same pairs, the task picked with the keyboard on the
+  // figure's mirror: one epoch each, with AER for the one reading every state; its map of the
+  // held-out pair in the check, and both runs in the results under the task's label.
+  const figure8 = page.locator('figure:has(canvas[data-figure="transformer-training"])');
+  await page.locator('canvas[data-figure="transformer-training"]').scrollIntoViewIfNeeded();
+  await until('Figure 8', async () => (await rect(page, 'transformer-training', 'train')) !== null, 20000);
+  await figure8.getByRole('combobox', { name: 'task' }).selectOption({ label: 'your-pairs' });
+  await until('Figure 8 on the pairs', async () => (await state(page, 'transformer-training')).task === 'your-pairs', 10000);
+  await figure8.getByRole('button', { name: 'Train' }).press('Enter');
+  await until('both Transformers done', async () => (await state(page, 'transformer-training')).runs.every((r) => r.done), 300000);
+  const transformers = await state(page, 'transformer-training');
+  for (const run of transformers.runs) {
+    assert.equal(run.steps, Math.ceil(train / 64), `${run.model}: an epoch of the pairs`);
+    assert.equal(run.examples, train);
+  }
+  const [first, all] = transformers.runs.map((r) => r.epochs[0]);
+  for (const e of [first, all]) assert.ok(e.exact >= 0 && e.exact <= 1 && Math.abs(e.exact * heldOut - Math.round(e.exact * heldOut)) < 1e-3);
+  assert.ok(all.aer >= 0 && all.aer <= 1 && first.aer >= 0 && first.aer <= 1, `AER ${first.aer}, ${all.aer}`);
+  console.log(`# numbers, Transformers width 16, 1 epoch: first state exact ${first.exact.toFixed(4)} AER ${first.aer.toFixed(4)}; ` +
+              `all states exact ${all.exact.toFixed(4)} AER ${all.aer.toFixed(4)}`);
+  const check = page.locator('figure:has(canvas[data-figure="checked"])');
+  await check.getByRole('button', { name: 'previous held-out example' }).press('Enter');  // from the typed input back to the pair
+  await until('the held-out pair again', async () => (await state(page, 'checked')).forced, 20000);
+  const transformerSource = check.getByRole('radio', { name: 'Transformer trained here' });
+  await until('the Transformer offered', async () => (await transformerSource.count()) === 1, 20000);
+  await transformerSource.focus();
+  await page.keyboard.press('Space');
+  await until('the Transformer\'s map', async () => (await state(page, 'checked')).model === 'transformer', 20000);
+  checked = await state(page, 'checked');
+  assert.match(checked.model_label, /transformer \(memory all, 1 head\) model trained in this page .*its heads' mean/, checked.model_label);
+  assert.equal(checked.forced, true);
+  assert.deepEqual(checked.columns, shown.input, 'the same held-out pair');
+  assert.deepEqual([...checked.links].sort(byPosition), [...shown.links].sort(byPosition));
+  for (const row of checked.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, 'a row sums to 1');
+  await page.locator('canvas[data-figure="results"]').scrollIntoViewIfNeeded();
+  const rowsOf = page.locator('figure:has(canvas[data-figure="results"])').getByRole('combobox', { name: 'rows of the task' });
+  await until('the results figure', async () => (await rowsOf.count()) === 1, 20000);
+  await rowsOf.selectOption({ label: `your-pairs (${thousands(n)} pairs)` });
+  await until('the results of the pairs', async () => (await state(page, 'results')).task === 'your-pairs', 10000);
+  const resultRows = (await state(page, 'results')).rows.filter((r) => r.run.startsWith('Transformer training'));
+  assert.deepEqual(resultRows.map((r) => r.model).sort(), ['transformer (memory all, 1 head)', 'transformer (memory first, 1 head)']);
+  for (const r of resultRows) assert.equal(r.task_label, `your-pairs (${thousands(n)} pairs)`);
+  assert.ok(Math.abs(resultRows.find((r) => r.model.includes('all')).aer - all.aer) < 1e-6);
 
   // Hostile text: refused with its line, the task and its runs untouched.
   const runs = await runsOf(page);

@@ -1,7 +1,8 @@
 // web/figures/checked.cpp — figure "checked": a map checked against the alignment its task
 // knows. The reader picks a task (dates, reversal, translation) and steps through its held-out
 // examples; the shipped attention model's map of each (or, once it has an epoch of that task, the
-// attention run the training figure trains), teacher-forced on the example's target
+// attention run the training figure trains, or Figure 8's Transformer reading every encoder state,
+// its heads' mean), teacher-forced on the example's target
 // (core/models/alignment_check.h), is drawn with output tokens down and input tokens across
 // (characters, or a translation's words), coloured by the heatmap shader. The example's known
 // alignment is outlined over the cells (sure links solid, possible links dashed) and each row's
@@ -60,7 +61,7 @@ CheckedState::CheckedState() {
     url.choice("task", task, names)
         .integer("ex", example, 0, examples - 1)
         .text("input", typed_text, sizeof field - 1, [this](const std::string& text) { return take(text); })
-        .choice("model", use_live, {{"shipped", false}, {"page", true}});
+        .choice("model", source, {{"shipped", Source::shipped}, {"page", Source::attention_here}, {"transformer", Source::transformer_here}});
 }
 
 namespace {
@@ -71,14 +72,30 @@ namespace {
 
 bool typed_shown(const CheckedState& st) { return !st.typed_text.empty(); }
 
+using Source = CheckedState::Source;
+
+// The runs trained in the page that can show this task's maps, in the picker's order.
+std::vector<Source> sources_here(const Lab& lab, const Task& task) {
+    std::vector<Source> here;
+    if (trained(lab.live[1], task)) here.push_back(Source::attention_here);
+    if (trained(lab.transformers[1], task)) here.push_back(Source::transformer_here);
+    return here;
+}
+
+// A task the build shipped no attention model for (one added at run time): the note says so.
+bool none_shipped(const Lab& lab, const Task& task) {
+    return !lab.find_shipped(task, DecoderKind::attention) && !lab.attention_model_note(task).empty();
+}
+
 // The map of what is shown, from the Lab; st.map stays the last one while the model loads.
 void refresh_checked(Lab& lab, CheckedState& st) {
     const Task& task = *st.task;
-    const bool trained_here = trained(lab.live[1], task);
-    if (st.use_live && !trained_here) st.use_live = false;
-    // A task the build shipped no model for (one added at run time) shows the run trained on it.
-    if (trained_here && !lab.find_shipped(task, DecoderKind::attention) && !lab.attention_model_note(task).empty()) st.use_live = true;
-    const ModelRead read = read_model(lab.live[1], lab.attention_model(task), task, st.use_live);
+    const std::vector<Source> here = sources_here(lab, task);
+    if (std::find(here.begin(), here.end(), st.source) == here.end()) st.source = Source::shipped;
+    if (st.source == Source::shipped && !here.empty() && none_shipped(lab, task)) st.source = here.front();
+    const ModelRead read = st.source == Source::transformer_here ? read_model(lab.transformers[1], nullptr, task)
+                                                                  : read_model(lab.live[1], lab.attention_model(task), task,
+                                                                               st.source == Source::attention_here);
     st.error.clear();
     if (!read.model) {
         st.map = nullptr;
@@ -99,8 +116,9 @@ void refresh_checked(Lab& lab, CheckedState& st) {
         st.map = nullptr;
         st.error = lb::sanitize_utf8(std::string("The map could not be read: ") + e.what());
     }
+    const char* heads = st.source == Source::transformer_here ? ", its heads' mean" : "";
     st.model_label = read.run ? "The " + model_label(read.model->config) + " model trained in this page (width " +
-                                    std::to_string(read.model->config.H) + ", epoch " + std::to_string(read.run->epoch()) + ")"
+                                    std::to_string(read.model->config.H) + ", epoch " + std::to_string(read.run->epoch()) + heads + ")"
                               : "The shipped attention model for " + task.name + " (" + lab.attention_model_note(task) + ")";
 }
 
@@ -167,6 +185,25 @@ void AddPeakDot(ImDrawList& draw, ImVec2 centre) {
     draw.AddCircleFilled(centre, 2.0f, outline_light);
 }
 
+// The shipped model or a run trained here; a run is offered once it has an epoch of this task.
+void ShowSourcePicker(const Lab& lab, CheckedState& st) {
+    const std::vector<Source> here = sources_here(lab, *st.task);
+    if (here.empty()) {
+        bool none = false;
+        ShowModelSource(none, false);  // the choice is there, not yet open
+        return;
+    }
+    std::vector<Source> sources = here;
+    if (!none_shipped(lab, *st.task)) sources.insert(sources.begin(), Source::shipped);
+    std::vector<std::string> labels;
+    int chosen = 0;
+    for (Source s : sources) {
+        if (s == st.source) chosen = int(labels.size());
+        labels.push_back(s == Source::shipped ? "shipped model" : s == Source::attention_here ? "trained here" : "Transformer trained here");
+    }
+    if (RadioGroup("model-source", "model", chosen, labels)) st.source = sources[size_t(chosen)];
+}
+
 void ShowPicker(Lab& lab, CheckedState& st) {
     const Task* before = st.task;
     std::vector<std::string> names;  // widgets task-dates, task-reversal ...
@@ -206,9 +243,8 @@ void ShowPicker(Lab& lab, CheckedState& st) {
         if (!error.empty()) st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
         if (!error.empty()) announce(st.message);
     }
-    // The training figure's attention run, once it has an epoch of this task.
     if (avail > 560) ImGui::SameLine();
-    ShowModelSource(st.use_live, trained(lab.live[1], *st.task));
+    ShowSourcePicker(lab, st);
     if (!st.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("%s", st.message.c_str());
@@ -414,7 +450,7 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
     return {
         {"task", st.task->name}, {"example", st.example}, {"typed", typed_shown(st)}, {"input_text", st.typed_text},
         {"message", st.message}, {"unavailable", st.error}, {"model_label", st.model_label},
-        {"model", st.use_live ? "page" : "shipped"},
+        {"model", st.source == Source::shipped ? "shipped" : st.source == Source::attention_here ? "page" : "transformer"},
         {"rows", m ? nlohmann::json(m->rows) : nlohmann::json::array()},
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},

@@ -92,7 +92,10 @@ struct CheckedState {
     ModelInput typed;                  // its tokens, checked for `task` where it came in
     char field[160] = "";              // the text field (a translation's 14 words fit)
     std::string message;               // why the last typed input was refused ("" = it was not)
-    bool use_live = false;             // ck.model: the attention run trained in the page on this task
+    // ck.model: whose map: the shipped attention model, the training figure's attention run or
+    // Figure 8's Transformer reading every state, each run once it has an epoch of this task.
+    enum class Source { shipped, attention_here, transformer_here };
+    Source source = Source::shipped;
     std::shared_ptr<const TaskMap> map;   // the map shown (the Lab's, web/lab/analysis.h)
     std::string model_label;           // which model made it
     std::string error;                 // why there is no map (the model failed to load or decode)
@@ -191,6 +194,6 @@ std::string own_pairs_file(const Lab& lab);
 struct PairsLink {
     std::string value, refusal;
 };
-PairsLink own_pairs_link(const Lab& lab);
+PairsLink own_pairs_link(Lab& lab);
 
 }  // namespace lb::web

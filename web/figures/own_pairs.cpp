@@ -21,14 +21,14 @@ namespace {
 // Every figure's state that points at `old` points at `now` instead (or the date task).
 void repoint_figures(Lesson2& lesson, const Task* old, const Task& now) {
     lesson.training.run.model.task = &now;  // the training figure takes the new task, selected
-    if (lesson.transformer_training.run.model.task == old) lesson.transformer_training.run.model.task = &date_task();
+    if (lesson.transformer_training.run.model.task == old) lesson.transformer_training.run.model.task = &now;  // new pairs, same figure
     CheckedState& checked = lesson.checked;  // the map shows the new task's held-out pairs
     checked.task = &now;
     checked.example = 0;
     checked.typed_text.clear();
     checked.field[0] = 0;
     checked.message.clear();
-    checked.use_live = false;
+    checked.source = CheckedState::Source::shipped;
     checked.map = nullptr;
     checked.outlines.clear();
     if (lesson.results.rows_task == old) lesson.results.rows_task = &now;
@@ -63,13 +63,14 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
         add_task(made->task);
         lab.own_task = std::move(made);
         lab.own_task_source = std::move(source);
+        lab.own_task_link.clear();
         old.reset();
         out.ok = true;
         out.task = own_pairs_name;
         if (select) {
             // Before the figure's first frame (a link's task), from the settings the link gives it then.
             if (drawn) lab.build(lab.live, lesson.training.configs());
-            for (const char* figure : {"training", "checked", "results"}) request_redraw(figure);
+            for (const char* figure : {"training", "transformer-training", "checked", "results"}) request_redraw(figure);
         }
     } catch (const PairsError& e) {
         out.message = e.what();
@@ -108,14 +109,15 @@ PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, b
 
 std::string own_pairs_file(const Lab& lab) { return lab.own_task ? task_file_text(lab.own_task_source) : std::string(); }
 
-PairsLink own_pairs_link(const Lab& lab) {
+PairsLink own_pairs_link(Lab& lab) {
     if (!lab.own_task) return {.refusal = "There are no pairs of yours to link to."};
-    std::string value = task_link_value(lab.own_task_source);
+    if (lab.own_task_link.empty()) lab.own_task_link = task_link_value(lab.own_task_source);
+    const std::string& value = lab.own_task_link;
     if (value.size() > task_link_max_chars)
         return {.refusal = "These pairs are " + std::to_string((value.size() * 3 / 4 + 1023) / 1024) +
                            " KB compressed, and a link holds at most " + std::to_string(task_link_max_chars * 3 / 4 / 1024) +
                            " KB: save them as a file and send that instead."};
-    return {.value = std::move(value)};
+    return {.value = value};
 }
 
 }  // namespace lb::web

@@ -2,8 +2,9 @@
 //
 // "transformer-training": one-layer Transformers whose decoder reads only the first encoder
 // state (memory first) or every one (memory all), trained side by side from scratch in workers,
-// with the training figure's controls and charts (pair_view.h). The reader picks the width, the
-// heads, the seed and the epochs; both use the trainer's one setting (Adam at 1e-3). URL: tf.*.
+// with the training figure's controls and charts (pair_view.h). The reader picks the task (any of
+// the training figure's, a reader's own pairs too), the width, the heads, the seed and the epochs;
+// both use the trainer's one setting (Adam at 1e-3). URL: tf.*.
 //
 // "transformer-maps": for the lesson's date or a typed one, the cross-attention of the shipped
 // Transformer (or the one trained above) as the GRU alignment figure draws it (map_view.h): mean
@@ -58,6 +59,7 @@ RunSettings transformer_run() {
 }
 
 TransformerTrainingState::TransformerTrainingState() : run(transformer_run()) {
+    url_setting(url, "task", run, "task");
     url.integer_in("width", run.model.H, {std::begin(transformer_widths), std::end(transformer_widths)})
         .integer_in("heads", run.model.heads, {std::begin(transformer_head_counts), std::end(transformer_head_counts)});
     // A run's settings: the schema's bounds and words (settings/run_settings.h), epochs up to the slider's.
@@ -79,9 +81,12 @@ bool ShowTransformerSettings(TransformerTrainingState& st) {
     bool changed = false;
     const auto number = [](int n) { return std::to_string(n); };
     RunSettings& run = st.run;
+    ImGui::SetNextItemWidth(110);
+    changed |= ComboOf("task", "task", run.model.task, tasks(), [](const Task* t) { return t->name; });
+    SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
     changed |= ComboOf("width", "width", run.model.H, transformer_widths, number);
-    ImGui::SameLine();
+    SameLineIfRoom(labelled(60, "heads"));
     ImGui::SetNextItemWidth(60);
     changed |= ComboOf("heads", "heads", run.model.heads, transformer_head_counts, number);
     if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();
@@ -116,6 +121,7 @@ nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingStat
     const bool built = lab.transformers.built();  // before the figure first draws: its settings, no runs
     return {
         {"running", lab.transformers.running()},
+        {"task", st.run.model.task->name},
         {"width", st.run.model.H},
         {"heads", st.run.model.heads},
         {"seed", st.run.seed},
@@ -129,7 +135,7 @@ nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingStat
 
 std::string training_text(const Lab& lab, const TransformerTrainingState& st) {
     if (!lab.transformers.built()) return "";
-    return "<p>Width " + std::to_string(st.run.model.H) + ", " + std::to_string(st.run.model.heads) + " heads, seed " +
+    return "<p>The " + st.run.model.task->name + " task, width " + std::to_string(st.run.model.H) + ", " + std::to_string(st.run.model.heads) + " heads, seed " +
            std::to_string(st.run.seed) + ", " + std::to_string(st.run.epochs) + " epochs. " +
            (lab.transformers.running() ? "Training." : lab.transformers[0]->steps() ? "Paused." : "Not started.") + "</p>" +
            pair_epochs_table(lab.transformers, transformer_look());
@@ -164,7 +170,7 @@ ModelRead maps_model(const Lab& lab, const TransformerMapsState& st) {
     const Model* shipped = lab.shipped_model(date_task(), DecoderKind::transformer, st.memory_all ? Memory::all : Memory::first);
     return read_model(lab.transformers[st.memory_all], shipped, date_task(), st.use_live);
 }
-bool live_available(const Lab& lab, const TransformerMapsState& st) { return trained(lab.transformers[st.memory_all]); }
+bool live_available(const Lab& lab, const TransformerMapsState& st) { return trained(lab.transformers[st.memory_all], date_task()); }
 
 void refresh_maps(Lab& lab, TransformerMapsState& st) {
     if (st.use_live && !live_available(lab, st)) st.use_live = false;

@@ -82,6 +82,8 @@ std::vector<ResultRow> Lab::results() const {
         if (run && run->metrics()) page_row(*run, "sweep");
     for (const auto& run : live.runs)
         if (run && run->metrics()) page_row(*run, "training");
+    for (const auto& run : transformers.runs)
+        if (run && run->metrics()) page_row(*run, "Transformer training");
     for (const ShippedModel& m : shipped)
         if (m.metrics) measured_row("shipped weights", m.model->config, *m.metrics, NAN);
     return rows;

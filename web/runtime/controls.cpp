@@ -137,8 +137,12 @@ bool RadioGroup(std::string_view id, const char* name, int& chosen, std::span<co
     ImRect all;
     nlohmann::json rects = nlohmann::json::array();
     bool disabled = false;
+    const ImGuiStyle& style = ImGui::GetStyle();
     for (size_t k = 0; k < options.size(); ++k) {
-        if (k > 0) ImGui::SameLine();
+        // On one line while the next option fits (a phone wraps the task list's four).
+        const float next = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(options[k].c_str()).x;
+        if (k > 0 && ImGui::GetItemRectMax().x + style.ItemSpacing.x + next <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+            ImGui::SameLine();
         ImGui::PushID(int(k));
         ImGui::RadioButton(options[k].c_str(), &chosen, int(k));
         ImGui::PopID();

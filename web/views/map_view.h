@@ -135,7 +135,7 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
 }
 
 // Which model a map reads: the shipped one, or the one trained in the page once `available`.
-// The widgets tests click: model-shipped, model-live.
+// The widgets tests click: model-source-shipped model, model-source-trained here.
 inline void ShowModelSource(bool& use_live, bool available) {
     ImGui::BeginDisabled(!available);
     int source = use_live ? 1 : 0;
