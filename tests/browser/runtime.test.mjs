@@ -232,6 +232,43 @@ test('a lost WebGL context comes back with the figure\'s state', async () => {
   await context.close();
 });
 
+// WebKit keeps 16 live WebGL contexts in a web process and, past that, takes the least recently
+// drawn one for good: webglcontextlost, never webglcontextrestored (issue 39: Figure 1 stayed
+// blank). WEBGL_lose_context's loseContext() does the same here (only restoreContext() brings such
+// a context back), so the page must ask for it itself: when the figure comes near again, and a
+// second after the loss when it is near already.
+test('a context the browser takes for good comes back when its figure is near', async () => {
+  const { context, page, problems } = await open();
+  const lose = (name) => page.evaluate((n) => {
+    const gl = document.querySelector(`canvas[data-figure="${n}"]`).getContext('webgl2');
+    gl.getExtension('WEBGL_lose_context').loseContext();
+    return gl.isContextLost();
+  }, name);
+  const drawn = async (what) => {
+    const ink = await canvasInk(page, 'fixture-controls');
+    assert.ok(ink.differing > 100 && ink.colours > 8, `${what}: ${JSON.stringify(ink)}`);
+  };
+  await scrollTo(page, 'fixture-controls');
+  await settled(page, 'fixture-controls');
+  await scrollTo(page, 'fixture-far');
+  await settled(page, 'fixture-far');
+  const away = await frames(page, 'fixture-controls');
+  assert.ok(await lose('fixture-controls'), 'taken while away from the viewport');
+  await page.waitForTimeout(1500);
+  assert.equal(await frames(page, 'fixture-controls'), away, 'not asked back while away');
+  await scrollTo(page, 'fixture-controls');
+  await until('a frame once near again', async () => (await frames(page, 'fixture-controls')) > away);
+  await settled(page, 'fixture-controls');
+  await drawn('drawn again once near');
+  const near = await frames(page, 'fixture-controls');
+  assert.ok(await lose('fixture-controls'), 'taken while near');
+  await until('a frame after the loss', async () => (await frames(page, 'fixture-controls')) > near);
+  await settled(page, 'fixture-controls');
+  await drawn('drawn again where it was');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('idle for two seconds: no figure draws a frame', async () => {
   const { context, page, problems } = await open();
   for (const name of figures) {  // every figure has drawn; the last one stays on screen

@@ -269,10 +269,41 @@
       }, { once: true });
     };
     watchRatio();
+    // A figure whose WebGL context the browser took away and does not give back asks for it again
+    // when it is near the viewport (issue 39: Figure 1 stayed blank in WebKit). WebKit keeps at
+    // most 16 live WebGL contexts in a web process, counting this page's ten with those of any
+    // other page or frame the process holds, and at the 17th takes the least recently drawn one
+    // for good: Figure 1's, drawn first and then left alone. Its canvas goes blank and
+    // webglcontextlost comes, but webglcontextrestored never does, whatever the page does with
+    // the event. WEBGL_lose_context's restoreContext() brings it back (WebKitGTK 2.50: the engine
+    // then takes the next least recently drawn, a figure away from the reader), and the module
+    // rebuilds the figure's GL side on webglcontextrestored (web/runtime/input.cpp). The
+    // extension is asked for while the context lives: a lost context gives none. A context lost
+    // near the viewport is asked back after a second, so that a browser that restores its own
+    // (a GPU reset in Chromium) does so first, and a context lost away from it when it comes near.
+    const nearNow = new Set();    // the canvases the module was last told are near the viewport
+    const kept = new Map();       // canvas -> { gl, restorer: its WEBGL_lose_context }
+    const askBack = (canvas) => {
+      const context = kept.get(canvas);
+      if (context && nearNow.has(canvas) && context.gl.isContextLost()) context.restorer.restoreContext();
+    };
+    const setOnScreen = (canvas, on) => {
+      if (on) nearNow.add(canvas);
+      else nearNow.delete(canvas);
+      module._lb_set_on_screen(indexOf(canvas), on ? 1 : 0);
+      if (!on || canvas.dataset.figureFailed !== undefined) return;
+      if (kept.has(canvas)) return askBack(canvas);
+      // The module made the canvas's context when the figure first came near: this is that one.
+      const gl = canvas.getContext('webgl2');
+      const restorer = gl?.getExtension('WEBGL_lose_context');
+      if (!restorer) return;
+      kept.set(canvas, { gl, restorer });
+      canvas.addEventListener('webglcontextlost', () => setTimeout(() => askBack(canvas), 1000));
+    };
     // Near the viewport counts as on screen: a figure's contexts are made before it scrolls in.
     const margin = 200;  // CSS px above and below the viewport
     const onScreen = new IntersectionObserver((entries) => {
-      for (const entry of entries) module._lb_set_on_screen(indexOf(entry.target), entry.isIntersecting ? 1 : 0);
+      for (const entry of entries) setOnScreen(entry.target, entry.isIntersecting);
     }, { rootMargin: `${margin}px 0px` });
     // The figures near the viewport start now and draw at once: start() runs only after a frame
     // has passed since DOMContentLoaded, so a link's target has been scrolled to. The observer
@@ -285,7 +316,7 @@
       .map((canvas) => [canvas, canvas.getBoundingClientRect()]).filter(([, box]) => near(box));
     for (const [canvas, box] of starting) {
       resize(canvas, box.width, box.height);
-      module._lb_set_on_screen(indexOf(canvas), 1);
+      setOnScreen(canvas, true);
     }
     for (const canvas of byIndex) {
       try {
