@@ -25,7 +25,7 @@ export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core fonttools chromium clang-14 libclang-rt-14-dev
+                 fonts-dejavu-core fonts-droid-fallback fonttools chromium clang-14 libclang-rt-14-dev
                  firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
 install_debian() {
   local missing=()

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/pairs.h"
 #include "lab.h"
 #include "lesson1.h"
 #include "io/task_file.h"
 #include "lesson2.h"
 #include "text/text.h"
+#include "theme.h"
 
 namespace {
 
@@ -34,9 +36,13 @@ extern "C" {
 // The page's "Your own pairs" block (web/page/own_pairs.js). Each answer is JSON text, valid
 // until the next call; no exception leaves, and a refusal changes nothing.
 namespace {
-std::string pairs_answer(const lb::web::PairsOutcome& out, bool absent = false) {
+// The glyphs the reader's task just used needs beyond the figures' font (runtime/theme.h).
+lb::web::GlyphNeed own_task_glyphs() { return lb::web::want_glyphs(lb::task_code_points(app_made->lab.own_task->task)); }
+
+std::string pairs_answer(const lb::web::PairsOutcome& out, const lb::web::GlyphNeed& glyphs, bool absent = false) {
     return nlohmann::json{{"ok", out.ok},     {"message", out.message}, {"line", out.line}, {"task", out.task},
-                          {"tokens", out.tokens}, {"text", out.text},   {"absent", absent}}
+                          {"tokens", out.tokens}, {"text", out.text},   {"absent", absent},
+                          {"fonts", glyphs.fonts}, {"no_glyph", lb::web::no_glyph_note(glyphs.unavailable)}}
         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 }  // namespace
@@ -51,10 +57,12 @@ EMSCRIPTEN_KEEPALIVE int lb_pairs_max_bytes() { return int(lb::task_file_max_byt
 // "characters"|"words", "split_seed": n, "held_out": n, "drop_duplicates": bool, "select": bool
 // (false: only into the table, for a task kept from the last visit)}, any subset. Makes the task
 // and puts it in place (figures/own_pairs.cpp), or refuses. Returns {"ok", "message", "line",
-// "task", "tokens", "text" (a task file's pairs)}.
+// "task", "tokens", "text" (a task file's pairs), "fonts" (the site's fonts to fetch and hand
+// lb_add_font for the task's characters), "no_glyph" (its characters no font has, said once)}.
 EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const char* options) {
     static std::string answer;
     lb::web::PairsOutcome out;
+    lb::web::GlyphNeed glyphs;
     try {
         const nlohmann::json given = nlohmann::json::parse(options);
         lb::PairsOptions o;
@@ -69,12 +77,13 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const 
         if (!app_made) throw std::logic_error("the page has not started");
         out = lb::web::use_own_pairs(app_made->lab, app_made->lesson2, std::string_view(text, size_t(std::max(size, 0))), o,
                                      select);
+        if (out.ok) glyphs = own_task_glyphs();
     } catch (const std::exception& e) {
         out.message = lb::sanitize_utf8(e.what());
     } catch (...) {
         out.message = "the pairs could not be read";
     }
-    answer = pairs_answer(out);
+    answer = pairs_answer(out, glyphs);
     return answer.c_str();
 }
 
@@ -83,16 +92,18 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const 
 EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs_link(const char* query) {
     static std::string answer;
     lb::web::PairsOutcome out;
+    lb::web::GlyphNeed glyphs;
     bool absent = false;
     try {
         if (!app_made) throw std::logic_error("the page has not started");
         out = lb::web::use_pairs_link(app_made->lab, app_made->lesson2, query, absent);
+        if (out.ok) glyphs = own_task_glyphs();
     } catch (const std::exception& e) {
         out.message = lb::sanitize_utf8(e.what());
     } catch (...) {
         out.message = "the link's pairs could not be read";
     }
-    answer = pairs_answer(out, absent);
+    answer = pairs_answer(out, glyphs, absent);
     return answer.c_str();
 }
 

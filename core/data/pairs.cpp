@@ -319,6 +319,26 @@ bool valid_pairs_task_name(std::string_view name) {
     return true;
 }
 
+std::vector<char32_t> task_code_points(const Task& task) {
+    std::vector<char32_t> out;
+    for (const Vocabulary* vocab : {&task.input, &task.output}) {
+        for (const std::string& token : vocab->tokens()) {
+            for (size_t i = 0; i < token.size();) {
+                const size_t length = utf8_char_length(token, i);
+                if (length == 0) {  // never in a task made here; a stray byte has no glyph of its own
+                    ++i;
+                    continue;
+                }
+                out.push_back(utf8_code_point(token, i, length));
+                i += length;
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::string describe_pairs(const PairsSummary& s) {
     const bool words = s.tokens == PairsTokens::words;
     std::string text = grouped(s.pairs_read) + (s.pairs_read == 1 ? " pair" : " pairs") + " read";

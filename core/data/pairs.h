@@ -98,6 +98,10 @@ struct PairsSummary {
 // "120 pairs read, 2 duplicates dropped; 97 to train, 11 held out (1 set aside: ...)": one
 // paragraph for the page and the tool.
 std::string describe_pairs(const PairsSummary& summary);
+// The code points of every token of a task's two vocabularies (the special ones too), each once,
+// ascending: the characters that showing its inputs and outputs draws. A reader's task may hold
+// any, which the page's figures need glyphs for (web/runtime/theme.h's want_glyphs).
+std::vector<char32_t> task_code_points(const Task& task);
 
 // The task and what was read. The task's make_splits returns the split drawn here whatever seed
 // it is given (the vocabularies were built from this training split, so another would not fit

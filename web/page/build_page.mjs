@@ -6,7 +6,8 @@
 // toolbar under each figure (save it, copy its link); embed.html, which shows one of those figures
 // alone (embed.js picks it); the page's CSS, scripts, icon and manifest (web/page/), the training
 // worker's scripts (web/worker/), the two wasm modules from build/wasm (the page's and the
-// trainer's), assets/ with the shipped models and their list (assets/shipped.json), KaTeX's CSS
+// trainer's) and fonts/ (fuller fonts for a reader's task), assets/ with the shipped models and
+// their list (assets/shipped.json), KaTeX's CSS
 // and fonts, favicon.ico (drawn from favicon.svg); last the service worker, versioned by a hash of all of it (offline.mjs).
 //
 // Math in web/page/index.html: \( ... \) inline, \[ ... \] displayed. Write <, > and & in TeX as
@@ -263,6 +264,10 @@ for (const folder of [page, worker]) {
   }
 }
 for (const file of modules) copy(path.join(wasm, file), path.join(out, file));
+// The fuller fonts for a reader's task, made by the module's build from Debian's files
+// (CMakeLists.txt's LOOKBACK_SHIPPED_FONTS): the page fetches one only for a task that needs it,
+// and the service worker keeps it once fetched, not before (offline.mjs's onDemand).
+copy(path.join(wasm, 'fonts'), path.join(out, 'fonts'));
 if (fs.existsSync(path.join(root, 'assets'))) copy(path.join(root, 'assets'), path.join(out, 'assets'));
 // The shipped weights, trained by the build (build_wasm.sh's build_weights).
 if (fs.existsSync(path.join(root, 'build/assets'))) copy(path.join(root, 'build/assets'), path.join(out, 'assets'));

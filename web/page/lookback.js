@@ -220,6 +220,18 @@
         return task.length;
       },
       link: () => answer(module.ccall('lb_pairs_link', 'string', [], [])),
+      // A font of the site fetched for the task's characters (an answer's "fonts"), copied into
+      // the module: {ok, message}.
+      addFont(file, bytes) {
+        const pointer = module._malloc(bytes.length);
+        if (!pointer) return { ok: false, message: 'the font took more memory than this page has' };
+        try {
+          module.HEAPU8.set(bytes, pointer);
+          return answer(module.ccall('lb_add_font', 'string', ['string', 'number', 'number'], [file, pointer, bytes.length]));
+        } finally {
+          module._free(pointer);
+        }
+      },
     };
     // A task sent in the link, or kept from the last visit, joins the table before the figures
     // read the address, so a link that chooses it (tr.task=your-pairs) finds it.
@@ -357,6 +369,9 @@
         const box = byIndex[index].getBoundingClientRect();
         return { x: box.left + r[0], y: box.top + r[1], width: r[2], height: r[3] };
       },
+      // The figures' font atlas: {missing: the code points of `text` it has no glyph for, atlas:
+      // [width, height], glyphs, build_ms, fonts: the site's fonts loaded}.
+      fontReport: (text) => JSON.parse(module.ccall('lb_font_report', 'string', ['string'], [text])),
       // How many frames a figure has drawn.
       frames: (name) => module._lb_frames(figureIndex(name)),
       // Every figure's URL keys, by figure name.

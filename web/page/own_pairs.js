@@ -59,6 +59,40 @@
     return keep();
   };
 
+  // Once the status says what was used: the task's characters that the figures' font lacks. The
+  // module names the site's fuller fonts that hold them, fetched now (only for such a task; the service worker keeps each once
+  // fetched) and handed to it; characters no font has are said once. A font that cannot be had
+  // is said, and nothing else changes. data-own-pairs-fonts: loading, then loaded or failed.
+  let fontsAsked = 0;  // the last task's fetches; an older task's notes are not said
+  async function fontsFor(answer) {
+    const asked = ++fontsAsked;
+    const notes = answer.no_glyph ? [answer.no_glyph] : [];
+    block.dataset.ownPairsFonts = 'loading';
+    let failed = false;
+    for (const font of answer.fonts ?? []) {
+      let taken;
+      try {
+        const response = await fetch(font);
+        if (!response.ok) throw new Error(`the site answered ${response.status}`);
+        taken = pairs.addFont(font, new Uint8Array(await response.arrayBuffer()));
+        // Fetched past the service worker (a first visit): it is asked to keep the font too.
+        if (taken.ok && 'serviceWorker' in navigator && !navigator.serviceWorker.controller) {
+          navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ keep: font }));
+        }
+      } catch (error) {
+        taken = { ok: false, message: error instanceof TypeError ? 'the page is offline and had not kept it' : error.message || String(error) };
+      }
+      if (!taken.ok) {
+        failed = true;
+        notes.push(`The fuller font the figures need for some of these characters (${font}) could not be loaded: ` +
+                   `${taken.message}. They show as \u25A1 in the figures; the text beside each figure has them.`);
+      }
+    }
+    if (asked !== fontsAsked) return;
+    block.dataset.ownPairsFonts = failed ? 'failed' : 'loaded';
+    if (notes.length) status.textContent += ` ${notes.join(' ')}`;
+  }
+
   // `input`: a string (the text area) or a Uint8Array (a file's bytes); `shown`: the text to put
   // in the text area once read (a file's), unless it was too large to read whole.
   function submit(input, label, shown) {
@@ -80,6 +114,7 @@
     }
     const note = took(answer, shown);
     say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${note}`, false);
+    fontsFor(answer);
   }
 
   use.addEventListener('click', () => submit(text.value, ''));
@@ -176,6 +211,7 @@
       if (linked.ok) {
         const note = took(linked);
         say(`From the link: ${linked.message} Figure 3 trains on them as \u201c${linked.task}\u201d: press Train.${note}`, false);
+        fontsFor(linked);
         return;
       }
       const refusal = linked.absent ? '' : `The link's pairs were refused: ${linked.message} `;
@@ -194,6 +230,7 @@
         setTokens(answer.tokens);
         save.hidden = share.hidden = forget.hidden = false;
         say(`${refusal}Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, !!refusal);
+        fontsFor(answer);
       } else {
         localStorage.removeItem(kept);
         say(`${refusal}Your pairs from your last visit were refused and forgotten: ${answer.message}`, true);

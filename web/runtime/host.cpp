@@ -557,6 +557,27 @@ EMSCRIPTEN_KEEPALIVE void lb_set_dark(int dark) {
     for (auto& h : hosts) wake(*h);
 }
 
+// A shipped font the page fetched for a reader's task (theme.h's want_glyphs named it): `size`
+// bytes on the heap, copied. Every figure draws again with the glyphs it adds. Returns {"ok",
+// "message"}: a path the site does not ship or bytes that are not its font are refused.
+EMSCRIPTEN_KEEPALIVE const char* lb_add_font(const char* file, const unsigned char* bytes, int size) {
+    static std::string answer;
+    nlohmann::json out{{"ok", false}, {"message", ""}};
+    try {
+        add_font(file, std::vector<unsigned char>(bytes, bytes + std::max(size, 0)));
+        out["ok"] = true;
+        for (auto& h : hosts) wake(*h);
+    } catch (const std::bad_alloc&) {
+        out["message"] = "the font took more memory than this page has";
+    } catch (const std::exception& e) {
+        out["message"] = lb::sanitize_utf8(e.what());
+    } catch (...) {
+        out["message"] = "the font could not be read";
+    }
+    answer = out.dump();
+    return answer.c_str();
+}
+
 // The test surface (window.lookback): read-only views of a figure.
 // A figure's state as JSON, with the refusals of its URL; {"error": ...} if it could not be made.
 EMSCRIPTEN_KEEPALIVE const char* lb_state(int index) {
@@ -636,6 +657,17 @@ EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col) 
 EMSCRIPTEN_KEEPALIVE void lb_describe_controls(int on) {
     describing = on != 0;
     for (auto& h : hosts) wake(*h);
+}
+
+// The shared font atlas: which characters of `text` it has no glyph for, and its size (theme.cpp).
+EMSCRIPTEN_KEEPALIVE const char* lb_font_report(const char* text) {
+    static std::string json;
+    try {
+        json = font_report(text).dump();
+    } catch (const std::exception& e) {
+        json = nlohmann::json{{"error", lb::sanitize_utf8(e.what())}}.dump();
+    }
+    return json.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE double lb_frames(int index) {

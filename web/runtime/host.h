@@ -115,5 +115,8 @@ void apply_style(ImGuiStyle& style, bool dark);
 // its own texture of it (a texture belongs to one context).
 ImFontAtlas& shared_font_atlas();
 void build_font(Host& h);    // the atlas at h's ratio, uploaded into h's context if stale
+// For the test surface: the characters of `text` without a glyph, the atlas's size, its glyphs,
+// its last build's time and the shipped fonts loaded.
+nlohmann::json font_report(std::string_view text);
 
 }  // namespace lb::web::detail

@@ -3,13 +3,18 @@
 #include "theme.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
+#include <stdexcept>
 #include <string>
 
 #include "dejavu_sans.h"
 #include "host.h"
 #include "page_text.h"
+#include "shipped_fonts.h"
+#include "text/text.h"
 
 namespace lb::web {
 
@@ -120,32 +125,74 @@ void apply_style(ImGuiStyle& style, bool dark) {
 
 // DejaVu Sans at the canvas's devicePixelRatio, shown at 15 CSS px. The glyph ranges, the
 // article's notation, are CMakeLists.txt's LOOKBACK_FONT_RANGES: the embedded font is a subset
-// holding just those.
+// holding just those. A reader's task may add code points from the fonts the site ships
+// (want_glyphs, add_font).
 ImFontAtlas& shared_font_atlas() {
     static ImFontAtlas atlas;
     return atlas;
 }
 
 namespace {
-float atlas_dpr = 0;  // the ratio the shared atlas was rasterised at (0: never)
+constexpr ImWchar baked_ranges[] = {LOOKBACK_FONT_RANGES, 0};
+constexpr ImWchar no_glyph = 0x25A1;  // □, in the baked ranges
+float atlas_dpr = 0;         // the ratio the shared atlas was rasterised at (0: never)
+bool atlas_stale = false;    // the glyphs wanted or the fonts loaded changed since
 int atlas_version = 0;
+double atlas_build_ms = 0;   // the last build's time
+std::vector<char32_t> glyphs_wanted;  // beyond the baked ranges (want_glyphs)
+std::map<std::string, std::vector<unsigned char>, std::less<>> fonts_loaded;  // path in the site → bytes
+
+bool holds(const generated::ShippedFont& font, char32_t c) {
+    const auto* end = font.held + font.ranges;
+    const auto* after = std::upper_bound(font.held, end, c, [](char32_t v, const generated::CodePointRange& r) { return v < r.first; });
+    return after != font.held && c <= (after - 1)->last;
+}
+
+// The baked font, then each loaded shipped font merged in with the wanted code points it is the
+// first loaded font to hold.
+void build_atlas(ImFontAtlas& atlas, float dpr) {
+    constexpr float css_size = 15.0f;
+    const auto start = std::chrono::steady_clock::now();
+    atlas.Clear();
+    ImFontConfig config;
+    config.FontDataOwnedByAtlas = false;     // the bytes are the module's: the atlas copies them
+    config.OversampleH = config.OversampleV = 1;
+    config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
+    void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
+    ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_ranges);
+    font->FallbackChar = no_glyph;
+    static std::vector<std::vector<ImWchar>> merged_ranges;  // read by Build
+    merged_ranges.clear();
+    config.MergeMode = true;
+    std::vector<char32_t> left;
+    for (char32_t c : glyphs_wanted)
+        if (c <= 0xFFFF) left.push_back(c);
+    for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
+        const auto loaded = fonts_loaded.find(std::string_view(shipped.file));
+        if (loaded == fonts_loaded.end()) continue;
+        std::vector<ImWchar> ranges;
+        std::erase_if(left, [&](char32_t c) {
+            if (!holds(shipped, c)) return false;
+            ranges.insert(ranges.end(), {ImWchar(c), ImWchar(c)});
+            return true;
+        });
+        if (ranges.empty()) continue;
+        ranges.push_back(0);
+        const ImWchar* held = merged_ranges.emplace_back(std::move(ranges)).data();
+        atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), css_size * dpr, &config, held);
+    }
+    atlas.Build();
+    atlas.SetTexID(GlRenderer::shared_font_texture);
+    atlas_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
 }  // namespace
 
 void build_font(Host& h) {
-    static const ImWchar ranges[] = {LOOKBACK_FONT_RANGES, 0};
-    constexpr float css_size = 15.0f;
     ImFontAtlas& atlas = shared_font_atlas();
-    if (atlas_dpr != h.dpr) {
-        atlas.Clear();
-        ImFontConfig config;
-        config.FontDataOwnedByAtlas = false;     // the bytes are the module's: the atlas copies them
-        config.OversampleH = config.OversampleV = 1;
-        config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
-        void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
-        atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * h.dpr, &config, ranges);
-        atlas.Build();
-        atlas.SetTexID(GlRenderer::shared_font_texture);
+    if (atlas_dpr != h.dpr || atlas_stale) {
+        build_atlas(atlas, h.dpr);
         atlas_dpr = h.dpr;
+        atlas_stale = false;
         ++atlas_version;
     }
     if (h.font_version != atlas_version) {
@@ -155,4 +202,94 @@ void build_font(Host& h) {
     ImGui::GetIO().FontGlobalScale = 1.0f / h.dpr;
 }
 
+nlohmann::json font_report(std::string_view text) {
+    const ImFontAtlas& atlas = shared_font_atlas();
+    nlohmann::json fonts = nlohmann::json::array();
+    for (const auto& [file, bytes] : fonts_loaded) fonts.push_back(file);
+    return {{"missing", missing_glyphs(text)},
+            {"atlas", {atlas.TexWidth, atlas.TexHeight}},
+            {"glyphs", atlas.Fonts.empty() ? 0 : atlas.Fonts[0]->Glyphs.Size},
+            {"build_ms", atlas_build_ms},
+            {"fonts", fonts}};
+}
+
 }  // namespace lb::web::detail
+
+namespace lb::web {
+
+std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_points) {
+    std::vector<char32_t> out;
+    for (char32_t c : code_points) {
+        bool baked = false;
+        for (const ImWchar* r = detail::baked_ranges; r[0] && !baked; r += 2) baked = c >= r[0] && c <= r[1];
+        if (!baked) out.push_back(c);
+    }
+    return out;
+}
+
+GlyphNeed want_glyphs(const std::vector<char32_t>& code_points) {
+    GlyphNeed need;
+    need.missing = missing_from_baked_font(code_points);
+    for (char32_t c : need.missing) {
+        const generated::ShippedFont* first = nullptr;
+        for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
+            if (c <= 0xFFFF && detail::holds(shipped, c)) {
+                first = &shipped;
+                break;
+            }
+        }
+        if (!first) need.unavailable.push_back(c);
+        else if (!detail::fonts_loaded.contains(std::string_view(first->file)) &&
+                 std::find(need.fonts.begin(), need.fonts.end(), first->file) == need.fonts.end())
+            need.fonts.push_back(first->file);
+    }
+    if (need.missing != detail::glyphs_wanted) {
+        detail::glyphs_wanted = need.missing;
+        detail::atlas_stale = true;
+    }
+    return need;
+}
+
+void add_font(std::string_view file, std::vector<unsigned char> bytes) {
+    const auto* shipped = std::find_if(std::begin(generated::shipped_fonts), std::end(generated::shipped_fonts),
+                                       [&](const generated::ShippedFont& f) { return file == f.file; });
+    if (shipped == std::end(generated::shipped_fonts))
+        throw std::invalid_argument("the site ships no font " + quote_untrusted(file));
+    // Checked before stb_truetype reads it: a server's error page or a cut file is no font.
+    const unsigned char truetype[] = {0, 1, 0, 0};
+    if (bytes.size() != shipped->bytes || !std::equal(std::begin(truetype), std::end(truetype), bytes.begin()))
+        throw std::invalid_argument(std::string(shipped->file) + " came as " + grouped(long(bytes.size())) +
+                                    " bytes that are not the font the site ships (" + grouped(long(shipped->bytes)) + " bytes)");
+    detail::fonts_loaded[std::string(file)] = std::move(bytes);
+    detail::atlas_stale = true;
+}
+
+std::string no_glyph_note(const std::vector<char32_t>& unavailable) {
+    if (unavailable.empty()) return {};
+    constexpr size_t named_at_most = 8;
+    std::vector<std::string> named;
+    for (size_t k = 0; k < std::min(unavailable.size(), named_at_most); ++k) {
+        char utf8[5];
+        const std::string_view c = ImTextCharToUtf8(utf8, unavailable[k]);
+        named.push_back(describe_char(c, 0, c.size()));
+    }
+    if (unavailable.size() > named_at_most) named.push_back(grouped(long(unavailable.size() - named_at_most)) + " more");
+    const bool one = unavailable.size() == 1;
+    return grouped(long(unavailable.size())) + (one ? " character has" : " characters have") +
+           " no glyph in the figures' font and " + (one ? "shows" : "show") + " as \u25A1: " + list_text(named, "and") + ".";
+}
+
+std::vector<char32_t> missing_glyphs(std::string_view text) {
+    const ImFontAtlas& atlas = detail::shared_font_atlas();
+    std::vector<char32_t> out;
+    for (size_t i = 0; i < text.size();) {
+        const size_t length = utf8_char_length(text, i);
+        const char32_t c = length ? utf8_code_point(text, i, length) : 0xFFFD;  // a stray byte: as ImGui reads it
+        i += std::max<size_t>(length, 1);
+        const bool drawn = !atlas.Fonts.empty() && c <= 0xFFFF && atlas.Fonts[0]->FindGlyphNoFallback(ImWchar(c));
+        if (!drawn && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace lb::web

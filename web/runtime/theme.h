@@ -7,6 +7,10 @@
 #pragma once
 #include <imgui.h>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "figure.h"
 
 namespace lb::web {
@@ -32,5 +36,32 @@ const LessonColors& lesson_colors();
 // Text wrapped to the space left on the line, as ImGui::TextWrapped but broken at spaces only
 // (page_text.h's break_lines): ImGui also breaks after '.' and ',', which splits a number.
 void WrappedText(const char* format, ...) IM_FMTARGS(1);
+
+// --- glyphs beyond the figures' font ------------------------------------------------------------
+// The figures draw with a subset of DejaVu Sans baked into the module (CMakeLists.txt's
+// LOOKBACK_FONT_RANGES). A reader's task may use any character, so the site ships fuller fonts
+// beside the module (CMakeLists.txt's LOOKBACK_SHIPPED_FONTS) that the page fetches only for a
+// task that needs one; the shared atlas then holds the baked ranges plus exactly the task's other
+// code points. A character with no glyph is drawn as □, never as a '?' that a task might hold.
+struct GlyphNeed {
+    std::vector<char32_t> missing;      // the code points asked for that the baked font lacks
+    std::vector<std::string> fonts;     // the site's fonts (paths) holding some of them, not loaded yet
+    std::vector<char32_t> unavailable;  // in no font the site ships, or past U+FFFF (ImGui keys glyphs
+                                        // by 16 bits): drawn as □
+};
+// Those of `code_points` (ascending) that the baked font lacks.
+std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_points);
+// From the next frame on the atlas holds `code_points` besides the baked ranges (replacing the
+// last call's; none: the baked font alone), each from the first loaded shipped font that has it.
+GlyphNeed want_glyphs(const std::vector<char32_t>& code_points);
+// A shipped font's bytes as the page fetched them (`file` its path in the site); the atlas is
+// rebuilt at the next frame. Throws std::invalid_argument for a path the site does not ship or
+// bytes that are not that font.
+void add_font(std::string_view file, std::vector<unsigned char> bytes);
+// "2 characters have no glyph in the figures' font and show as □: '𝔸' (U+1D538) and 'ꙮ'
+// (U+A66E)." (the first 8 named, then how many more), or "" for none: said once to the reader.
+std::string no_glyph_note(const std::vector<char32_t>& unavailable);
+// The characters of `text` (UTF-8) that the atlas last built has no glyph for, each once.
+std::vector<char32_t> missing_glyphs(std::string_view text);
 
 }  // namespace lb::web

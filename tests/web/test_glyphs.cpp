@@ -1,0 +1,94 @@
+// A reader's task may use characters the figures' baked font lacks (web/runtime/theme.h): the
+// code points of its vocabularies, in either tokenisation, which of them the baked ranges miss,
+// which shipped font the page must fetch for them and which no font has. Every expected list is
+// written out here by hand. Built into the wasm suite, beside the runtime.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "data/pairs.h"
+#include "theme.h"
+
+namespace {
+
+// Every string of 1 to 4 of `pieces`, each to the same choice of `outputs`, joined by `separator`.
+std::string all_strings(const std::vector<std::string>& pieces, const std::vector<std::string>& outputs, const std::string& separator) {
+    std::string text;
+    std::vector<std::pair<std::string, std::string>> strings = {{"", ""}};
+    for (int length = 1; length <= 4; ++length) {
+        std::vector<std::pair<std::string, std::string>> longer;
+        for (const auto& [in, out] : strings) {
+            for (size_t k = 0; k < pieces.size(); ++k) {
+                longer.emplace_back(in + (in.empty() ? "" : separator) + pieces[k], out + (out.empty() ? "" : separator) + outputs[k]);
+                text += longer.back().first + "\t" + longer.back().second + "\n";
+            }
+        }
+        strings = std::move(longer);
+    }
+    return text;
+}
+
+lb::PairsTask task_of(const std::string& text, lb::PairsTokens tokens) {
+    lb::PairsOptions options;
+    options.name = "glyphs-test";
+    options.tokens = tokens;
+    return lb::make_pairs_task(text, options);
+}
+
+}  // namespace
+
+TEST_CASE("glyphs: a Cyrillic character task needs DejaVu Sans for its four letters") {
+    // а б ж щ → a b zh shch, 340 pairs.
+    const lb::PairsTask made = task_of(all_strings({"а", "б", "ж", "щ"}, {"a", "b", "zh", "shch"}, ""), lb::PairsTokens::characters);
+    // The output's special tokens "<s>" and "</s>" draw '<', '/', '>' and 's' too.
+    const std::vector<char32_t> expected = {U'/', U'<', U'>', U'a', U'b', U'c', U'h', U's', U'z',
+                                            0x0430, 0x0431, 0x0436, 0x0449};
+    CHECK(lb::task_code_points(made.task) == expected);
+    const std::vector<char32_t> cyrillic = {0x0430, 0x0431, 0x0436, 0x0449};
+    CHECK(lb::web::missing_from_baked_font(lb::task_code_points(made.task)) == cyrillic);
+
+    const lb::web::GlyphNeed need = lb::web::want_glyphs(lb::task_code_points(made.task));
+    CHECK(need.missing == cyrillic);
+    CHECK(need.fonts == std::vector<std::string>{"fonts/DejaVuSans.ttf"});
+    CHECK(need.unavailable.empty());
+    CHECK(lb::web::no_glyph_note(need.unavailable) == "");
+    lb::web::want_glyphs({});
+}
+
+TEST_CASE("glyphs: a word task of four scripts needs both fonts, and two characters have none") {
+    // щи (Cyrillic), 水 (Han), ก (Thai: in no shipped font), 𝔸 (U+1D538: in DejaVu Sans, but past
+    // the 16 bits ImGui keys glyphs by).
+    const lb::PairsTask made = task_of(all_strings({"щи", "水", "ก", "𝔸"}, {"shchi", "shui", "k", "A"}, " "), lb::PairsTokens::words);
+    const std::vector<char32_t> expected = {U'/', U'<', U'>', U'A', U'c', U'h', U'i', U'k', U's', U'u',
+                                            0x0438, 0x0449, 0x0E01, 0x6C34, 0x1D538};
+    CHECK(lb::task_code_points(made.task) == expected);
+    const std::vector<char32_t> missing = {0x0438, 0x0449, 0x0E01, 0x6C34, 0x1D538};
+    CHECK(lb::web::missing_from_baked_font(lb::task_code_points(made.task)) == missing);
+
+    const lb::web::GlyphNeed need = lb::web::want_glyphs(lb::task_code_points(made.task));
+    CHECK(need.missing == missing);
+    CHECK(need.fonts == std::vector<std::string>{"fonts/DejaVuSans.ttf", "fonts/DroidSansFallbackFull.ttf"});
+    CHECK(need.unavailable == std::vector<char32_t>{0x0E01, 0x1D538});
+    CHECK(lb::web::no_glyph_note(need.unavailable) ==
+          "2 characters have no glyph in the figures' font and show as \u25A1: 'ก' (U+0E01) and '𝔸' (U+1D538).");
+    CHECK(lb::web::no_glyph_note({0x0E01}) == "1 character has no glyph in the figures' font and shows as \u25A1: 'ก' (U+0E01).");
+    lb::web::want_glyphs({});
+}
+
+TEST_CASE("glyphs: a font is taken only as the site ships it") {
+    std::ifstream in(LOOKBACK_SHIPPED_FONTS_DIR "/DejaVuSans.ttf", std::ios::binary);
+    std::vector<unsigned char> font{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    REQUIRE(font.size() > 400000);
+    CHECK_THROWS_WITH_AS(lb::web::add_font("fonts/Other.ttf", font), "the site ships no font 'fonts/Other.ttf'", std::invalid_argument);
+    const std::vector<unsigned char> page(font.size(), '<');  // a server's error page as large as the font
+    CHECK_THROWS_AS(lb::web::add_font("fonts/DejaVuSans.ttf", page), std::invalid_argument);
+    CHECK_THROWS_AS(lb::web::add_font("fonts/DejaVuSans.ttf", std::vector<unsigned char>(font.begin(), font.end() - 1)), std::invalid_argument);
+    CHECK_NOTHROW(lb::web::add_font("fonts/DejaVuSans.ttf", font));
+    // Loaded, it is no longer asked for.
+    const lb::web::GlyphNeed need = lb::web::want_glyphs({0x0449});
+    CHECK(need.fonts.empty());
+    lb::web::want_glyphs({});
+}
