@@ -15,9 +15,10 @@ namespace {
 
 const char* const pairs_examples_usage =
     "lookback pairs-examples --out DIR\n"
-    "  writes the example pairs files, TSV with an alignment column, word tokens:\n"
-    "    DIR/numbers.tsv         1 to 9999 in English words to their digits\n"
-    "    DIR/reversed-words.tsv  3,000 sentences of 3 to 8 words to the words in reverse order\n"
+    "  writes the example pairs files, TSV with an alignment column:\n"
+    "    DIR/numbers.tsv          1 to 9999 in English words to their digits (word tokens)\n"
+    "    DIR/reversed-words.tsv   3,000 sentences of 3 to 8 words to the words in reverse order (words)\n"
+    "    DIR/transliteration.tsv  3,000 made-up Russian words to Latin letters (character tokens)\n"
     "  (the folder is made if missing)";
 
 }  // namespace
@@ -43,11 +44,14 @@ int pairs_examples(const Args& args) {
     const struct {
         const char* file;
         std::string text;
-    } files[] = {{"numbers.tsv", spelled_numbers_pairs()}, {"reversed-words.tsv", reversed_words_pairs()}};
+        PairsTokens tokens;
+    } files[] = {{"numbers.tsv", spelled_numbers_pairs(), PairsTokens::words},
+                 {"reversed-words.tsv", reversed_words_pairs(), PairsTokens::words},
+                 {"transliteration.tsv", transliterated_words_pairs(), PairsTokens::characters}};
     for (const auto& f : files) {
         PairsOptions options;
         options.name = "example";
-        options.tokens = PairsTokens::words;
+        options.tokens = f.tokens;
         const PairsTask read = make_pairs_task(f.text, options);  // throws (exit 1) for a file the page would refuse
         const std::string path = out_dir + "/" + f.file;
         if (!write_text(path, f.text)) {

@@ -23,6 +23,7 @@
 #include "io/safetensors.h"
 #include "kernels/rng.h"
 #include "test_helpers.h"
+#include "text/text.h"
 #include "training/trainer.h"
 
 using namespace lb;
@@ -743,10 +744,90 @@ TEST_CASE("pairs: sentences with their words reversed, and the command that writ
     };
     CHECK(file(dir + "/made/numbers.tsv") == spelled_numbers_pairs());
     CHECK(file(dir + "/made/reversed-words.tsv") == text);
+    CHECK(file(dir + "/made/transliteration.tsv") == transliterated_words_pairs());
     std::filesystem::remove_all(dir);
     CHECK(cli::pairs_examples({}) == 2);
     CHECK(cli::pairs_examples({"--out"}) == 2);
     CHECK(cli::pairs_examples({"--out", dir, "--bogus"}) == 2);
+}
+
+TEST_CASE("pairs: made-up Russian words to Latin letters, one letter to up to four") {
+    // Written out by hand from the table in pairs_examples.h; links as {output, input, sure}.
+    auto links = [](std::vector<int> from) {  // from[j]: the input letter output character j comes from
+        std::vector<AlignmentLink> out;
+        for (size_t j = 0; j < from.size(); ++j) out.push_back({int(j), from[j], true});
+        return out;
+    };
+    CHECK(transliterate_russian("щука") == "shchuka");
+    CHECK(transliteration_alignment("щука") == links({0, 0, 0, 0, 1, 2, 3}));
+    CHECK(transliterate_russian("объём") == "ob\"yom");
+    CHECK(transliteration_alignment("объём") == links({0, 1, 2, 3, 3, 4}));
+    CHECK(transliterate_russian("семья") == "sem'ya");
+    CHECK(transliteration_alignment("семья") == links({0, 1, 2, 3, 4, 4}));
+    CHECK(transliterate_russian("жёлтый") == "zhyoltyy");
+    CHECK(transliteration_alignment("жёлтый") == links({0, 0, 1, 1, 2, 3, 4, 5}));
+    CHECK(transliterate_russian("цех") == "tsekh");
+    CHECK(transliteration_alignment("цех") == links({0, 0, 1, 2, 2}));
+    CHECK(transliterate_russian("абвгдеёжзийклмнопрстуфхцчшщъыьэюя") ==
+          "abvgdeyozhziyklmnoprstufkhtschshshch\"y'eyuya");
+    CHECK(transliterate_russian("").empty());
+    CHECK_THROWS_AS(transliterate_russian("Щука"), std::invalid_argument);  // upper case is not in the table
+    CHECK_THROWS_AS(transliterate_russian("dom"), std::invalid_argument);
+    CHECK_THROWS_AS(transliterate_russian("дом "), std::invalid_argument);
+    CHECK_THROWS_AS(transliterate_russian("\xd0"), std::invalid_argument);  // half a letter
+
+    const std::string text = transliterated_words_pairs();
+    CHECK(text == transliterated_words_pairs(1, 3000));
+    CHECK(text != transliterated_words_pairs(2, 3000));
+    CHECK(transliterated_words_pairs(1, 0).empty());
+    CHECK(text.rfind("даёвя\tdayovya\t0-0 1-1 2-2 2-3 3-4 4-5 4-6\n", 0) == 0);  // its first line, checked by hand
+    const PairsText read = read_pairs(text, PairsTokens::characters);
+    REQUIRE(read.pairs.size() == 3000);
+    CHECK(read.aligned);
+    auto code_points = [](const std::string& s) {
+        std::u32string out;
+        for (size_t i = 0; i < s.size();) {
+            const size_t n = utf8_char_length(s, i);
+            REQUIRE(n > 0);
+            out += utf8_code_point(s, i, n);
+            i += n;
+        }
+        return out;
+    };
+    std::set<std::string> inputs;
+    std::set<char32_t> letters;
+    for (const PairLine& p : read.pairs) {
+        CAPTURE(p.line);
+        inputs.insert(p.input);
+        const std::u32string in = code_points(p.input);
+        letters.insert(in.begin(), in.end());
+        CHECK(in.size() >= 2);  // two syllables at least
+        CHECK(p.target == transliterate_russian(p.input));
+        // Every output character has exactly one link, sure, and the inputs it comes from never
+        // go back: a monotone map, one letter to one to four characters.
+        REQUIRE(p.alignment.size() == p.target.size());  // the output is ASCII: a byte a character
+        std::vector<int> per_input(in.size());
+        for (size_t j = 0; j < p.alignment.size(); ++j) {
+            const AlignmentLink& l = p.alignment[j];
+            CHECK(l.output == int(j));
+            CHECK(l.sure);
+            REQUIRE(l.input >= 0);
+            REQUIRE(l.input < int(in.size()));
+            if (j > 0) CHECK(l.input >= p.alignment[j - 1].input);
+            ++per_input[size_t(l.input)];
+        }
+        for (int n : per_input) CHECK((n >= 1 && n <= 4));
+    }
+    CHECK(inputs.size() == 3000);
+    CHECK(letters.size() == 33);  // the whole alphabet, ё й ъ ь щ included
+    for (char32_t c : letters) CHECK(((c >= U'а' && c <= U'я') || c == U'ё'));
+
+    PairsOptions o = named("translit");
+    const PairsTask made = make_pairs_task(text, o);  // characters, the default
+    CHECK(made.summary.pairs_read == 3000);
+    CHECK(made.summary.duplicates_dropped == 0);
+    CHECK(made.summary.input_tokens == 33);
+    CHECK(made.summary.output_tokens <= 26 + 2);  // Latin letters, ' and "
 }
 
 TEST_CASE("pairs: a weights file carries its reader's task, which decodes again where no table has it") {

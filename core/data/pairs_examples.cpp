@@ -8,6 +8,7 @@
 
 #include "data/pairs.h"
 #include "kernels/rng.h"
+#include "text/text.h"
 
 namespace lb {
 
@@ -119,6 +120,92 @@ std::string reversed_words_pairs(uint64_t seed, int count) {
         if (!seen.insert(input).second) continue;  // 48^3 sentences of three words alone: no shortage
         PairLine p{int(pairs.size()) + 1, input, output, {}};
         for (int t = 0; t < n; ++t) p.alignment.push_back({t, n - 1 - t, true});
+        pairs.push_back(std::move(p));
+    }
+    return write_pairs_tsv(pairs, true);
+}
+
+namespace {
+
+// The table of transliterate_russian, in the alphabet's order.
+struct Letter {
+    const char* cyrillic;  // UTF-8, two bytes
+    const char* latin;
+};
+const Letter alphabet[33] = {{"а", "a"},  {"б", "b"},  {"в", "v"},    {"г", "g"},  {"д", "d"},  {"е", "e"},  {"ё", "yo"},
+                             {"ж", "zh"}, {"з", "z"},  {"и", "i"},    {"й", "y"},  {"к", "k"},  {"л", "l"},  {"м", "m"},
+                             {"н", "n"},  {"о", "o"},  {"п", "p"},    {"р", "r"},  {"с", "s"},  {"т", "t"},  {"у", "u"},
+                             {"ф", "f"},  {"х", "kh"}, {"ц", "ts"},   {"ч", "ch"}, {"ш", "sh"}, {"щ", "shch"}, {"ъ", "\""},
+                             {"ы", "y"},  {"ь", "'"},  {"э", "e"},    {"ю", "yu"}, {"я", "ya"}};
+enum : int { hard_sign = 27, soft_sign = 29, short_i = 10 };
+const int consonants[20] = {1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26};
+const int vowels[10] = {0, 5, 6, 9, 15, 20, 28, 30, 31, 32};  // а е ё и о у ы э ю я
+bool iotated(int letter) { return letter == 5 || letter == 6 || letter == 31 || letter == 32; }  // е ё ю я
+
+// The word's letters as indices of `alphabet`.
+std::vector<int> letters_of(std::string_view word) {
+    std::vector<int> letters;
+    for (size_t i = 0; i < word.size();) {
+        const size_t n = utf8_char_length(word, i);
+        if (n == 0) throw std::invalid_argument("transliterate_russian: the text is not UTF-8");
+        int found = -1;
+        for (int k = 0; k < 33 && found < 0; ++k)
+            if (word.substr(i, n) == alphabet[k].cyrillic) found = k;
+        if (found < 0)
+            throw std::invalid_argument("transliterate_russian: " + std::string(word.substr(i, n)) +
+                                        " is not a lower-case Russian letter");
+        letters.push_back(found);
+        i += n;
+    }
+    return letters;
+}
+
+PairLine transliterated(const std::vector<int>& letters) {
+    PairLine p;
+    int output = 0;
+    for (size_t i = 0; i < letters.size(); ++i) {
+        const Letter& l = alphabet[letters[i]];
+        p.input += l.cyrillic;
+        p.target += l.latin;
+        for (const char* c = l.latin; *c; ++c) p.alignment.push_back({output++, int(i), true});
+    }
+    return p;
+}
+
+}  // namespace
+
+std::string transliterate_russian(std::string_view cyrillic) { return transliterated(letters_of(cyrillic)).target; }
+
+std::vector<AlignmentLink> transliteration_alignment(std::string_view cyrillic) {
+    return transliterated(letters_of(cyrillic)).alignment;
+}
+
+std::string transliterated_words_pairs(uint64_t seed, int count) {
+    if (count < 0) throw std::invalid_argument("transliterated_words_pairs: a negative count");
+    Rng rng(seed);
+    std::set<std::vector<int>> seen;
+    std::vector<PairLine> pairs;
+    while (int(pairs.size()) < count) {
+        std::vector<int> word;
+        const int syllables = 2 + int(rng.below(3));
+        for (int k = 0; k < syllables; ++k) {
+            const int onset = int(rng.below(10));  // 0-1: none, 2: a consonant and a sign, else a consonant
+            const int vowel = vowels[rng.below(10)];
+            if (onset >= 2) word.push_back(consonants[rng.below(20)]);
+            if (onset == 2 && k > 0) word.push_back(iotated(vowel) && rng.below(2) ? hard_sign : soft_sign);
+            word.push_back(vowel);
+        }
+        const int coda = int(rng.below(4));  // 0-1: none, 2: a consonant or й, 3: a consonant and ь
+        if (coda == 2) {
+            const int c = int(rng.below(21));
+            word.push_back(c < 20 ? consonants[c] : short_i);
+        } else if (coda == 3) {
+            word.push_back(consonants[rng.below(20)]);
+            word.push_back(soft_sign);
+        }
+        if (!seen.insert(word).second) continue;  // 210 × 490 two-syllable words without a coda alone: no shortage
+        PairLine p = transliterated(word);
+        p.line = int(pairs.size()) + 1;
         pairs.push_back(std::move(p));
     }
     return write_pairs_tsv(pairs, true);

@@ -1,9 +1,11 @@
 // core/data/pairs_examples.h — example pairs files the project writes itself (docs/own-pairs.md),
 // so the "your pairs" feature shows itself without data of one's own. Each is TSV text that
-// make_pairs_task accepts with word tokens, with a Pharaoh alignment column.
+// make_pairs_task accepts with the tokens it states (words, or characters for the
+// transliteration), with a Pharaoh alignment column.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/task.h"
@@ -30,5 +32,21 @@ std::string spelled_numbers_pairs();
 // same on every platform; no sentence twice), each to its words in reverse order, the
 // alignment output t from input n-1-t.
 std::string reversed_words_pairs(uint64_t seed = 1, int count = 3000);
+
+// Lower-case Russian to Latin letters by one fixed table, a simplified BGN/PCGN one with a
+// single spelling for each letter wherever it stands: а a, б b, в v, г g, д d, е e, ё yo, ж zh,
+// з z, и i, й y, к k, л l, м m, н n, о o, п p, р r, с s, т t, у u, ф f, х kh, ц ts, ч ch, ш sh,
+// щ shch, ъ " (a double quote), ы y, ь ' (an apostrophe), э e, ю yu, я ya. Every letter writes
+// one to four characters. Throws std::invalid_argument for a character outside the 33 letters.
+std::string transliterate_russian(std::string_view cyrillic);
+// The known alignment, character tokens: AlignmentLink{output character, the input letter it
+// comes from, sure} for every output character, ordered by output (so by input too).
+std::vector<AlignmentLink> transliteration_alignment(std::string_view cyrillic);
+
+// `count` distinct pseudo-Russian words (with lb::Rng from `seed`; no word twice): 2 to 4
+// syllables, each a vowel after no consonant, one, or one and a sign (ь, or ъ before е ё ю я),
+// maybe a final consonant or й, or a consonant and ь, so that all 33 letters occur; each
+// to its transliteration, with its alignment. Character tokens.
+std::string transliterated_words_pairs(uint64_t seed = 1, int count = 3000);
 
 }  // namespace lb

@@ -281,7 +281,7 @@ try {
 } catch (error) {
   fail(`lookback pairs-examples failed: ${error.stderr || error.message}`);
 }
-for (const file of ['numbers.tsv', 'reversed-words.tsv']) {
+for (const file of ['numbers.tsv', 'reversed-words.tsv', 'transliteration.tsv']) {
   if (!fs.existsSync(path.join(out, 'examples', file))) fail(`lookback pairs-examples wrote no examples/${file}`);
 }
 

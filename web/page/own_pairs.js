@@ -161,7 +161,7 @@
         say(`${name} could not be loaded: ${error.message || error}`, true);
         return;
       }
-      setTokens('words');  // both examples are of words
+      setTokens(button.dataset.ownPairsTokens);  // each example button names its tokens
       submit(loaded, `${name}: `, loaded);
     });
   }
