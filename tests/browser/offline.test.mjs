@@ -1,7 +1,8 @@
 // tests/browser/offline.test.mjs — the site kept for reading offline (web/page/service_worker.js,
 // versioned by web/page/offline.mjs): a page opened once loads again with the network off and
 // its server gone, every figure draws, a training run completes an epoch and the self-check
-// answers; a new build served afterwards replaces the cache. The manifest makes it installable.
+// answers, and a reader's Cyrillic task gets its font from the cache; a new build served
+// afterwards replaces the cache (the font stays kept). The manifest makes it installable.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,21 @@ test('a page opened once reads and trains offline, and a new build replaces the 
     assert.ok(kept.includes(file), `the cache holds ${file}`);
   }
 
+  // A font for a reader's task is not kept at install, but once a task has needed it: a small
+  // Cyrillic task used here is kept for the next visit, which makes it again offline.
+  assert.ok(!kept.includes('/fonts/DejaVuSans.ttf'), 'the fonts are not kept at install');
+  const cyrillic = Array.from({ length: 120 }, (_, i) => {
+    const input = (i + 25).toString(5).split('').map((d) => 'абвгд'[Number(d)]).join('');
+    return `${input}\t${[...input].reverse().join('')}`;
+  }).join('\n');
+  await page.evaluate((text) => { document.getElementById('own-pairs-text').value = text; }, cyrillic);
+  await page.click('#own-pairs-use');
+  const fontsSaid = () => page.getAttribute('#own-pairs', 'data-own-pairs-fonts');
+  await until('the font fetched', async () => (await fontsSaid()) === 'loaded', 30000);
+  const fontKept = () => page.evaluate(async () =>
+    (await (await caches.open('lookback-on-demand')).keys()).some((r) => new URL(r.url).pathname === '/fonts/DejaVuSans.ttf'));
+  await until('the font kept', fontKept, 30000);
+
   // The network off and the server gone: the page comes from the cache alone.
   await workersSettled(page);
   fs.renameSync(folder, away);
@@ -51,12 +67,15 @@ test('a page opened once reads and trains offline, and a new build replaces the 
   await page.reload();
   await until('the figures to start offline', () => page.evaluate(() => window.lookback !== undefined), 20000);
   assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the service worker serves the page');
+  await until('the kept task\'s font, offline', async () => (await fontsSaid()) === 'loaded', 30000);
   for (const name of await page.evaluate(() => window.lookback.figures())) {
     await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
     await settled(page, name);
     const ink = await canvasInk(page, name);
     assert.ok(ink.differing > 500 && ink.colours > 8, `${name} drew offline: ${JSON.stringify(ink)}`);
   }
+  await until('its letters in the figures\' atlas (at their next frame)', () => page.evaluate(() =>
+    window.lookback.fontReport('абвгд').missing.length === 0), 20000);
   await clickWidget(page, 'training', 'train');
   await until('an epoch trained offline', async () => (await state(page, 'training')).runs.every((r) => r.epochs.length >= 1), 120000);
   assert.equal((await page.evaluate(() => window.lookback.training())).mode, 'workers', 'in Web Workers, from the cache too');
@@ -77,8 +96,9 @@ test('a page opened once reads and trains offline, and a new build replaces the 
   await page.reload();  // from the old cache; the browser finds the new worker meanwhile
   await until('the new build to replace the cache', async () => {
     const names = await cacheNames(page);
-    return names.length === 1 && names[0] === `lookback-${second}`;
+    return names.length === 2 && names.includes(`lookback-${second}`) && names.includes('lookback-on-demand');
   }, 30000);
+  assert.ok(await fontKept(), 'the font, the same file in the new build, stays kept');
   await workersSettled(page);
   await page.reload();
   assert.equal(await page.locator('h1').textContent(), 'Attention before Transformers, rebuilt');
