@@ -184,7 +184,8 @@ TEST_CASE("Lab: a fourth task added at run time is held out, checked, trained, m
     const FigureSpec checked_spec = checked_figure(lab, checked);
     nlohmann::json s = checked_spec.state();
     CHECK(s["task"] == "copy");
-    CHECK(s["unavailable"] == "No attention model for copy was shipped");
+    CHECK(s["unavailable"] == "No attention model for copy was shipped. Train one in Figure 3, or the Transformers in Figure 8: "
+                              "its map shows here after its first epoch.");
     CHECK(s["table"].size() == 2);
     CHECK(s["table_note"] == "");
 

@@ -100,7 +100,9 @@ void refresh_checked(Lab& lab, CheckedState& st) {
     if (!read.model) {
         st.map = nullptr;
         const std::string note = lab.attention_model_note(task);
-        st.error = note.empty() ? "Loading the shipped attention model for " + task.name + "\u2026" : note;
+        st.error = note.empty() ? "Loading the shipped attention model for " + task.name + "\u2026"
+                   : none_shipped(lab, task) ? note + ". Train one in Figure 3, or the Transformers in Figure 8: its map shows here after its first epoch."
+                                             : note;
         return;
     }
     try {
@@ -186,8 +188,11 @@ void AddPeakDot(ImDrawList& draw, ImVec2 centre) {
 }
 
 // The shipped model or a run trained here; a run is offered once it has an epoch of this task.
-void ShowSourcePicker(const Lab& lab, CheckedState& st) {
+// Nothing for a task with neither (the note below the picker says how to get one).
+void ShowSourcePicker(const Lab& lab, CheckedState& st, bool same_line) {
     const std::vector<Source> here = sources_here(lab, *st.task);
+    if (here.empty() && none_shipped(lab, *st.task)) return;
+    if (same_line) ImGui::SameLine();
     if (here.empty()) {
         bool none = false;
         ShowModelSource(none, false);  // the choice is there, not yet open
@@ -243,8 +248,7 @@ void ShowPicker(Lab& lab, CheckedState& st) {
         if (!error.empty()) st.message = lb::sanitize_utf8("Not shown: " + error + ". The map below is still the last one.");
         if (!error.empty()) announce(st.message);
     }
-    if (avail > 560) ImGui::SameLine();
-    ShowSourcePicker(lab, st);
+    ShowSourcePicker(lab, st, avail > 560);
     if (!st.message.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("%s", st.message.c_str());
@@ -398,7 +402,7 @@ void ShowChecked(Lab& lab, CheckedState& st) {
     const float width = ImGui::GetContentRegionAvail().x;
     if (!st.map) {
         st.outlines.clear();
-        ImGui::TextDisabled("%s", st.error.c_str());
+        DimTextWrapped(st.error.c_str());
         record_rect("note");
     } else {
         const TaskMap& m = *st.map;
