@@ -238,6 +238,17 @@ TEST_CASE("deflate: every input comes back from inflate, with the output limit a
     }
 }
 
+TEST_CASE("deflate within a size: the stream when it fits, nothing when it is a byte longer") {
+    for (const Input& in : inputs()) {
+        CAPTURE(in.name);
+        const std::string whole = deflate_raw(in.data);
+        CHECK(deflate_raw_within(in.data, whole.size()) == whole);
+        CHECK_FALSE(deflate_raw_within(in.data, whole.size() - 1).has_value());
+    }
+    // Refused from its first block on: 2 MB of random bytes against a link's 6,000.
+    CHECK_FALSE(deflate_raw_within(random_bytes(2 << 20, 4), 6000).has_value());
+}
+
 TEST_CASE("deflate: matches reach exactly 32,768 bytes back, and small alphabets use dynamic codes") {
     const auto& all = inputs();
     auto size_of = [&](const char* name) {

@@ -59,8 +59,12 @@ PairsTaskSource read_task_file(std::string_view bytes) {
     return read_tagged(without_byte_order_mark(bytes), "the task file");
 }
 
-std::string task_link_value(const PairsTaskSource& source) {
-    return base64url_encode(deflate_raw(tagged(source).dump()));
+std::optional<std::string> task_link_value(const PairsTaskSource& source) {
+    // base64url writes 4 characters for every 3 bytes (a last 1 or 2 bytes take 2 or 3).
+    static_assert(task_link_max_chars % 4 == 0);
+    const std::optional<std::string> compressed = deflate_raw_within(tagged(source).dump(), task_link_max_chars / 4 * 3);
+    if (!compressed) return std::nullopt;
+    return base64url_encode(*compressed);
 }
 
 PairsTaskSource read_task_link(std::string_view value) {

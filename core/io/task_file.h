@@ -8,6 +8,7 @@
 // value of the page's URL key `pairs.task`.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,8 +33,9 @@ bool is_task_file(std::string_view bytes);
 // "... has no tokens") for anything else; the pairs in it are checked by make_pairs_task.
 PairsTaskSource read_task_file(std::string_view bytes);
 
-// The link's value (base64url), however long: the caller compares it with task_link_max_chars.
-std::string task_link_value(const PairsTaskSource& source);
+// The link's value (base64url), or nothing if it would be longer than task_link_max_chars: the
+// compression stops there, so a large task learns it cannot have a link in a fraction of the time.
+std::optional<std::string> task_link_value(const PairsTaskSource& source);
 // Throws std::invalid_argument ("the link's task is not base64url: ...", "... does not
 // decompress: ...", "... is longer than ...") for a value that is not one.
 PairsTaskSource read_task_link(std::string_view value);

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "text/text.h"
@@ -88,6 +89,7 @@ public:
         if (pending_ > 0) put(0, 8 - pending_);
     }
     int pending_bits() const { return pending_; }
+    size_t bytes() const { return out_.size(); }  // whole bytes written so far
     std::string finish() {
         align();
         return std::move(out_);
@@ -251,41 +253,56 @@ private:
     std::vector<int32_t> previous_;  // per position modulo the window: the one before it with the same hash
 };
 
-std::vector<Token> lz77(std::string_view data) {
-    std::vector<Token> tokens;
-    MatchFinder finder(data);
-    auto literal = [&](size_t p) { tokens.push_back({uint8_t(data[p]), 0}); };
-    bool pending = false;  // position p-1 is decided only once p has been looked at
-    Token previous{0, 0};
-    int64_t allowance = 0;
-    size_t p = 0, paid_to = 0;
-    while (p < data.size()) {
-        allowance += chain_allowance_per_byte * int64_t(p + 1 - paid_to);
-        paid_to = p + 1;
-        const int32_t candidate = finder.insert(p);
-        Token current{0, 0};
-        if (!(pending && previous.value >= lazy_length)) {
-            const int wanted = pending && previous.value >= good_length ? max_chain / 4 : max_chain;
-            int looked_at = 0;
-            current = finder.longest(p, candidate, int(std::clamp<int64_t>(allowance, min_chain, wanted)), looked_at);
-            allowance = std::max<int64_t>(0, allowance - looked_at);
+// The LZ77 parse, a block's tokens at a time, so compression can stop once its output is too
+// long: the same tokens as parsing the whole input at once.
+class Lz77 {
+public:
+    explicit Lz77(std::string_view data) : data_(data), finder_(data) {}
+
+    bool done() const { return p_ >= data_.size() && !pending_; }
+
+    // Appends up to max_count more tokens.
+    void next(std::vector<Token>& tokens, size_t max_count) {
+        const size_t stop = tokens.size() + max_count;
+        auto literal = [&](size_t p) { tokens.push_back({uint8_t(data_[p]), 0}); };
+        while (p_ < data_.size() && tokens.size() < stop) {
+            allowance_ += chain_allowance_per_byte * int64_t(p_ + 1 - paid_to_);
+            paid_to_ = p_ + 1;
+            const int32_t candidate = finder_.insert(p_);
+            Token current{0, 0};
+            if (!(pending_ && previous_.value >= lazy_length)) {
+                const int wanted = pending_ && previous_.value >= good_length ? max_chain / 4 : max_chain;
+                int looked_at = 0;
+                current = finder_.longest(p_, candidate, int(std::clamp<int64_t>(allowance_, min_chain, wanted)), looked_at);
+                allowance_ = std::max<int64_t>(0, allowance_ - looked_at);
+            }
+            if (pending_ && previous_.value >= min_match && current.value <= previous_.value) {
+                tokens.push_back(previous_);
+                const size_t end = p_ - 1 + previous_.value;
+                for (size_t q = p_ + 1; q < end; ++q) finder_.insert(q);
+                p_ = end;
+                pending_ = false;
+                continue;
+            }
+            if (pending_) literal(p_ - 1);
+            pending_ = true;
+            previous_ = current;
+            ++p_;
         }
-        if (pending && previous.value >= min_match && current.value <= previous.value) {
-            tokens.push_back(previous);
-            const size_t end = p - 1 + previous.value;
-            for (size_t q = p + 1; q < end; ++q) finder.insert(q);
-            p = end;
-            pending = false;
-            continue;
+        if (p_ >= data_.size() && pending_ && tokens.size() < stop) {
+            literal(data_.size() - 1);  // a match there would have at most one byte
+            pending_ = false;
         }
-        if (pending) literal(p - 1);
-        pending = true;
-        previous = current;
-        ++p;
     }
-    if (pending) literal(data.size() - 1);  // a match there would have at most one byte
-    return tokens;
-}
+
+private:
+    std::string_view data_;
+    MatchFinder finder_;
+    bool pending_ = false;  // position p_-1 is decided only once p_ has been looked at
+    Token previous_{0, 0};  // the match found at p_-1, while pending_
+    int64_t allowance_ = 0;
+    size_t p_ = 0, paid_to_ = 0;
+};
 
 // A dynamic block's code lengths as the header sends them: the code-length symbols (with their
 // extra bits) that run-length encode the literal/length and distance lengths together.
@@ -450,22 +467,28 @@ constexpr size_t block_tokens = 16384;
 
 }  // namespace
 
-std::string deflate_raw(std::string_view data) {
+std::optional<std::string> deflate_raw_within(std::string_view data, size_t max_bytes) {
     // Positions are int32_t: half the memory and cache of 64-bit ones.
     if (data.size() > size_t(INT32_MAX)) throw std::length_error("deflate_raw: more than 2 GiB at once");
-    const std::vector<Token> tokens = lz77(data);
+    Lz77 parse(data);
     BitWriter out;
+    std::vector<Token> tokens;
     size_t raw_start = 0;
-    for (size_t first = 0; first == 0 || first < tokens.size(); first += block_tokens) {
-        const size_t count = std::min(block_tokens, tokens.size() - first);
+    do {
+        tokens.clear();
+        parse.next(tokens, block_tokens);
         size_t raw_size = 0;
-        for (size_t i = first; i < first + count; ++i) raw_size += tokens[i].distance ? tokens[i].value : 1;
-        const bool last = first + count == tokens.size();
-        write_block(out, tokens.data() + first, count, data.substr(raw_start, raw_size), last);
+        for (const Token& t : tokens) raw_size += t.distance ? t.value : 1;
+        write_block(out, tokens.data(), tokens.size(), data.substr(raw_start, raw_size), parse.done());
         raw_start += raw_size;
-    }
-    return out.finish();
+        if (out.bytes() > max_bytes) return std::nullopt;
+    } while (!parse.done());
+    std::string stream = out.finish();
+    if (stream.size() > max_bytes) return std::nullopt;
+    return stream;
 }
+
+std::string deflate_raw(std::string_view data) { return *deflate_raw_within(data, SIZE_MAX); }
 
 // --- decompression -----------------------------------------------------------------------
 

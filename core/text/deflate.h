@@ -3,6 +3,7 @@
 // are the project's own; anyone can craft a link, so decoding treats every byte as hostile.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,6 +15,9 @@ namespace lb {
 // smallest. Deterministic: the same input gives the same bytes on every machine (wasm and
 // native), since nothing depends on the standard library's sort order or on floating point.
 std::string deflate_raw(std::string_view data);
+// The same stream, or nothing if it is longer than max_bytes: compression stops as soon as its
+// output passes that, so a long input is not compressed to the end only to be refused.
+std::optional<std::string> deflate_raw_within(std::string_view data, size_t max_bytes);
 
 // A refusal of compressed data: what() is a short message in plain English, printable ASCII
 // ("the compressed data ends too early", "it decompresses to more than 65,536 bytes").

@@ -112,8 +112,10 @@ void check_task(const std::string& text, const lb::PairsOptions& options) {
     // back: the page's export.
     const lb::PairsTaskSource source{text, options};
     std::vector<lb::PairsTaskSource> returned = {lb::read_task_file(lb::task_file_text(source))};
-    if (const std::string link = lb::task_link_value(source); link.size() <= lb::task_link_max_chars)
-        returned.push_back(lb::read_task_link(link));
+    if (const std::optional<std::string> link = lb::task_link_value(source)) {
+        if (link->size() > lb::task_link_max_chars) std::abort();
+        returned.push_back(lb::read_task_link(*link));
+    }
     for (const lb::PairsTaskSource& back : returned) {
         if (back.text != text || back.options.tokens != options.tokens || back.options.format != options.format ||
             back.options.split_seed != options.split_seed || back.options.held_out_size != options.held_out_size ||

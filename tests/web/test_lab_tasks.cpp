@@ -506,7 +506,7 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         link = own_pairs_link(lab);
         REQUIRE(link.refusal.empty());
 
-        // 3,000 pairs of random letters do not fit in a link: it says how large they are.
+        // 3,000 pairs of random letters do not fit in a link: it says what a link holds.
         Rng rng(3);
         std::string large;
         for (int i = 0; i < 3000; ++i) {
@@ -517,7 +517,8 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         REQUIRE(use_own_pairs(lab, lesson, large, {}).ok);
         const PairsLink too_large = own_pairs_link(lab);
         CHECK(too_large.value.empty());
-        CHECK(contains(too_large.refusal, "KB compressed, and a link holds at most 5 KB: save them as a file"));
+        CHECK(too_large.refusal ==
+              "These pairs are more than a link holds (6,000 bytes compressed): save them as a file and send that instead.");
     }
     const auto same_split = [&](Lab& lab) {
         std::vector<std::string> inputs;

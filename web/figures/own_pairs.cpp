@@ -63,7 +63,7 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
         add_task(made->task);
         lab.own_task = std::move(made);
         lab.own_task_source = std::move(source);
-        lab.own_task_link.clear();
+        lab.own_task_link.reset();
         old.reset();
         out.ok = true;
         out.task = own_pairs_name;
@@ -111,13 +111,11 @@ std::string own_pairs_file(const Lab& lab) { return lab.own_task ? task_file_tex
 
 PairsLink own_pairs_link(Lab& lab) {
     if (!lab.own_task) return {.refusal = "There are no pairs of yours to link to."};
-    if (lab.own_task_link.empty()) lab.own_task_link = task_link_value(lab.own_task_source);
-    const std::string& value = lab.own_task_link;
-    if (value.size() > task_link_max_chars)
-        return {.refusal = "These pairs are " + std::to_string((value.size() * 3 / 4 + 1023) / 1024) +
-                           " KB compressed, and a link holds at most " + std::to_string(task_link_max_chars * 3 / 4 / 1024) +
-                           " KB: save them as a file and send that instead."};
-    return {.value = value};
+    if (!lab.own_task_link) lab.own_task_link = task_link_value(lab.own_task_source).value_or("");
+    if (lab.own_task_link->empty())
+        return {.refusal = "These pairs are more than a link holds (" + grouped(long(task_link_max_chars / 4 * 3)) +
+                           " bytes compressed): save them as a file and send that instead."};
+    return {.value = *lab.own_task_link};
 }
 
 }  // namespace lb::web

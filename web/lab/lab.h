@@ -270,7 +270,8 @@ struct Lab {
     // use_own_pairs); null while there is none.
     std::unique_ptr<PairsTask> own_task;
     PairsTaskSource own_task_source;
-    std::string own_task_link;  // its link's value once made ("" until then): compressed once
+    // Its link's value once made (nothing until then; "" when too long for a link): compressed once.
+    std::optional<std::string> own_task_link;
     // What a run of `task` sends its worker besides its config: the reader's task's source for
     // that task, else "" (a task every worker's table has).
     std::string worker_source(const Task& task) const;
