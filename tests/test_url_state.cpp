@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../web/lab/url_setting.h"
+#include "copy_task.h"
 #include "url_settings.h"
 
 using lb::test::Pick;
@@ -61,6 +62,46 @@ TEST_CASE("url table: each bad value keeps its default and is named with what th
     CHECK(m[4].find("1 or 0") != std::string::npos);
     CHECK(m[5].find("no '!' here") != std::string::npos);
     CHECK(m[6].find("'tr.colour' is not a setting of this figure") != std::string::npos);
+}
+
+TEST_CASE("url table: a refusal is shown while the figure still uses what it says, not after the reader changes it") {
+    Settings s;
+    s.url.read("tr.width=7&tr.date=hello!&tr.colour=red");
+    REQUIRE(s.url.messages().size() == 3);
+    s.width = 32;  // the reader picks a width: "so the figure uses its default, '64'" no longer holds
+    REQUIRE(s.url.messages().size() == 2);
+    CHECK(s.url.messages()[0].find("tr.date='hello!'") != std::string::npos);
+    CHECK(s.url.messages()[1].find("'tr.colour' is not a setting") != std::string::npos);
+    s.date = "friday 3/4/1999";  // a refusal the key's own check worded goes the same way
+    REQUIRE(s.url.messages().size() == 1);
+    CHECK(s.url.messages()[0].find("tr.colour") != std::string::npos);  // an unknown key has no setting to change
+    s.width = 64;  // back to what the message says the figure uses: it holds again
+    CHECK(s.url.messages().size() == 2);
+    s.url.read("");  // a new read replaces them
+    CHECK(s.url.messages().empty());
+}
+
+TEST_CASE("url table: a task is looked up by name when the link is read, so one added after the table was made is taken") {
+    const lb::Task* chosen = &lb::date_task();
+    lb::web::UrlTable url("ck.");
+    lb::web::url_task(url, "task", chosen);
+    const lb::testing::CopyTaskInTable in_table;  // joins the table after the figure, as a reader's pairs do
+    url.read("ck.task=copy");
+    CHECK(url.messages().empty());
+    CHECK(chosen == &lb::testing::copy_task());
+    CHECK(url.query() == "ck.task=copy");  // written by its name, not as an empty value
+    url.read("ck.task=chess");
+    REQUIRE(url.messages().size() == 1);
+    CHECK(url.messages()[0] == "The link's ck.task='chess' is not usable (ck.task takes one of dates, reversal, translation or copy), "
+                               "so the figure uses 'copy'.");
+    const lb::Task* rows = nullptr;  // "all" stands for no task
+    lb::web::UrlTable results("rs.");
+    lb::web::url_task(results, "task", rows, "all");
+    results.read("rs.task=copy");
+    CHECK(rows == &lb::testing::copy_task());
+    results.read("rs.task=all");
+    CHECK(rows == nullptr);
+    CHECK(results.messages().empty());
 }
 
 TEST_CASE("url table: numbers out of range, not finite, or of the wrong count are refused") {

@@ -398,6 +398,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   const link = new URL(page.url());
   assert.ok(link.searchParams.get('pairs.task'), 'the address holds the task');
   assert.ok(link.searchParams.get('pairs.task').length < 8000);
+  assert.equal(link.searchParams.get('ck.task'), 'your-pairs', 'the map check names the task in the address');
   assert.deepEqual(problems, []);
   await page.close();
 
@@ -425,6 +426,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   await until('the linked task\'s map', async () => (await state(other, 'checked')).weights.length > 0, 30000);
   const linkedMap = await state(other, 'checked');
   assert.equal(linkedMap.task, 'your-pairs');
+  assert.deepEqual(linkedMap.url_messages, [], 'the link\'s ck.task=your-pairs is read');
   const droppedInputs = new Set(dropped.split('\n').filter(Boolean).map((l) => l.split('\t')[0]));
   assert.ok(droppedInputs.has(linkedMap.columns.join('')), `the map shows a pair of the link: ${linkedMap.columns.join('')}`);
   await until('the input field', async () => (await rect(other, 'checked', 'input')) !== null, 10000);

@@ -177,7 +177,7 @@ TEST_CASE("Lab: a fourth task added at run time is held out, checked, trained, m
     CHECK(sweep.rows[1].model == "diagonal guess");
     CHECK(lab.alignment_sweep(reversal_task()).note == "no alignment sweep was shipped for it");
 
-    CheckedState checked;  // made after the task joined the table: ck.task=copy is a choice
+    CheckedState checked;  // ck.task=copy is a choice
     checked.url.read("ck.task=copy");
     CHECK(checked.url.messages().empty());
     REQUIRE(checked.task == &copy);
@@ -411,6 +411,28 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK(made.held_out_size == 15);
     CHECK(lesson.training.run.model.task == &made);
     CHECK(lesson.checked.task == &made);
+    // The figures were made before the task, as in the page: their links name it all the same (it
+    // was written 'ck.task=', which the next visit refused), and a link naming it is read back,
+    // its example checked against this task's 15 held-out pairs.
+    CHECK(lesson.checked.url.query() == "ck.task=your-pairs");
+    lesson.results.rows_task = &made;
+    CHECK(lesson.results.url.query() == "rs.task=your-pairs");
+    lesson.results.url.read("rs.task=all");
+    CHECK(lesson.results.rows_task == nullptr);
+    lesson.checked.url.read("ck.task=dates&ck.ex=20");
+    CHECK(lesson.checked.url.messages().empty());
+    CHECK(lesson.checked.task == &date_task());
+    lesson.checked.url.read("ck.task=your-pairs&ck.ex=14");
+    CHECK(lesson.checked.url.messages().empty());
+    CHECK(lesson.checked.task == &made);
+    CHECK(lesson.checked.example == 14);
+    lesson.checked.url.read("ck.ex=15&ck.task=chess");
+    REQUIRE(lesson.checked.url.messages().size() == 2);
+    CHECK(lesson.checked.url.messages()[0] == "The link's ck.task='chess' is not usable (ck.task takes one of dates, reversal, "
+                                               "translation or your-pairs), so the figure uses 'your-pairs'.");
+    CHECK(lesson.checked.url.messages()[1] == "The link's ck.ex='15' is not usable (ck.ex takes a whole number from 0 to 14), "
+                                               "so the figure uses '14'.");
+    lesson.checked.example = 0;
     REQUIRE(lab.live.built());
     const int first_run = lab.live[0]->id();
     for (size_t k = 0; k < 2; ++k) {

@@ -31,6 +31,7 @@
 #include "charts.h"
 #include "lesson2.h"
 #include "map_view.h"
+#include "url_setting.h"
 #include "text/text.h"
 
 namespace lb::web {
@@ -51,15 +52,9 @@ std::string CheckedState::take(const std::string& text) {
 }
 
 CheckedState::CheckedState() {
-    std::vector<std::pair<std::string, const Task*>> names;
-    int examples = 0;
-    for (const Task* t : tasks()) {
-        names.push_back({t->name, t});
-        examples = std::max(examples, t->held_out_size);
-    }
-    // In this order: the input is checked against the task read before it.
-    url.choice("task", task, names)
-        .integer("ex", example, 0, examples - 1)
+    // In this order: the example and the input are checked against the task read before them.
+    url_task(url, "task", task);
+    url.integer("ex", example, 0, [this] { return task->held_out_size - 1; })
         .text("input", typed_text, sizeof field - 1, [this](const std::string& text) { return take(text); })
         .choice("model", source, {{"shipped", Source::shipped}, {"page", Source::attention_here}, {"transformer", Source::transformer_here}});
 }

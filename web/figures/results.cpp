@@ -17,6 +17,7 @@
 #include "lesson2.h"
 #include "io/safetensors.h"
 #include "text/text.h"
+#include "url_setting.h"
 
 namespace lb::web {
 namespace {
@@ -294,9 +295,7 @@ ResultsState::ResultsState() {
     std::vector<std::pair<std::string, int>> keys;
     for (int c = 0; c < column_count; ++c) keys.push_back({columns[c].key, c});
     url.choice("sort", sort_column, keys).choice("dir", descending, {{"down", true}, {"up", false}});
-    std::vector<std::pair<std::string, const Task*>> task_keys = {{"all", nullptr}};
-    for (const Task* t : tasks()) task_keys.push_back({t->name, t});
-    url.choice("task", rows_task, task_keys);
+    url_task(url, "task", rows_task, "all");
 }
 
 std::string task_label(const Task& t) {

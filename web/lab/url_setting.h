@@ -2,8 +2,9 @@
 // tr.lr, tr.formats ...), bound to the field of the figure's RunSettings: the settings schema
 // (settings/run_settings.h) reads, checks and writes the value and words the refusal, so the page
 // takes what the command line and the worker take. `page_hi`, when given, is the figure's own
-// narrower top (its slider's), stated in the schema's words. And a moved step's attention
-// (al.move, tm.move), which the alignment and Transformer-maps figures read alike.
+// narrower top (its slider's), stated in the schema's words. A figure's choice of task (ck.task,
+// rs.task). And a moved step's attention (al.move, tm.move), which the alignment and
+// Transformer-maps figures read alike.
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -21,12 +22,28 @@ inline void url_setting(UrlTable& url, const std::string& key, RunSettings& run,
     if (page_hi < schema.hi) schema.hi = page_hi;
     // A field of one task (the date task's dial) is refused while the run is of another.
     const std::string only = schema.task ? std::string(", for the ") + schema.task + " task only" : "";
-    url.entry(key, setting_expected(schema, RunSettings{}) + only, [&run, schema] { return setting_text(schema, run); },
+    url.entry(key, [schema, only] { return setting_expected(schema, RunSettings{}) + only; },
+              [&run, schema] { return setting_text(schema, run); },
               [&run, schema](const std::string& text) {
                   RunSettings checked = run;
                   if (!applies_to(schema, checked.model) || !try_set_setting(checked, schema, text)) return false;
                   run = checked;
                   return true;
+              });
+}
+
+// A figure's task (ck.task, rs.task) by its name, looked up in the table of tasks when the link is
+// read or written, so that a task added after the figure was made (a reader's pairs) goes in a
+// link as the lesson's do. `none`, if given, is the word for no task: the field null (rs.task=all).
+inline void url_task(UrlTable& url, const std::string& key, const Task*& field, const char* none = nullptr) {
+    const std::string none_word = none ? none : "";
+    url.entry(key, [none_word] { return "one of " + (none_word.empty() ? "" : none_word + ", ") + task_names_text(); },
+              [&field, none_word] { return field ? field->name : none_word; },
+              [&field, none_word](const std::string& text) {
+                  if (!none_word.empty() && text == none_word) return field = nullptr, true;
+                  for (const Task* task : tasks())
+                      if (task->name == text) return field = task, true;
+                  return false;
               });
 }
 

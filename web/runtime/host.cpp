@@ -139,7 +139,8 @@ const char* css_cursor(ImGuiMouseCursor cursor) {
 // What the link asked of the figure that it could not take: its own table's refusals and lock's.
 std::vector<std::string> url_messages(const Host& h) {
     std::vector<std::string> all = h.spec.url ? h.spec.url->messages() : std::vector<std::string>();
-    all.insert(all.end(), h.lock_url.messages().begin(), h.lock_url.messages().end());
+    const std::vector<std::string> lock = h.lock_url.messages();
+    all.insert(all.end(), lock.begin(), lock.end());
     return all;
 }
 

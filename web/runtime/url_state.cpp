@@ -97,17 +97,26 @@ std::string UrlTable::encode(std::string_view text) {
 
 UrlTable& UrlTable::entry(const std::string& key, std::string expected, std::function<std::string()> get,
                         std::function<bool(const std::string&)> set) {
+    return entry(key, [expected = std::move(expected)] { return expected; }, std::move(get), std::move(set));
+}
+
+UrlTable& UrlTable::entry(const std::string& key, std::function<std::string()> expected, std::function<std::string()> get,
+                        std::function<bool(const std::string&)> set) {
     std::string fallback = get();
     entries_.push_back({key, std::move(expected), std::move(get), std::move(set), std::move(fallback)});
     return *this;
 }
 
 UrlTable& UrlTable::integer(const std::string& key, int& field, int lo, int hi) {
-    return entry(key, "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi),
+    return integer(key, field, lo, [hi] { return hi; });
+}
+
+UrlTable& UrlTable::integer(const std::string& key, int& field, int lo, std::function<int()> hi) {
+    return entry(key, [lo, hi] { return "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi()); },
                [&field] { return std::to_string(field); },
                [&field, lo, hi](const std::string& text) {
                    long v = 0;
-                   if (!whole_number(text, v) || v < lo || v > hi) return false;
+                   if (!whole_number(text, v) || v < lo || v > hi()) return false;
                    field = int(v);
                    return true;
                });
@@ -171,8 +180,9 @@ UrlTable& UrlTable::text(const std::string& key, std::string& field, size_t max_
                        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;  // control bytes
                    if (check) {
                        if (std::string why = check(text); !why.empty()) {
-                           messages_.push_back("The link's " + prefix_ + key + "=" + shown(text) + " was refused (" + lb::sanitize_utf8(why) +
-                                               "), so the figure shows its default instead.");
+                           messages_.push_back({"The link's " + prefix_ + key + "=" + shown(text) + " was refused (" +
+                                                    lb::sanitize_utf8(why) + "), so the figure shows its default instead.",
+                                                entry_index(key)});
                            return true;  // refused with its own reason: no second message
                        }
                    }
@@ -210,10 +220,26 @@ void UrlTable::read(std::string_view query) {
     for (const Entry& e : entries_)
         for (const auto& [entry, value] : given)
             if (entry == &e && !e.set(value))
-                messages_.push_back("The link's " + prefix_ + e.key + "=" + shown(value) + " is not usable (" + prefix_ +
-                                    e.key + " takes " + e.expected + "), so the figure uses " +
-                                    (e.get() == e.fallback ? "its default, " : "") + shown(e.get()) + ".");
-    messages_.insert(messages_.end(), unknown.begin(), unknown.end());
+                messages_.push_back({"The link's " + prefix_ + e.key + "=" + shown(value) + " is not usable (" + prefix_ + e.key +
+                                         " takes " + e.expected() + "), so the figure uses " +
+                                         (e.get() == e.fallback ? "its default, " : "") + shown(e.get()) + ".",
+                                     int(&e - entries_.data())});
+    for (Message& m : messages_)
+        if (m.entry >= 0) m.after = entries_[size_t(m.entry)].get();
+    for (std::string& text : unknown) messages_.push_back({std::move(text)});
+}
+
+std::vector<std::string> UrlTable::messages() const {
+    std::vector<std::string> out;
+    for (const Message& m : messages_)
+        if (m.entry < 0 || entries_[size_t(m.entry)].get() == m.after) out.push_back(m.text);
+    return out;
+}
+
+int UrlTable::entry_index(const std::string& key) const {
+    for (size_t i = 0; i < entries_.size(); ++i)
+        if (entries_[i].key == key) return int(i);
+    return -1;
 }
 
 std::string UrlTable::query() const {

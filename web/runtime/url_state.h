@@ -7,7 +7,8 @@
 //          .choice("scorer", t.scorer, {{"dot", Scorer::dot}, {"additive", Scorer::additive}});
 //
 // Every refusal is treated the same way: the field keeps its default and messages() names the
-// key, the value (shown safely) and what it takes; the runtime shows that line under the figure.
+// key, the value (shown safely) and what it takes; the runtime shows that line under the figure
+// until the reader changes that setting.
 // Only values that differ from their defaults are written, so an untouched figure adds nothing.
 // No browser in here (host.cpp does the reading and writing): the parsing is tested natively.
 #pragma once
@@ -26,6 +27,8 @@ public:
     explicit UrlTable(std::string prefix) : prefix_(std::move(prefix)) {}  // "tr."
 
     UrlTable& integer(const std::string& key, int& field, int lo, int hi);
+    // The same with a top that can change (the chosen task's examples), asked when it is read.
+    UrlTable& integer(const std::string& key, int& field, int lo, std::function<int()> hi);
     UrlTable& integer_in(const std::string& key, int& field, std::vector<int> allowed);
     UrlTable& number(const std::string& key, double& field, double lo, double hi);
     // `count` comma-separated numbers in [lo, hi] each (a point, a matrix); the field's size.
@@ -55,6 +58,10 @@ public:
     // false and leaves the field alone; `expected` says what it takes, for the refusal.
     UrlTable& entry(const std::string& key, std::string expected, std::function<std::string()> get,
                     std::function<bool(const std::string&)> set);
+    // The same, with what it takes worded when a refusal is (a choice among tasks that can be
+    // added at run time).
+    UrlTable& entry(const std::string& key, std::function<std::string()> expected, std::function<std::string()> get,
+                    std::function<bool(const std::string&)> set);
 
     // Reads this table's keys from a URL query ("a=1&tr.width=32", with or without '?');
     // percent-encoding and '+' are decoded. Keys of other tables are ignored, unknown keys with
@@ -63,7 +70,9 @@ public:
     // This table's part of the query: "tr.width=32&tr.seed=7", URL-encoded, defaults left out.
     std::string query() const;
     const std::string& prefix() const { return prefix_; }
-    const std::vector<std::string>& messages() const { return messages_; }
+    // The last read's refusals that still hold: one about a key goes once the reader has changed
+    // what the figure uses for it (it would name a value the figure no longer shows).
+    std::vector<std::string> messages() const;
     // Every key, for tests: "tr.width", ...
     std::vector<std::string> keys() const;
 
@@ -76,14 +85,20 @@ public:
 private:
     struct Entry {
         std::string key;                          // without the prefix
-        std::string expected;                     // "a whole number from 1 to 30", for messages
+        std::function<std::string()> expected;    // "a whole number from 1 to 30", for messages
         std::function<std::string()> get;         // the field as URL text
         std::function<bool(const std::string&)> set;  // parses and stores; false: refused, untouched
         std::string fallback;                     // get() when registered: the default
     };
     std::string prefix_;
     std::vector<Entry> entries_;
-    std::vector<std::string> messages_;
+    struct Message {
+        std::string text;
+        int entry = -1;     // the entry it is about (-1: an unknown key, always shown)
+        std::string after;  // that entry's value when the link had been read
+    };
+    std::vector<Message> messages_;
+    int entry_index(const std::string& key) const;
 };
 
 }  // namespace lb::web
