@@ -60,9 +60,7 @@ PairsTaskSource read_task_file(std::string_view bytes) {
 }
 
 std::optional<std::string> task_link_value(const PairsTaskSource& source) {
-    // base64url writes 4 characters for every 3 bytes (a last 1 or 2 bytes take 2 or 3).
-    static_assert(task_link_max_chars % 4 == 0);
-    const std::optional<std::string> compressed = deflate_raw_within(tagged(source).dump(), task_link_max_chars / 4 * 3);
+    const std::optional<std::string> compressed = deflate_raw_within(tagged(source).dump(), task_link_max_bytes);
     if (!compressed) return std::nullopt;
     return base64url_encode(*compressed);
 }

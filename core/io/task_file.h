@@ -23,6 +23,9 @@ constexpr size_t task_file_max_bytes = 2 * pairs_max_bytes + 4096;
 // The longest link value: a teacher's task travels in a link pasted into a mail or a chat, where
 // a few kilobytes still go through whole. Larger tasks are exported as a file.
 constexpr size_t task_link_max_chars = 8000;
+// The compressed bytes that many characters hold: base64url writes 4 for every 3.
+constexpr size_t task_link_max_bytes = task_link_max_chars / 4 * 3;
+static_assert(task_link_max_chars % 4 == 0, "a whole number of base64url groups");
 
 // The file's text, indented, ending in a line end.
 std::string task_file_text(const PairsTaskSource& source);

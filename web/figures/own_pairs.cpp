@@ -113,7 +113,7 @@ PairsLink own_pairs_link(Lab& lab) {
     if (!lab.own_task) return {.refusal = "There are no pairs of yours to link to."};
     if (!lab.own_task_link) lab.own_task_link = task_link_value(lab.own_task_source).value_or("");
     if (lab.own_task_link->empty())
-        return {.refusal = "These pairs are more than a link holds (" + grouped(long(task_link_max_chars / 4 * 3)) +
+        return {.refusal = "These pairs are more than a link holds (" + grouped(long(task_link_max_bytes)) +
                            " bytes compressed): save them as a file and send that instead."};
     return {.value = *lab.own_task_link};
 }
