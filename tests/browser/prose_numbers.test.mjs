@@ -46,7 +46,7 @@ const NUMBER = /\d+(?:,\d{3})*(?:\.\d+)?/g;
 // check(number) must hold for each (when given).
 export const FIXED_FACTS = [
   [/Figure[\s\u00a0]+\d+/g, "a figure's label"],
-  [/(?:^|\s)\d{1,2}\. (?=[A-Z])/g, "a self-check question's number"],
+  [/(?:^|\s)\d{1,2}\.\s+(?=[A-Z])/g, "a self-check question's number"],
   [/(?:Bahdanau|Luong|Transformer|Wallace|Pinter|Ney|al\.|In|the|convention)[\s,(]+(?:et al\., )?(?:2003|2014|2015|2017|2019)\b/g, 'a year of publication'],
   [/wednesday 19 september 1977|before “1977”|of 1977/g, "the lesson's example date, an input the source wrote"],
   [/\b(?:8|16|32|64)\b(?= (?:units|hidden units|numbers))|\b(?:width|at|for) (?:8|16|32|64)\b|^\s*(?:8|16|32|64)(?=\s+(?:source|ours)\b)|\b16(?= and 32 units)/g,
