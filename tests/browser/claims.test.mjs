@@ -91,7 +91,7 @@ function proseText(page) {
 const TRIGGER = /\b(?:because|so|since|shows|fits|explains|means|depends|better|worse|more|less|most|always|never|cannot|only)\b|\bnot\b(?=[^.;:]*\bbut\b)/gi;
 
 // { unclaimed: [...], used: Set of exception indices } for the page.
-export function scan(page, exceptions = EXCEPTIONS) {
+export function scan(page, exceptions = EXCEPTIONS, trigger = TRIGGER) {
   const claims = claimElements(page);
   const regions = exceptions.map((entry) => (entry.within
     ? [...page.matchAll(new RegExp(entry.within.source, 'g'))].map((m) => [m.index, elementEnd(page, m.index)]) : []));
@@ -102,7 +102,7 @@ export function scan(page, exceptions = EXCEPTIONS) {
       const sentence = s[0].replace(/\s+/g, ' ').trim();
       if (!sentence) continue;
       const at = block.index + s.index;
-      const words = [...s[0].matchAll(TRIGGER)].map((w) => ({ word: w[0], offset: at + w.index }));
+      const words = [...s[0].matchAll(trigger)].map((w) => ({ word: w[0], offset: at + w.index }));
       const outside = words.filter(({ offset }) => !claims.some((c) => offset >= c.from && offset < c.to));
       if (outside.length === 0) continue;
       const start = at + s[0].search(/\S/);
