@@ -130,6 +130,24 @@ EMSCRIPTEN_KEEPALIVE const char* lb_pairs_link() {
     return answer.c_str();
 }
 
+// What the page holds of its shipped models, so that a test knows when the page has finished
+// loading them (a reload before that cancels their transfers): {"listed": assets/shipped.json was
+// read, "models": [{"file", "label", "loaded", "error", "checking": a worker decodes its held-out
+// split}]}.
+EMSCRIPTEN_KEEPALIVE const char* lb_shipped() {
+    static std::string answer;
+    nlohmann::json report{{"listed", false}, {"models", nlohmann::json::array()}};
+    if (app_made) {
+        const lb::web::Lab& lab = app_made->lab;
+        report["listed"] = lab.shipped_listed();
+        for (const lb::web::ShippedModel& m : lab.shipped)
+            report["models"].push_back({{"file", m.file}, {"label", lb::web::shipped_label(m.config)}, {"loaded", m.model.has_value()},
+                                        {"error", m.error}, {"checking", m.checked && m.model && !m.metrics && m.error.empty()}});
+    }
+    answer = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return answer.c_str();
+}
+
 }  // extern "C"
 
 int main() {

@@ -191,6 +191,20 @@ export async function typeIntoField(page, name, widget, text) {
   await page.keyboard.press('Enter');
 }
 
+// In the page: whether it has finished what it loads by itself (assets/shipped.json, every model it
+// lists, loaded or refused, and the check of the lesson's pair in the workers), and, once it has,
+// the shipped models it could not load ([] when all loaded). A reload before then cancels files
+// still on their way, which a browser reports as errors of the page that goes. A plain function,
+// so that any driver can run it there (tests/engines/ too): null while loading.
+export function shippedLoaded() {
+  const l = window.lookback;
+  if (l === undefined) return null;
+  const t = l.training(), s = l.shipped();
+  const settled = s.listed && s.models.length > 0 && s.models.every((m) => (m.loaded || m.error) && !m.checking) &&
+    t.workersReady === t.workers && t.evaluating === 0;
+  return settled ? s.models.filter((m) => !m.loaded).map((m) => `${m.file}: ${m.error}`) : null;
+}
+
 // In the page: how many of a canvas's pixels differ from its top-left pixel (the figure's
 // background), and how many distinct colours it has (a blank canvas has 0 and 1). A plain
 // function, so that any driver can run it there (tests/engines/ too).

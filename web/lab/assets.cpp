@@ -40,8 +40,11 @@ EM_JS(void, js_fetch_asset, (const char* path, int request), {
     const url = UTF8ToString(path);
     fetch(url)
         .then((response) => {
-            if (!response.ok) throw new Error(url + " answered HTTP " + response.status);
-            return response.arrayBuffer();
+            if (response.ok) return response.arrayBuffer();
+            // The server's or the service worker's refusal says why in a line of text.
+            return response.text().catch(() => "").then((text) => {
+                throw new Error(url + " answered HTTP " + response.status + (text ? ": " + text.slice(0, 200) : ""));
+            });
         })
         .then((buffer) => done(new Uint8Array(buffer), null), (error) => done(null, String(error.message || error)));
 });

@@ -250,6 +250,7 @@ struct Lab {
     // to read: each one's error, or that none was shipped; "" while they load.
     std::string shipped_errors(const Task& task, std::initializer_list<DecoderKind> kinds) const;
     bool checking_shipped() const; // a worker is decoding the held-out split with a shipped model
+    bool shipped_listed() const { return listed_; }  // assets/shipped.json was read, or refused
     // The native sweep (assets/sweep.json), then the published designs' means (published.json).
     std::vector<ResultRow> native_rows;
     std::string native_note;       // "12 epochs, seed 1", or why there is none

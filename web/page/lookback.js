@@ -376,6 +376,8 @@
       frames: (name) => module._lb_frames(figureIndex(name)),
       // Every figure's URL keys, by figure name.
       urlKeys: () => JSON.parse(module.ccall('lb_url_keys', 'string', [], [])),
+      // The shipped models: {listed, models: [{file, label, loaded, error, checking}]}.
+      shipped: () => JSON.parse(module.ccall('lb_shipped', 'string', [], [])),
       // How training is placed: {mode, size, workers, mainThreadSlices, evaluations,
       // workerWasmBytes}, and the page's own module's memory (pageWasmBytes).
       training: () => ({ ...runs.stats(), pageWasmBytes: module.HEAP8.length }),

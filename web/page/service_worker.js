@@ -42,6 +42,13 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// What a file of the site answers when neither the cache nor the network has it: a refusal the
+// page shows where the file was wanted, instead of a failed fetch. (A page reloaded while such a
+// file still streams to it has Firefox log 'A ServiceWorker intercepted the request and
+// encountered an unexpected error' for the page that goes: nothing is lost, the new page asks again.)
+const notKept = (file) => new Response(`${file} is not kept for reading offline, and the network did not answer`,
+  { status: 503, statusText: 'Offline', headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+
 // The site's own files come from the cache. A page's settings are in its query, which names no
 // other file: the query is ignored, and a folder means its index.html.
 self.addEventListener('fetch', (event) => {
@@ -55,7 +62,7 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith((async () => {
     const cached = await (await caches.open(cacheName)).match(path);
-    return cached ?? fetch(event.request);
+    return cached ?? fetch(event.request).catch(() => notKept(file));
   })());
 });
 
