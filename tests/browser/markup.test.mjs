@@ -26,30 +26,82 @@ test('html-validate finds nothing in the built index.html and embed.html', async
   }
 });
 
-// A reader who cannot see the formulas hears each one's TeX: every KaTeX formula in the built page
-// is a role="math" element named by the formula written in web/page/index.html, in order.
-test('every formula is named by its TeX source', () => {
+// A reader who cannot see the formulas hears them as mathematics: every KaTeX formula in the built
+// page holds MathML (its TeX kept only as the MathML's annotation, never as a name) beside its
+// HTML, which is hidden from assistive technology; in order, the formulas written in
+// web/page/index.html.
+test('every formula is MathML for assistive technology, its HTML hidden', () => {
   const built = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
   const unescape = (text) => text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const names = [...built.matchAll(/<span class="katex"([^>]*)>/g)].map(([, attributes]) => {
-    const found = attributes.match(/^ role="math" aria-label="([^"]+)"$/);
-    assert.ok(found, `a formula without a spoken name: <span class="katex"${attributes}>`);
-    return unescape(found[1]);
-  });
+  const formulas = built.match(/<span class="katex"[^>]*>/g);
+  assert.ok(formulas.every((tag) => tag === '<span class="katex">'), 'no formula is named by its TeX (or given a role)');
+  const annotated = [...built.matchAll(/<span class="katex"><span class="katex-mathml"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML"[^>]*><semantics>[\s\S]*?<annotation encoding="application\/x-tex">([\s\S]*?)<\/annotation><\/semantics><\/math><\/span><span class="katex-html" aria-hidden="true">/g)]
+    .map(([, tex]) => unescape(tex).trim().replace(/\s+/g, ' '));
+  assert.equal(annotated.length, formulas.length, 'every formula is MathML beside its hidden HTML');
   const source = fs.readFileSync(path.join(root, 'web/page/index.html'), 'utf8').replace(/<(script|style|pre|code)\b[\s\S]*?<\/\1>/g, '');
   const written = [...source.matchAll(/\\\[([\s\S]+?)\\\]|\\\(([\s\S]+?)\\\)/g)]
     .map(([, display, inline]) => unescape(display ?? inline).replace(/&nbsp;/g, '\u00a0').trim().replace(/\s+/g, ' '));
   assert.ok(written.length > 100, `${written.length} formulas found in the source`);
-  assert.deepEqual(names, written);
+  assert.deepEqual(annotated, written);
+});
+
+// Chromium leaves math out of a name computed from content: a heading, a header cell or a
+// question's legend holding a formula is named in words (aria-label; a legend's on its fieldset).
+test('a name that holds a formula is also written in words', () => {
+  const source = fs.readFileSync(path.join(root, 'web/page/index.html'), 'utf8');
+  const unnamed = [...source.matchAll(/<(h[1-6]|th|legend)\b([^>]*)>((?:(?!<\/\1>)[\s\S])*?\\\([\s\S]*?)<\/\1>/g)]
+    .filter(([whole, tag, attributes]) => {
+      if (tag !== 'legend') return !/aria-label="[^"]+"/.test(attributes);
+      const before = source.slice(0, source.indexOf(whole));
+      return !/<fieldset aria-label="[^"]+">\s*$/.test(before);
+    })
+    .map(([, tag, , text]) => `<${tag}> ${text.trim().slice(0, 60)}`);
+  assert.deepEqual(unnamed, []);
 });
 
 const env = useBrowser();
 
-test('the browser exposes a formula to assistive technology by its TeX', async () => {
+// A formula as Chromium's accessibility tree gives it to a screen reader: its MathML nodes, each
+// written as its kind over its children, spaces between (sub(d, k) is d with subscript k), letters as typed (the
+// tree holds mathematical italic letters, 𝑑 for d).
+function mathOf(node, byId) {
+  const kinds = { MathMLSub: 'sub', MathMLSup: 'sup', MathMLSquareRoot: 'sqrt', MathMLFraction: 'frac', MathMLUnder: 'under' };
+  const children = (node.childIds ?? []).map((id) => byId.get(id)).filter(Boolean);
+  const role = node.role?.value;
+  // Spacing and the invisible function application (U+2061) are not spoken.
+  if (role === 'StaticText') return String(node.name.value).normalize('NFKC').replace(/[\s\u2061]/g, '');
+  const inner = children.filter((c) => c.role?.value !== 'InlineTextBox').map((c) => mathOf(c, byId)).filter((t) => t !== '');
+  return kinds[role] ? `${kinds[role]}(${inner.join(', ')})` : inner.join(' ');
+}
+
+test('the browser exposes formulas as MathML, with their structure', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(env.url);
-  assert.ok(await page.getByRole('math', { name: 's_0 = h_S', exact: true }).count() >= 1);
+  await page.goto(`${env.url}#mechanism-title`);
+  const cdp = await context.newCDPSession(page);
+  const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
+  // Each formula's MathML under the element `selector`, read once the browser has laid it out
+  // (a section far away has no tree until then: content-visibility).
+  const formulas = async (selector) => {
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: document.nodeId, selector });
+    let nodes = [];
+    await until(`the formulas of ${selector} in the tree`, async () =>
+      (({ nodes } = await cdp.send('Accessibility.queryAXTree', { nodeId })), nodes.some((n) => n.role?.value === 'MathMLMath')));
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    assert.ok(!nodes.some((n) => n.role?.value === 'math' && n.name?.value), 'no formula is a math node named by a text');
+    return nodes.filter((n) => n.role?.value === 'MathMLMath' && !n.ignored).map((n) => mathOf(n, byId));
+  };
+  const steps = await formulas('#mechanism ol.steps');
+  assert.equal(steps[0], 'sub(e, t , j) = score ( sub(s, t − 1) , sub(h, j) ) .');
+  assert.equal(steps[1], 'sub(α, t , j) = frac(exp ( sub(e, t , j) ), under(∑, k) exp ( sub(e, t , k) )) .');
+  assert.equal(await page.getByRole('heading', { name: 'Temperature, and the 1/√d of the scaled dot product', exact: true }).count(), 1);
+  const scaled = await formulas('#scaled-dot-prose');
+  assert.equal(scaled[0], 'sup(q, ⊤) k / sqrt(sub(d, k)) ,');
+  // The HTML that is seen is not read: no text of KaTeX's HTML is in the tree.
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: document.nodeId, selector: '#scaled-dot-prose .katex-html' });
+  const { nodes: [html] } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+  assert.ok(html.ignored, 'KaTeX\'s HTML is hidden from the tree');
   await context.close();
 });
 

@@ -2,7 +2,7 @@
 //
 //   node web/page/build_page.mjs build/site
 //
-// index.html with its math rendered to HTML by KaTeX (so nothing typesets at run time) and a
+// index.html with its math rendered to HTML and MathML by KaTeX (so nothing typesets at run time) and a
 // toolbar under each figure (save it, copy its link); embed.html, which shows one of those figures
 // alone (embed.js picks it); the page's CSS, scripts, icon and manifest (web/page/), the training
 // worker's scripts (web/worker/), the two wasm modules from build/wasm (the page's and the
@@ -35,7 +35,6 @@ function fail(message) {
 
 const entities = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'", '&nbsp;': '\u00a0' };
 const decodeEntities = (text) => text.replace(/&(lt|gt|amp|quot|#39|nbsp);/g, (e) => entities[e]);
-const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 // Renders every \( \) and \[ \] outside <script>, <style>, <pre> and <code>.
 function renderMath(html, file) {
@@ -49,10 +48,10 @@ function renderMath(html, file) {
     const rendered = text.replace(math, (match, display, inline, punctuation, at) => {
       const tex = decodeEntities(display ?? inline);
       try {
-        // KaTeX's HTML is hidden from assistive technology; a formula is named by its TeX, as
-        // Wikipedia's math images are (KaTeX's MathML would add a third to the page's elements).
-        const html = katex.renderToString(tex, { output: 'html', throwOnError: true, displayMode: display !== undefined })
-          .replace('<span class="katex">', `<span class="katex" role="math" aria-label="${escapeAttribute(tex.trim().replace(/\s+/g, ' '))}">`);
+        // The HTML is what is seen, hidden from assistive technology (KaTeX marks it aria-hidden);
+        // the MathML beside it, visually hidden, is what screen readers read as mathematics. A
+        // name from the TeX was silent in Chromium and spoken as raw TeX in Firefox (issue 50).
+        const html = katex.renderToString(tex, { output: 'htmlAndMathml', throwOnError: true, displayMode: display !== undefined });
         return punctuation ? `<span class="math-nowrap">${html}${punctuation}</span>` : html;
       } catch (error) {
         fail(`${file}:${lineAt(offset + at)}: KaTeX: ${error.message}\n  in: ${tex}`);
