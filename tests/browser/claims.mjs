@@ -24,9 +24,9 @@ const all = (xs, f) => xs.every(f);
 
 // Frequently used paths.
 const sweep = (model, width, field) => `sweep.json:runs/[model=${model},width=${width}]/${field}`;
-const dialField = (order, field, model = 'plain') => order === 'dmy'
-  ? `dial.json:settings/1/models/[model=${model}]/fields/${field}/mean`
-  : `dial.json:settings/[field_order=${order}]/models/[model=${model}]/fields/${field}/mean`;
+const dialField = (order, field, model = 'plain', stat = 'mean') => order === 'dmy'
+  ? `dial.json:settings/1/models/[model=${model}]/fields/${field}/${stat}`
+  : `dial.json:settings/[field_order=${order}]/models/[model=${model}]/fields/${field}/${stat}`;
 const dialExact = (order, stat = 'mean', model = 'attention') => `dial.json:settings/[field_order=${order}]/models/[model=${model}]/exact/${stat}`;
 const tf = (model, seed, field) => `transformer.json:runs/[model=${model},width=64,seed=${seed}]/${field}`;
 const tfSummary = (model, field) => `transformer.json:summary/[model=${model}]/${field}`;
@@ -46,9 +46,15 @@ const recencyEvidence = {
   dayChance: 'dial.json:settings/1/chance/day',
 };
 // The year is kept when read last (≥ 0.95 in both orders) and not when read earlier (≤ 0.5);
-// the day is right at most about one time in five wherever it stands, and above chance there
-// only by a few times chance at most.
-const recencyHolds = (e) => min(e.yearLast) >= 0.95 && max(e.yearEarlier) <= 0.5 && max(e.dayAnywhere) <= 0.2;
+// the day is rarely right wherever it stands: on the mean of the seeds at most about one time in
+// six, which is also at most four times chance (0.045 × 4 = 0.18).
+const recencyHolds = (e) => min(e.yearLast) >= 0.95 && max(e.yearEarlier) <= 0.5 && max(e.dayAnywhere) <= 4 * e.dayChance;
+// The day's places overlap: a seed reading it first beats the worst seed of each order reading it last.
+const dayOverlapEvidence = {
+  firstBest: [dialField('dmy', 'day', 'plain', 'max'), dialField('dym', 'day', 'plain', 'max')],
+  lastWorst: [dialField('ymd', 'day', 'plain', 'min'), dialField('myd', 'day', 'plain', 'min')],
+};
+const dayOverlapHolds = (e) => max(e.firstBest) > max(e.lastWorst);
 
 const lengthEvidence = {
   ours: each(sweep('plain', 64, 'length_buckets/{i}'), [0, 1, 2, 3]),
@@ -98,6 +104,8 @@ const shapeHolds = (e) => max(e.oursW8) <= 0.01 && max(e.sourceW8) <= 0.01 && mi
 
 const bahdanau16Evidence = { bahdanauWorst: pub('bahdanau', 16, 'min'), lessonBest: pub('attention', 16, 'max') };
 const bahdanau16Holds = (e) => e.bahdanauWorst - e.lessonBest >= 0.1;
+const concatSeparatesEvidence = { concatWorst: luongPub('concat', false, 16, 'min'), lessonBest: pub('attention', 16, 'max'), dotBest: luongPub('dot', false, 16, 'max') };
+const concatSeparatesHolds = (e) => e.concatWorst > e.lessonBest && e.concatWorst > e.dotBest;
 const concatGeneralEvidence = {
   concatMean: luongPub('concat', false, 16, 'mean'), generalMean: luongPub('general', false, 16, 'mean'),
   concatLowest: luongPub('concat', false, 16, 'min'), generalHighest: luongPub('general', false, 16, 'max'),
@@ -148,9 +156,10 @@ export const CLAIMS = [
   // ---- The experiment ----
   {
     id: 'format-hardly-matters', claim: 'The input format hardly matters to either model.',
-    compare: 'per-character accuracy of each of the six formats, width 64', over: 'seed 1',
-    evidence: { plain: each(sweep('plain', 64, 'per_format/{i}'), [0, 1, 2, 3, 4, 5]), attention: each(sweep('attention', 64, 'per_format/{i}'), [0, 1, 2, 3, 4, 5]) },
-    holds: (e) => spread(e.plain) <= 0.03 && min(e.attention) >= 0.999,
+    compare: 'per-character accuracy (plain) and exact match (attention) in each of the six formats, width 64', over: 'seed 1',
+    evidence: { plain: each(sweep('plain', 64, 'per_format/{i}'), [0, 1, 2, 3, 4, 5]), attention: each(sweep('attention', 64, 'per_format_exact/{i}'), [0, 1, 2, 3, 4, 5]) },
+    // "Writes every string of every format right": exact match 1 in each format.
+    holds: (e) => spread(e.plain) <= 0.03 && all(e.attention, (x) => x === 1),
   },
   {
     id: 'training-curves', claim: 'The plain model\'s loss levels off while the attention model\'s keeps falling.',
@@ -184,10 +193,12 @@ export const CLAIMS = [
     holds: (e) => e.ours16 >= 0.5 && e.ours16 - e.source16 >= 0.4 && e.ours32 >= 0.9 && max(e.plain) <= 0.01 && max(e.plainSeeds) <= 0.02,
   },
   {
-    id: 'small-models-learn-more', claim: 'Our small models learn more in the same 12 epochs than the source\'s.',
-    compare: 'plain per-character accuracy at width 8, ours against the source\'s, 12 epochs each', over: 'seed 1',
-    evidence: { ours: sweep('plain', 8, 'per_char'), source: 'sweep.json:source/plain_per_char/0' },
-    holds: (e) => e.ours - e.source >= 0.3,
+    id: 'small-models-learn-more', claim: 'Our smallest plain model learns far more in the same 12 epochs than the source\'s; our attention model at that width only a little more.',
+    compare: 'per-character accuracy at width 8, ours against the source\'s, 12 epochs each, plain and attention', over: 'seed 1',
+    evidence: { ours: sweep('plain', 8, 'per_char'), source: 'sweep.json:source/plain_per_char/0',
+      oursAttention: sweep('attention', 8, 'per_char'), sourceAttention: 'sweep.json:source/attention_per_char/0' },
+    // Far more: ≥ 0.3; only a little ahead: above, by at most 0.1.
+    holds: (e) => e.ours - e.source >= 0.3 && e.oursAttention > e.sourceAttention && e.oursAttention - e.sourceAttention <= 0.1,
   },
   {
     id: 'dash-shape', claim: 'The source\'s smallest plain model had not learned the fixed shape of the answer; ours had.',
@@ -235,10 +246,11 @@ export const CLAIMS = [
     id: 'plain-keeps-year', claim: 'The plain model writes every year digit right; the source\'s misses its fourth now and then.',
     compare: 'the plain model\'s year digits at width 64, ours and the source\'s', over: 'seed 1',
     evidence: { ours: each(sweep('plain', 64, 'per_position/{i}'), [0, 1, 2, 3]), sourceFourth: 'sweep.json:source/per_position_64/plain/3' },
-    holds: (e) => min(e.ours) >= 0.999 && e.sourceFourth < 0.999 && e.sourceFourth >= 0.9,
+    // "Right every time": every year digit of every held-out string.
+    holds: (e) => all(e.ours, (x) => x === 1) && e.sourceFourth < 0.999 && e.sourceFourth >= 0.9,
   },
   {
-    id: 'plain-month-day-chance', claim: 'At seed 1 the plain model\'s month and day are at or below chance: it has kept nothing of them.',
+    id: 'plain-month-day-chance', claim: 'At seed 1 the plain model\'s month and day are at or below chance: what it writes shows no sign that it read them.',
     compare: 'the plain model\'s month and day digits at width 64 against always writing the most common digit', over: 'seed 1',
     evidence: { plain: each(sweep('plain', 64, 'per_position/{i}'), [5, 6, 8, 9]), chance: [5, 6, 8, 9].map(chance) },
     // Within 0.001 of chance at the first digits, below it at the second digits.
@@ -301,13 +313,16 @@ export const CLAIMS = [
     holds: (e) => min(e.last) >= 0.95 && max([...e.first, ...e.second]) <= 0.5 && max(e.first) > min(e.second),
   },
   {
-    id: 'dial-day', claim: 'The day follows its place only weakly, and something besides its place keeps the plain model from it.',
-    compare: 'the plain model\'s day in six orders against always writing the most common day, and against the year read last', over: 'the mean of seeds 1–3',
-    evidence: { first: [dialField('dmy', 'day'), dialField('dym', 'day')], last: [dialField('ymd', 'day'), dialField('myd', 'day')], chance: 'dial.json:settings/1/chance/day',
+    id: 'dial-day', claim: 'Three seeds show no effect of the day\'s place; wherever it stands it is right at best about one time in six, so something besides its place keeps the plain model from it.',
+    compare: 'the plain model\'s day in six orders (read first, second, last) against always writing the most common day, and against the year and month read last', over: 'the mean of seeds 1–3, and every seed',
+    evidence: { means: ['dmy', 'dym', 'mdy', 'ydm', 'ymd', 'myd'].map((o) => dialField(o, 'day')), chance: 'dial.json:settings/1/chance/day',
+      ...dayOverlapEvidence,
       yearLast: dialField('dmy', 'year'), monthLast: [dialField('ydm', 'month'), dialField('dym', 'month')] },
-    // Weakly: read last it is above read first, but never above 0.2 (about one time in five);
-    // besides its place: read last, the year is right ≥ 0.95 and the month ≥ 0.4, the day ≤ 0.2.
-    holds: (e) => max(e.last) > max(e.first) && max(e.last) <= 0.2 && min(e.first) <= 2 * e.chance && e.yearLast >= 0.95 && min(e.monthLast) >= 0.4 && max(e.monthLast) <= 0.6,
+    // No effect that the seeds show: a seed reading the day first beats the worst seed of each
+    // order reading it last. At best about one time in six: the best mean between 0.14 and 0.18
+    // (four times chance). Besides its place: read last, the year is right ≥ 0.95, the month 0.4–0.6.
+    holds: (e) => dayOverlapHolds(e) && max(e.means) <= 4 * e.chance && max(e.means) >= 0.14
+      && e.yearLast >= 0.95 && min(e.monthLast) >= 0.4 && max(e.monthLast) <= 0.6,
   },
   {
     id: 'fixed-format', claim: 'One fixed format does not rescue the plain model, while attention works in every order.',
@@ -350,16 +365,19 @@ export const CLAIMS = [
     compare: 'wrong-field moves of the shipped attention model: changes less readings', over: 'seed 1 (shipped), 9,600 moves',
     evidence: { changed: cf(GRU, 'all', 'wrong_field', 'changed'), read: cf(GRU, 'all', 'wrong_field', 'read'),
       onLink: align('dates', 'attention', 1, 'alignment/peak_hit_rate'), withinOne: align('dates', 'attention', 1, 'alignment/peak_near_rate') },
-    // Over a thousand; and the map check finds the same model's peak one off in a fifth of the rows or more.
-    holds: (e) => e.changed - e.read >= 1000 && e.withinOne - e.onLink >= 0.15,
+    // Over a thousand; and the map check finds the same model's peak one off in about a fifth of the rows (0.15–0.25).
+    holds: (e) => e.changed - e.read >= 1000 && e.withinOne - e.onLink >= 0.15 && e.withinOne - e.onLink <= 0.25,
   },
   {
-    id: 'reads-position', claim: 'A move to the neighbouring digit already changes the character about half the time, a move to another field somewhat more often: the model reads a digit\'s position, not only its field.',
-    compare: 'wrong-field against right-field moves (different steps: 9,600 against 7,132)', over: 'seed 1 (shipped)',
+    id: 'reads-position', claim: 'A move to the neighbouring digit already changes the character about half the time, a move to another field somewhat more often, in each field: the model reads a digit\'s position, not only its field.',
+    compare: 'wrong-field against right-field moves, pooled (different steps: 9,600 against 7,132) and field by field (like for like)', over: 'seed 1 (shipped)',
     evidence: { wrong: cf(GRU, 'all', 'wrong_field', 'changed_rate'), right: cf(GRU, 'all', 'right_field', 'changed_rate'),
-      wrongSteps: cf(GRU, 'all', 'wrong_field', 'steps'), rightSteps: cf(GRU, 'all', 'right_field', 'steps') },
-    // About half: 0.4–0.6; somewhat more: 0.05–0.3 more. The step sets differ, as the page says.
-    holds: (e) => e.right >= 0.4 && e.right <= 0.6 && e.wrong - e.right >= 0.05 && e.wrong - e.right <= 0.3 && e.rightSteps < e.wrongSteps,
+      wrongSteps: cf(GRU, 'all', 'wrong_field', 'steps'), rightSteps: cf(GRU, 'all', 'right_field', 'steps'),
+      wrongByField: ['year', 'month', 'day'].map((f) => cf(GRU, 'all', 'wrong_field', `per_field/${f}/changed_rate`)),
+      rightByField: ['year', 'month', 'day'].map((f) => cf(GRU, 'all', 'right_field', `per_field/${f}/changed_rate`)) },
+    // About half: 0.4–0.6; somewhat more: 0.05–0.3 more, pooled and in each field. The step sets differ, as the page says.
+    holds: (e) => e.right >= 0.4 && e.right <= 0.6 && e.wrong - e.right >= 0.05 && e.wrong - e.right <= 0.3 && e.rightSteps < e.wrongSteps
+      && all([0, 1, 2], (i) => e.wrongByField[i] - e.rightByField[i] >= 0.05 && e.wrongByField[i] - e.rightByField[i] <= 0.3),
   },
   {
     id: 'transformer-reads-moved', claim: 'The one-layer Transformer wrote the attended character after almost every move, far more often than the GRU: how much a map explains differs between models and can be measured.',
@@ -369,11 +387,13 @@ export const CLAIMS = [
   },
   // ---- Checking a map ----
   {
-    id: 'translation-map', claim: 'Translation: a good map, and a diagonal guess well behind it but far from zero, because the grammar is mostly monotone.',
+    id: 'translation-map', claim: 'Translation: a good map, and a diagonal guess well behind it (4.5 times its AER, nearly 40 times the rows missed) but far from zero, because the grammar is mostly monotone.',
     compare: 'the lesson\'s model against the diagonal guess, 1,200 held-out sentences', over: 'the mean of seeds 1–3',
     evidence: { modelOnLink: alignMean('translation', 'attention', 'peak_hit_rate'), modelAer: alignMean('translation', 'attention', 'aer'),
       guessOnLink: 'alignment-translation.json:diagonal_guess/peak_hit_rate', guessAer: 'alignment-translation.json:diagonal_guess/aer' },
-    holds: (e) => e.modelOnLink >= 0.99 && e.modelAer <= 0.1 && e.guessAer >= 3 * e.modelAer && e.guessOnLink >= 0.75,
+    // "4.5 times" the AER: the ratio rounds to 4.5; "nearly 40 times as many rows" missed: 35–40.
+    holds: (e) => e.modelOnLink >= 0.99 && e.modelAer <= 0.1 && e.guessOnLink >= 0.75 && (e.guessAer / e.modelAer).toFixed(1) === '4.5'
+      && (1 - e.guessOnLink) / (1 - e.modelOnLink) >= 35 && (1 - e.guessOnLink) / (1 - e.modelOnLink) <= 40,
   },
   {
     id: 'dates-map', claim: 'Dates: the lesson\'s model peaks near the field, one position off in nearly a quarter of the rows; Luong\'s is about as near, Bahdanau\'s nearer.',
@@ -384,7 +404,7 @@ export const CLAIMS = [
     holds: (e) => e.lessonNear - e.lessonOn >= 0.2 && e.lessonNear - e.lessonOn < 0.25 && Math.abs(e.luongOn - e.lessonOn) <= 0.05 && e.bahdanauOn - e.lessonOn >= 0.15,
   },
   {
-    id: 'dates-diagonal', claim: 'On the dates no straight line fits: the diagonal guess is almost always wrong.',
+    id: 'dates-diagonal', claim: 'On the dates the diagonal guess is almost always wrong: the answer reverses the fields but not the digits inside them.',
     compare: 'the diagonal guess\'s AER on the dates', over: 'the held-out split',
     evidence: { aer: 'alignment-dates.json:diagonal_guess/aer' }, holds: (e) => e.aer >= 0.85,
   },
@@ -394,10 +414,14 @@ export const CLAIMS = [
     evidence: { ...reversalShiftEvidence, seed2: align('reversal', 'attention', 2, 'exact') }, holds: (e) => reversalShiftHolds(e) && e.seed2 <= 0.01,
   },
   {
-    id: 'reversal-not-encoder-alone', claim: 'Neither the one-way encoder nor the lesson\'s way of attending makes the shift alone: Luong\'s attention on the same encoder and Bahdanau\'s model, which attends as the lesson\'s does, both peak on the letter.',
-    compare: 'peak on the letter: the lesson\'s model, Luong\'s global (same one-way encoder), Bahdanau\'s (same attention, two-way encoder)', over: 'Luong: seeds 1 and 2, which learned; Bahdanau: the mean of seeds 1–3',
-    evidence: { ...luongReversalEvidence, bahdanauOnLetter: alignMean('reversal', 'bahdanau', 'peak_hit_rate') },
-    holds: (e) => luongReversalHolds(e) && e.bahdanauOnLetter >= 0.95,
+    id: 'reversal-not-encoder-alone', claim: 'Among the recurrent designs, neither the one-way encoder nor the lesson\'s way of attending brings the shift alone: Luong\'s attention on the same encoder and Bahdanau\'s model, which attends as the lesson\'s does, both peak on the letter; and the all-states Transformer, right too, also peaks off the letter.',
+    compare: 'peak on the letter: the lesson\'s model, Luong\'s global (same one-way encoder), Bahdanau\'s (same attention, two-way encoder), the all-states Transformer (mean of its heads)', over: 'Luong: seeds 1 and 2, which learned (seed 3 did not); Bahdanau and the Transformer: the mean of seeds 1–3',
+    evidence: { ...luongReversalEvidence, bahdanauOnLetter: alignMean('reversal', 'bahdanau', 'peak_hit_rate'), luongSeed3: align('reversal', 'luong', 3, 'exact'),
+      transformerExact: 'alignment-reversal.json:summary/[model=transformer-all]/exact/mean', transformerOnLetter: alignMean('reversal', 'transformer-all', 'peak_hit_rate'),
+      transformerWithinOne: alignMean('reversal', 'transformer-all', 'peak_near_rate') },
+    // The Transformer: right (≥ 0.99), on the letter in only ≤ 0.3 of the rows, within one in ≥ 0.85.
+    holds: (e) => luongReversalHolds(e) && e.bahdanauOnLetter >= 0.95 && e.luongSeed3 <= 0.3
+      && e.transformerExact >= 0.99 && e.transformerOnLetter <= 0.3 && e.transformerWithinOne >= 0.85,
   },
   {
     id: 'same-training-differs', claim: 'The same training is not the same result, and a map is only as good as the model that drew it.',
@@ -423,23 +447,38 @@ export const CLAIMS = [
   },
   // ---- Probes ----
   {
-    id: 'plain-gradient', claim: 'In the plain model the first characters receive orders of magnitude less gradient than the last.',
+    id: 'plain-gradient', claim: 'On the lesson\'s string the shipped plain model\'s last state gets six orders of magnitude more gradient than its first.',
     compare: 'gradient size at the last encoder state over the first, shipped plain model, the lesson\'s string', over: 'one string, seed 1',
-    evidence: { ratio: 'gradient_path.json:plain/gradient_path/last_over_first' }, holds: (e) => e.ratio >= 1000,
+    evidence: { ratio: 'gradient_path.json:plain/gradient_path/last_over_first' },
+    // Six orders of magnitude: log10 of the ratio between 5.5 and 6.5.
+    holds: (e) => Math.log10(e.ratio) >= 5.5 && Math.log10(e.ratio) <= 6.5,
   },
   {
-    id: 'attention-gradient', claim: 'With attention the first and last states get about the same gradient, mostly not directly but back through the few recurrent steps from the day\'s digits, along which it does not shrink.',
-    compare: 'gradient sizes of the shipped attention model, the lesson\'s string: total and direct at positions 0, 7 and 8', over: 'one string, seed 1',
+    id: 'attention-gradient', claim: 'With attention the five states that get the most direct gradient are peaks of the map (the day\'s digits, the p, the year\'s 7s); the first and last states get about the same gradient, mostly not directly but back through the few recurrent steps from the day\'s digits, along which it does not shrink.',
+    compare: 'gradient sizes of the shipped attention model, the lesson\'s string: direct at every position, total and direct at positions 0, 7 and 8; the map\'s peaks', over: 'one string, seed 1',
     evidence: { ratio: 'gradient_path.json:attention/gradient_path/last_over_first', total0: 'gradient_path.json:attention/gradient_path/total/0',
       direct0: 'gradient_path.json:attention/gradient_path/direct/0', total7: 'gradient_path.json:attention/gradient_path/total/7',
-      direct: each('gradient_path.json:attention/gradient_path/direct/{i}', [7, 8]), dayPeaks: each('gradient_path.json:attention/peaks/{i}/position', [8, 9]) },
-    holds: (e) => Math.abs(e.ratio - 1) <= 0.1 && e.direct0 <= 0.1 * e.total0 && e.total0 >= e.total7 && e.direct[1] > e.direct[0] && e.dayPeaks[0] === 7 && e.dayPeaks[1] === 8,
+      direct: each('gradient_path.json:attention/gradient_path/direct/{i}', [7, 8]), dayPeaks: each('gradient_path.json:attention/peaks/{i}/position', [8, 9]),
+      directAll: each('gradient_path.json:attention/gradient_path/direct/{i}', [...Array(24).keys()]),
+      named: each('gradient_path.json:attention/peaks/{i}/position', [8, 9, 5, 2, 3]) },
+    // The five largest direct shares are at the peaks the sentence names (the day's digits, the
+    // month's p, the year's two 7s), each at least twice the sixth largest.
+    holds: (e) => {
+      const order = e.directAll.map((x, i) => [x, i]).sort((a, b) => b[0] - a[0]);
+      const top = order.slice(0, 5).map(([, i]) => i).sort((a, b) => a - b);
+      return JSON.stringify(top) === JSON.stringify([...new Set(e.named)].sort((a, b) => a - b)) && order[4][0] >= 2 * order[5][0]
+        && Math.abs(e.ratio - 1) <= 0.1 && e.direct0 <= 0.1 * e.total0 && e.total0 >= e.total7 && e.direct[1] > e.direct[0] && e.dayPeaks[0] === 7 && e.dayPeaks[1] === 8;
+    },
   },
   // ---- Every result ----
   {
-    id: 'attention-costs', claim: 'At 64 units attention has about half again as many parameters and trains more slowly, in the source and in ours.',
-    compare: 'parameters and single-threaded training time, plain against attention at width 64', over: 'seed 1',
-    evidence: costEvidence, holds: costHolds,
+    id: 'attention-costs', claim: 'At 64 units attention has about half again as many parameters and trains more slowly, in the source and in ours; the decoder cell\'s wider input is more than half of the extra parameters.',
+    compare: 'parameters and training time, plain against attention at width 64 (ours single-threaded, the source\'s on hardware it does not state)', over: 'seed 1',
+    evidence: { ...costEvidence, width: sweep('attention', 64, 'width') },
+    // The wider input: the decoder GRU's three gates each read the H-wide context, 3·H·H weights
+    // (core/models/params.h: dec_gru's input is E = 16 + H); more than half of the difference.
+    holds: (e) => costHolds(e) && 3 * e.width * e.width > 0.5 * (e.attentionParameters - e.plainParameters)
+      && 3 * e.width * e.width < e.attentionParameters - e.plainParameters,
   },
   {
     id: 'ranking-question', claim: 'By per-character accuracy the plain model looks near the attention models; by exact match it sits at the bottom with the plain models and the width-8 ones.',
@@ -457,9 +496,10 @@ export const CLAIMS = [
   // ---- The published designs ----
   {
     id: 'published-64-vs-16', claim: 'At width 64 every global design is near perfect, so the task cannot tell them apart there; at width 16 it can.',
-    compare: 'the means of seeds 1–3 of every global design at widths 64 and 16, 12 epochs', over: 'the mean of seeds 1–3',
-    evidence: { at64: globalDesigns64, at16: globalDesigns64.map((p) => p.replace('width=64', 'width=16')) },
-    holds: (e) => min(e.at64) >= 0.99 && spread(e.at16) >= 0.3,
+    compare: 'the means of seeds 1–3 of every global design at widths 64 and 16, 12 epochs; at 16, the seeds of the pairs it separates', over: 'the mean of seeds 1–3; at 16 every seed',
+    evidence: { at64: globalDesigns64, at16: globalDesigns64.map((p) => p.replace('width=64', 'width=16')), ...bahdanau16Evidence, ...concatSeparatesEvidence },
+    // It can: the means spread by ≥ 0.3, and at least one pair's seeds do not overlap (two do).
+    holds: (e) => min(e.at64) >= 0.99 && spread(e.at16) >= 0.3 && bahdanau16Holds(e) && concatSeparatesHolds(e),
   },
   {
     id: 'bahdanau-beats-16', claim: 'At width 16 Bahdanau\'s worst seed beats the lesson model\'s best, but that is not the two-way encoder alone.',
@@ -473,6 +513,11 @@ export const CLAIMS = [
     evidence: concatGeneralEvidence, holds: concatGeneralHolds,
   },
   {
+    id: 'concat-separates-16', claim: 'At width 16 three seeds separate Luong\'s concat score from the lesson\'s model and from dot: concat\'s lowest seed is above the best of either.',
+    compare: 'exact match of seeds 1–3 at width 16, 12 epochs: concat against the lesson\'s model and Luong\'s dot', over: 'every seed',
+    evidence: concatSeparatesEvidence, holds: concatSeparatesHolds,
+  },
+  {
     id: 'input-feeding-overlap', claim: 'Nor do three seeds separate input feeding from its absence.',
     compare: 'exact match of seeds 1–3, global general with and without input feeding, widths 16 and 64', over: 'every seed',
     evidence: { with: [luongPub('general', true, 16, 'min'), luongPub('general', true, 16, 'max'), luongPub('general', true, 64, 'min'), luongPub('general', true, 64, 'max')],
@@ -481,11 +526,15 @@ export const CLAIMS = [
     holds: (e) => [0, 2].every((i) => e.with[i] <= e.without[i + 1] && e.without[i] <= e.with[i + 1]),
   },
   {
-    id: 'local-window-separates', claim: 'Without input feeding, the local window is the one difference three seeds separate at width 64; with input feeding they do not.',
-    compare: 'exact match of seeds 1–3 at width 64: local-p general against global general, with and without input feeding', over: 'every seed',
+    id: 'local-window-separates', claim: 'Without input feeding, the local window is the one difference whose seeds do not overlap at width 64, only just at its best seed and by far at the other two; with input feeding they overlap.',
+    compare: 'exact match of seeds 1–3 at width 64: local-p general against global general, with and without input feeding; local-p\'s seed 1 in the map check\'s sweep', over: 'every seed',
     evidence: { localBest: luongPub('general', false, 64, 'max', 'luong-local'), globalWorst: luongPub('general', false, 64, 'min'),
+      localOthers: [1, 3].map((s) => `published.json:runs/[model=luong-local,scorer=general,input_feeding=false,width=64,seed=${s}]/exact`),
+      localSeed1: 'published.json:runs/[model=luong-local,scorer=general,input_feeding=false,width=64,seed=1]/exact', localSeed1MapCheck: align('dates', 'luong-local', 1, 'exact'),
       feedingLocalBest: luongPub('general', true, 64, 'max', 'luong-local'), feedingGlobalWorst: luongPub('general', true, 64, 'min') },
-    holds: (e) => e.localBest < e.globalWorst && e.feedingLocalBest >= e.feedingGlobalWorst,
+    // Only just: below, by less than seed 1 moved between machines; far below: ≥ 0.2 under the global worst.
+    holds: (e) => e.localBest < e.globalWorst && e.globalWorst - e.localBest < Math.abs(e.localSeed1 - e.localSeed1MapCheck)
+      && max(e.localOthers) <= e.globalWorst - 0.2 && e.feedingLocalBest >= e.feedingGlobalWorst,
   },
   {
     id: 'local-map-not-window', claim: 'The local-p maps do not explain the window\'s harm: its best seed peaks on a link less often than a worse seed.',
@@ -509,18 +558,26 @@ export const CLAIMS = [
     holds: (e) => e.attention > e.plain && e.first === e.all,
   },
   {
-    id: 'warmup', claim: 'Warm-up did not help at this size: it scored lowest of the five settings tried, one seed each.',
-    compare: 'the five candidate settings of the all-states Transformer, seed 1', over: 'seed 1 (one seed per setting)',
-    evidence: { warmup: 'transformer.json:shipped/candidates/[epochs=12,warmup_steps=200]/exact', all: each('transformer.json:shipped/candidates/{i}/exact', [0, 1, 2, 3, 4]) },
-    holds: (e) => e.warmup === min(e.all) && e.warmup < max(e.all),
+    id: 'warmup', claim: 'Warm-up made no measurable difference at this size: the five settings, one seed each, ended closer together than one run swings from epoch to epoch.',
+    compare: 'the five candidate settings of the all-states Transformer, seed 1; the shipped run\'s dip at epoch 7 and the warm-up run at epoch 11', over: 'seed 1 (one seed per setting)',
+    evidence: { warmup: 'transformer.json:shipped/candidates/[epochs=12,warmup_steps=200]/exact', all: each('transformer.json:shipped/candidates/{i}/exact', [0, 1, 2, 3, 4]),
+      warmupBefore: 'transformer.json:shipped/candidates/[epochs=12,warmup_steps=200]/curve/[epoch=11]/exact',
+      shippedBeforeDip: 'transformer.json:shipped/models/transformer-all/curve/[epoch=6]/exact', shippedDip: 'transformer.json:shipped/models/transformer-all/curve/[epoch=7]/exact' },
+    // The five span less than the shipped run's one-epoch dip; the warm-up run, last at the end,
+    // was level with the best (within 0.001) one epoch before.
+    holds: (e) => spread(e.all) <= 0.02 && spread(e.all) < e.shippedBeforeDip - e.shippedDip && e.warmup === min(e.all) && e.warmupBefore >= max(e.all) - 0.001,
   },
   {
-    id: 'shipped-settings', claim: 'The shipped settings tied for best among five and train in about half the time of the other best; the five span a narrow range, which bounds the tuning\'s optimism.',
-    compare: 'the five candidate settings, seed 1: exact match and training time', over: 'seed 1',
+    id: 'shipped-settings', claim: 'The shipped settings came out best of five, level with the setting of 20 epochs, which is the same run continued and took about twice as long; the five span a narrow range, which bounds the tuning\'s optimism.',
+    compare: 'the five candidate settings, seed 1: exact match, held-out curves and training time', over: 'seed 1',
     evidence: { shipped: 'transformer.json:shipped/candidates/[epochs=12,warmup_steps=0,dropout=0]/exact', other: 'transformer.json:shipped/candidates/[epochs=20,warmup_steps=0,dropout=0]/exact',
       shippedSeconds: 'transformer.json:shipped/candidates/[epochs=12,warmup_steps=0,dropout=0]/train_seconds', otherSeconds: 'transformer.json:shipped/candidates/[epochs=20,warmup_steps=0,dropout=0]/train_seconds',
+      shippedCurve: each('transformer.json:shipped/candidates/[epochs=12,warmup_steps=0,dropout=0]/curve/{i}/exact', [...Array(12).keys()]),
+      otherCurve: each('transformer.json:shipped/candidates/[epochs=20,warmup_steps=0,dropout=0]/curve/{i}/exact', [...Array(12).keys()]),
       all: each('transformer.json:shipped/candidates/{i}/exact', [0, 1, 2, 3, 4]) },
-    holds: (e) => e.shipped === max(e.all) && e.other === e.shipped && e.shippedSeconds / e.otherSeconds >= 0.4 && e.shippedSeconds / e.otherSeconds <= 0.6 && spread(e.all) <= 0.02,
+    // The same run continued: its first 12 epochs' held-out scores are identical to the shipped run's.
+    holds: (e) => e.shipped === max(e.all) && e.other === e.shipped && all([...Array(12).keys()], (i) => e.shippedCurve[i] === e.otherCurve[i])
+      && e.shippedSeconds / e.otherSeconds >= 0.4 && e.shippedSeconds / e.otherSeconds <= 0.6 && spread(e.all) <= 0.02,
   },
   {
     id: 'first-against-all', claim: 'Reading every state beats reading one, by far, at every seed, as the course note found.',
@@ -588,7 +645,7 @@ export const CLAIMS = [
     holds: (e) => e.groups[3] === min(e.groups) && e.groups[0] - e.groups[3] >= 0.03,
   },
   {
-    id: 'translation-maps', claim: 'The first-state map puts all its weight on one state; the all-states map is the best of any model on the grammar.',
+    id: 'translation-maps', claim: 'The first-state map puts all its weight on one state; the all-states map (a mean of four heads, not like for like) is the best of any model on the grammar.',
     compare: 'AER on the translation, every model with a map', over: 'the mean of seeds 1–3',
     evidence: { first: alignMean('translation', 'transformer-first', 'aer'), all: alignMean('translation', 'transformer-all', 'aer'),
       others: ['attention', 'bahdanau', 'luong', 'luong-local'].map((m) => alignMean('translation', m, 'aer')) },
@@ -602,10 +659,11 @@ export const CLAIMS = [
     holds: (e) => e.all >= 0.99 && e.first <= 0.05 && e.first - e.plain <= 0.05,
   },
   {
-    id: 'one-vector-not-data-alone', claim: 'One vector serving the grammar is not a property of the data alone: the GRU\'s last state does not manage it.',
-    compare: 'BLEU after 30 epochs: transformer-first against the plain GRU', over: 'the mean of seeds 1–3',
-    evidence: { first: 'alignment-translation.json:summary/[model=transformer-first]/bleu/mean', plain: 'alignment-translation.json:summary/[model=plain]/bleu/mean' },
-    holds: (e) => e.first >= 0.95 && e.plain <= 0.2,
+    id: 'one-vector-not-data-alone', claim: 'One vector serving the grammar is not a property of the data alone: the first-state Transformer manages it and the GRU without attention does not; the two differ in more than their vector.',
+    compare: 'BLEU after 30 epochs: transformer-first against the plain GRU; their parameter counts', over: 'the mean of seeds 1–3',
+    evidence: { first: 'alignment-translation.json:summary/[model=transformer-first]/bleu/mean', plain: 'alignment-translation.json:summary/[model=plain]/bleu/mean',
+      firstParameters: 'alignment-translation.json:summary/[model=transformer-first]/parameters', plainParameters: 'alignment-translation.json:summary/[model=plain]/parameters' },
+    holds: (e) => e.first >= 0.95 && e.plain <= 0.2 && e.firstParameters > e.plainParameters,
   },
   {
     id: 'gru-matches-transformer', claim: 'The GRU with attention learns the dates as well as the all-states Transformer, with fewer parameters.',
@@ -622,10 +680,15 @@ export const CLAIMS = [
   },
   // ---- Pitfalls ----
   {
-    id: 'pitfall-recurrence', claim: 'The experiment shows that reading every encoder state beats reading the last; both models are recurrent.',
-    compare: 'the lesson\'s GRU with attention against the plain GRU, width 64, seeds 1–3', over: 'every seed',
-    evidence: { attention: seeds(tf('attention', '{s}', 'exact')), plain: seeds(tf('plain', '{s}', 'exact')) },
-    holds: (e) => min(e.attention) - max(e.plain) >= 0.9,
+    id: 'pitfall-recurrence', claim: 'The GRU with attention beats the one without even at about a fifth of the parameters; the Transformer pair, which differs in nothing else, isolates reading every state, and it wins at every seed.',
+    compare: 'the lesson\'s GRU with attention at width 16 (seeds 1–3) against the plain GRU at width 64 (seeds 1–3), and at width 64 against width 64; transformer-first against transformer-all', over: 'every seed',
+    evidence: { attention: seeds(tf('attention', '{s}', 'exact')), plain: seeds(tf('plain', '{s}', 'exact')),
+      attention16Worst: pub('attention', 16, 'min'), plainBest: tfSummary('plain', 'exact/max'),
+      attention16Parameters: 'published.json:summary/[model=attention,width=16]/parameters', plainParameters: tf('plain', 1, 'parameters'), ...firstAllEvidence },
+    // Beats: the width-16 attention model's worst seed is ≥ 0.5 above the plain model's best;
+    // about a fifth: 0.15–0.25 of the parameters; the Transformer pair as in first-against-all.
+    holds: (e) => min(e.attention) - max(e.plain) >= 0.9 && e.attention16Worst - e.plainBest >= 0.5
+      && e.attention16Parameters / e.plainParameters >= 0.15 && e.attention16Parameters / e.plainParameters <= 0.25 && firstAllHolds(e),
   },
   {
     id: 'pitfall-exact-match', claim: 'A model can score almost nothing on exact match while getting most characters right, and a year-only model scores as much per character.',
@@ -655,7 +718,7 @@ export const CLAIMS = [
   },
   // ---- What to remember ----
   {
-    id: 'remember-plain', claim: 'The plain model keeps the year read last and gets the day right at most about one time in five wherever it is read; not a matter of length.',
+    id: 'remember-plain', claim: 'The plain model keeps the year read last and gets the day right at most about one time in six wherever it is read; not a matter of length.',
     compare: 'the field-order dial (mean of seeds) and the length groups (seed 1)', over: 'the mean of seeds 1–3; length: seed 1',
     evidence: { ...recencyEvidence, ...lengthEvidence }, holds: (e) => recencyHolds(e) && lengthHolds(e),
   },
@@ -688,10 +751,10 @@ export const CLAIMS = [
     holds: (e) => min(e.year) >= 0.99 && all([0, 1], (i) => e.day[i] <= e.dayChance[i] + 0.005),
   },
   {
-    id: 'q5-answer', claim: 'Recency explains the year, not the day; and the same model gets all four year digits right, so neither days\' values nor width explain it.',
-    compare: 'the field-order dial, plain model, and its year digits at width 64', over: 'the mean of seeds 1–3',
-    evidence: { ...recencyEvidence, yearDigits: each(sweep('plain', 64, 'per_position/{i}'), [0, 1, 2, 3]) },
-    holds: (e) => recencyHolds(e) && min(e.yearDigits) >= 0.99,
+    id: 'q5-answer', claim: 'Recency explains the year, not the day: the day is right at most about one time in six wherever it is read, and the seeds of its places overlap; the same model gets all four year digits right, so neither days\' values nor width explain it.',
+    compare: 'the field-order dial, plain model, and its year digits at width 64', over: 'the mean of seeds 1–3 (the overlap: every seed)',
+    evidence: { ...recencyEvidence, ...dayOverlapEvidence, yearDigits: each(sweep('plain', 64, 'per_position/{i}'), [0, 1, 2, 3]) },
+    holds: (e) => recencyHolds(e) && dayOverlapHolds(e) && min(e.yearDigits) >= 0.99,
   },
   {
     id: 'q6-answer', claim: 'There is no trend with length; the failure tracks the field.',
@@ -712,11 +775,13 @@ export const CLAIMS = [
     evidence: { both: [sweep('plain', 8, 'exact'), sweep('attention', 8, 'exact')] }, holds: (e) => max(e.both) <= 0.01,
   },
   {
-    id: 'q10-answer', claim: 'At 8 units attention fixes access but not capacity: both miss even the year\'s third digit; at 16 attention works.',
-    compare: 'the year\'s third digit at width 8, plain against attention; parameters; attention at 16', over: 'seed 1',
+    id: 'q10-answer', claim: 'At 8 units access is not enough in 12 epochs: both models miss even the year\'s third digit; whether width or training time, not run; training matters there (the source\'s plain model, trained differently, gets far fewer characters right); at 16 attention works.',
+    compare: 'the year\'s third digit at width 8, plain against attention; parameters; plain per-character accuracy at width 8, ours against the source\'s; attention at 16', over: 'seed 1',
     evidence: { third: [sweep('plain', 8, 'per_position/2'), sweep('attention', 8, 'per_position/2')], plainParameters: sweep('plain', 8, 'parameters'),
-      attentionParameters: sweep('attention', 8, 'parameters'), attention16: sweep('attention', 16, 'exact') },
-    holds: (e) => max(e.third) <= 0.5 && Math.abs(e.third[0] - e.third[1]) <= 0.05 && e.attentionParameters > e.plainParameters && e.attention16 >= 0.5,
+      attentionParameters: sweep('attention', 8, 'parameters'), attention16: sweep('attention', 16, 'exact'),
+      oursPerChar: sweep('plain', 8, 'per_char'), sourcePerChar: 'sweep.json:source/plain_per_char/0' },
+    holds: (e) => max(e.third) <= 0.5 && Math.abs(e.third[0] - e.third[1]) <= 0.05 && e.attentionParameters > e.plainParameters && e.attention16 >= 0.5
+      && e.oursPerChar - e.sourcePerChar >= 0.3,
   },
 ];
 
@@ -741,10 +806,10 @@ export const EXCEPTIONS = [
   { sentence: /Nine months of the twelve start with a 0|Always writing the most common digit scores/, reason: 'the chance baseline, computed from the split (chance.json, lookback chance)' },
   { sentence: /where it shows one|the task menu shows|the address bar keeps what you set|so you can keep scrolling|so a link reproduces the run|so you can see how much|tints the numbers it computes and, more lightly|(?:lower|higher) is better|so nothing is outlined|Two more questions|A task needs a hundred pairs or more|the limits on its size|if you would rather not wait|the page's own address holds them too|brighter for more weight|the input position with the most weight|first encoder state only \(grey\)/i, reason: 'the page\'s controls and what they do' },
   { sentence: /the answer depends on every part|so the model has to reorder|so nothing is downloaded|so our generator writes|cannot separate is a field's place|outputs are always ten characters|a possible link is a token it also depends on|Each of the three tasks the core knows/, reason: 'how the tasks are made (core/data, docs/dataset.md, docs/tasks.md)' },
-  { sentence: /left to right only|the only state that has read the whole string|so the shorter ones are padded|so no weight ever lands on padding|so one mistake does not spoil|its most likely character|so its state at position|every query has a single key|so the order of its sums depends|first-state model has nowhere else|because one key always gets weight 1|our decoders start from|the other three still read the right field|a weighted sum ignores order|so a peak on a space or in the middle of a word may be/, reason: 'what the models compute, by construction (core/models/*.h, core/train)' },
+  { sentence: /left to right only|the only state that has read the whole string|so the shorter ones are padded|so no weight ever lands on padding|so one mistake does not spoil|its most likely character|so its state at position|every query has a single key|so the order of its sums depends|first-state model has nowhere else|because one key always gets weight 1|the other three still read the right field|a weighted sum ignores order|so a peak on a space or in the middle of a word may be/, reason: 'what the models compute, by construction (core/models/*.h, core/train)' },
   { sentence: /So we trained both models|only when all its digits are|busy with other builds, so the table|The GRU models were not tuned|tuning on the test set|only for its models at width 64|and the dates only 12 epochs|so that row is where the model looks|so we ran ours on the toy grammar/, reason: 'how a measurement was made' },
   { sentence: /Jain and Wallace \(2019\) showed|Cho\s+et al\., 2014|course note saw a near-diagonal map|did that with a one-layer Transformer|Its notebook states|the papers before the Transformer/, reason: 'what a cited paper or the course note reports (not our measurement)' },
-  { sentence: /the year's digits look at the year, the\s+month's at one letter|Within a field the peak stays|Two of the year's digits peak one position off|where the rows lean they lean across fields/, reason: 'what Figure 9 draws for the lesson\'s date, which transformer.test.mjs checks in the page' },
+  { sentence: /where the rows lean they lean across fields/, reason: 'what Figure 9\'s self-attention map draws for the lesson\'s date (the weekday\'s letters peak in the day, most of the month word\'s in the year), which transformer.test.mjs checks in the page' },
   { sentence: /a map that labels each row by the decoder's input|Our rows are labelled by the character they write/, reason: 'the labelling argument behind our guess about the course note\'s map (the sentence before says it is a guess)' },
   { sentence: /The article around the figures, which explains why, takes over an hour/, reason: 'the route\'s own time, which the route test below checks' },
   { sentence: /so that wider\s+vectors do not push/, reason: 'the reason for 1/√d, derived in the scorers section' },

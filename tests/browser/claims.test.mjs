@@ -199,7 +199,7 @@ test('a rerun that moves a number fails the claims it carries', (t) => {
       ['route-sweep', 'one-width-misleads', 'shape-agrees', 'ranking-question', 'pitfall-one-width', 'remember-attention', 'q10-premise']],
     // The Transformer sweep: the first-state model's seed 3 now reads as well as the all-states one.
     ['transformer.json', (j) => { j.runs.find((r) => r.model === 'transformer-first' && r.seed === 3).exact = 0.99; },
-      ['route-first-state', 'first-against-all', 'bottleneck-after-12', 'remember-transformer']],
+      ['route-first-state', 'first-against-all', 'bottleneck-after-12', 'pitfall-recurrence', 'remember-transformer']],
   ];
   for (const [file, edit, expected] of cases) {
     const assets = moved(file, edit);
