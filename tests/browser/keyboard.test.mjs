@@ -12,7 +12,7 @@
 // 390 px (build/screenshots/focus-ring-*.png). One page load for all of it (390 px by resizing it).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { openWatched, screenshotPath, settled, state, until, useBrowser } from './helpers.mjs';
+import { frames, openWatched, screenshotPath, settled, state, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 let context, page, problems;
@@ -59,14 +59,80 @@ async function settledSteps(name) {
 const status = (name) => page.locator(`canvas[data-figure="${name}"] + [role="status"]`);
 const focusedName = () => page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.textContent);
 
+// The node Chromium's accessibility tree gives a screen reader for the element `selector` finds,
+// and one of its properties ('live', 'busy' (1 when busy), 'invalid', 'valuemin'…).
+async function axNode(selector) {
+  const cdp = await context.newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    if (!nodeId) throw new Error(`no element ${selector}`);
+    return (await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false })).nodes[0];
+  } finally {
+    await cdp.detach();
+  }
+}
+const axProperty = (node, name) => node.properties?.find((p) => p.name === name)?.value.value;
+const statusText = (name) => status(name).textContent();
+// Waits until figure `name`'s status region says exactly `text`.
+const saysNow = (name, text) => until(`${name} to say "${text}"`, async () => (await statusText(name)) === text);
+
+// First, before anything draws Figure 2: Tab onto a figure that has not drawn yet hears that it is
+// starting (not that it needs JavaScript), and the focus goes on to its first control while the
+// canvas is still in the tree (a focused node removed first made Orca take the new focus silently).
+test('a figure not drawn yet: its canvas says it is starting, then the focus moves on to its first control', async () => {
+  await opened();
+  assert.equal(await frames(page, 'worked-example'), 0, 'Figure 2 has not drawn yet');
+  await page.evaluate(() => {
+    const canvas = document.querySelector('canvas[data-figure="worked-example"]');
+    window.focusedSince = [];
+    document.addEventListener('focusin', (event) => window.focusedSince.push({
+      on: event.target === canvas ? 'canvas' : event.target.getAttribute('aria-label') ?? event.target.textContent,
+      canvasHidden: canvas.getAttribute('aria-hidden'),
+      description: document.getElementById(canvas.getAttribute('aria-describedby')).textContent.trim(),
+    }));
+  });
+  await page.keyboard.press('Shift');  // the keyboard's focus, as Tab gives it (:focus-visible)
+  await page.locator('canvas[data-figure="worked-example"]').focus();
+  await until('the focus on the first control', () => page.evaluate(() => window.focusedSince.length >= 2), 20000);
+  const [onCanvas, onControl] = await page.evaluate(() => window.focusedSince);
+  assert.deepEqual(onCanvas, { on: 'canvas', canvasHidden: null, description: 'The figure is starting.' });
+  assert.equal(onControl.on, 'Previous step');
+  assert.equal(onControl.canvasHidden, null, 'the canvas leaves the tree after the focus has moved');
+  const focused = await axNode('.figure-mirror:has(+ canvas[data-figure="worked-example"]) :focus');
+  assert.equal(focused.role.value, 'button');
+  assert.equal(focused.name.value, 'Previous step');
+  assert.equal(axProperty(focused, 'focused'), true);
+});
+
 test('Figure 2: Next step, from the keyboard, steps the worked example', async () => {
   await drawn('worked-example');
   const before = (await state(page, 'worked-example')).step;
   const next = figure('Figure 2').getByRole('button', { name: 'Next step' });
   await keys(next, 'Enter');
   await waitFor('the next step', 'worked-example', (s) => s.step === before + 1);
+  // Each step is said once, with its numbers in one sentence.
+  await saysNow('worked-example', 'Step 2 of 4, softmax: weights 0.368, 0.183 and 0.449, from exponentials summing to 6.685.');
   await page.keyboard.press('Space');
   await waitFor('the step after', 'worked-example', (s) => s.step === before + 2);
+  await saysNow('worked-example', 'Step 3 of 4, weighted sum: context c = (0.817, 0.632), from weights 0.368, 0.183 and 0.449.');
+});
+
+// The temperature's float step (0.00999999977 from 0.100000001) put the slider's value off the
+// step's grid: Firefox said "invalid entry", Chromium snapped 1 to 0.999999981. On the grid, the
+// value is the figure's to the step.
+test('Figure 2: the temperature slider\'s value is on its step\'s grid, at 1 and at the square root of 2', async () => {
+  const slider = '.figure-mirror:has(+ canvas[data-figure="worked-example"]) input[aria-label="temperature τ"]';
+  await keys(figure('Figure 2').getByRole('slider', { name: 'temperature τ' }), 'ArrowRight', 'ArrowLeft');
+  for (const [value, onGrid] of [[1, '1'], [Math.SQRT2, '1.41']]) {
+    if (value !== 1) await keys(figure('Figure 2').getByRole('button', { name: 'τ = square root of d = square root of 2' }), 'Enter');
+    await waitFor(`temperature ${value}`, 'worked-example', (s) => Math.abs(s.temperature - value) < 1e-9);
+    await until('the slider described', async () => (await page.locator(slider).getAttribute('aria-valuetext')) === value.toFixed(2));
+    assert.deepEqual(await page.locator(slider).evaluate((e) => [e.value, e.validity.valid, e.min, e.step]), [onGrid, true, '0.1', '0.01']);
+    const node = await axNode(slider);
+    assert.equal(axProperty(node, 'invalid'), 'false', `temperature ${value}: not invalid in the tree`);
+    assert.equal(Math.fround(node.value.value), Math.fround(Number(onGrid)), 'the value the tree gives');
+  }
 });
 
 test('Figure 3: the task, width, model, scorer, seed and epochs change from the keyboard', async () => {
@@ -112,9 +178,20 @@ test('Figure 3: Train, Pause and Step from the keyboard', async () => {
   const f = figure('Figure 3');
   await keys(f.getByRole('button', { name: 'Train' }), 'Enter');
   await waitFor('training', 'training', (s) => s.running && s.runs.every((r) => r.steps >= 1), 30000);
-  await until('the figure busy', async () => (await f.getAttribute('aria-busy')) === 'true');
+  await saysNow('training', 'Training.');
+  const group = '.figure-mirror:has(+ canvas[data-figure="training"])';
+  await until('the figure busy', async () => Boolean(axProperty(await axNode(group), 'busy')));
+  // The progress, as a progress bar with its value.
+  const progress = await axNode(`${group} [role="progressbar"]`);
+  assert.equal(progress.name.value, 'training progress');
+  assert.equal(axProperty(progress, 'valuemin'), 0);
+  assert.equal(axProperty(progress, 'valuemax'), 100);
+  assert.match(String(progress.value.value), /^\d+$/);
+  // Its value text (the tree over CDP leaves a progress bar's empty, so read from the element).
+  assert.match(await page.locator(`${group} [role="progressbar"]`).getAttribute('aria-valuetext'), /^epoch \d+ of \d+, \d+%$/);
   await keys(f.getByRole('button', { name: 'Pause' }), 'Space');
   await waitFor('the pause', 'training', (s) => !s.running);
+  await saysNow('training', 'Paused.');
   const paused = await settledSteps('training');
   await keys(f.getByRole('button', { name: 'Step one batch' }), 'Enter');
   await waitFor('one step more', 'training', (s) => !s.running && s.runs.every((r, i) => r.steps === paused.runs[i].steps + 1), 15000);
@@ -144,6 +221,9 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   assert.equal(cell, `output 3, '${s0.output[3]}'; input ${j}, '${s0.input[j]}'; weight ${s0.weights[3][j].toFixed(2)}`);
   await page.keyboard.press('Enter');
   await waitFor('output 3 selected', 'alignment', (s) => s.selected_output === 3);
+  // The row chosen is said with its peak.
+  const row = s0.weights[3], peak = row.indexOf(Math.max(...row));
+  await saysNow('alignment', `output 3, '${s0.output[3]}': its peak is input ${peak}, '${s0.input[peak]}', weight ${row[peak].toFixed(2)}`);
   // Its weights, read as the bars' cells.
   const bars = f.getByRole('grid', { name: /^weights of output 3 over the input/ });
   await until('the bars of row 3', async () => (await bars.count()) === 1);
@@ -225,6 +305,9 @@ test('Figure 7: the results ranked by a column from its header button', async ()
   await keys(table.getByRole('button', { name: 'parameters' }), 'Enter');
   await waitFor('ranked by parameters', 'results', (s) => s.sort === 'parameters' && s.descending);
   await until('aria-sort', async () => (await table.getByRole('columnheader', { name: 'parameters' }).getAttribute('aria-sort')) === 'descending');
+  // The new order is said, with its direction and the row now first.
+  const first = (await state(page, 'results')).rows[0];
+  await saysNow('results', `ranked by parameters, descending; first: ${first.model}, width ${first.width}, parameters ${first.parameters.toLocaleString('en-US')}`);
   // The header button keeps the focus through the table's rewrite: Enter again turns the order over.
   await page.keyboard.press('Enter');
   await waitFor('lowest first', 'results', (s) => s.sort === 'parameters' && !s.descending);
@@ -241,9 +324,15 @@ test('Figure 8: the Transformers train from the keyboard', async () => {
   // The epoch is said once it ends, with both runs' exact match as the state has them.
   await waitFor('the epoch', 'transformer-training', (s) => s.runs.length === 2 && s.runs.every((r) => r.epochs.length === 1), 90000);
   const done = await state(page, 'transformer-training');
-  const said = `epoch 1 of 1: first state ${done.runs[0].epochs[0].exact.toFixed(4)} exact, ` +
-               `all states ${done.runs[1].epochs[0].exact.toFixed(4)} exact`;
-  await until('the epoch said', async () => (await status('transformer-training').textContent()) === said, 5000);
+  // With the end of training, in one text: a second written over the first would hide it.
+  await saysNow('transformer-training', `epoch 1 of 1: first state ${done.runs[0].epochs[0].exact.toFixed(4)} exact, ` +
+             `all states ${done.runs[1].epochs[0].exact.toFixed(4)} exact. Done after 1 epoch.`);
+  await until('the text done', async () => (await page.locator('[data-figure-alt="transformer-training"] p').first().textContent()).endsWith('Done after 1 epoch.'));
+  const group = '.figure-mirror:has(+ canvas[data-figure="transformer-training"])';
+  const progress = await axNode(`${group} [role="progressbar"]`);
+  assert.equal(progress.value.value, 100);
+  assert.equal(await page.locator(`${group} [role="progressbar"]`).getAttribute('aria-valuetext'), 'done');
+  assert.equal(Boolean(axProperty(await axNode(group), 'busy')), false, 'no longer busy');
 });
 
 test('Figure 9: a head of the Transformer map picked and its attention moved', async () => {
@@ -265,13 +354,36 @@ test('Figure 9: a head of the Transformer map picked and its attention moved', a
                `step 0 in head 2 moved onto input ${j}, '${s.input[j]}': the output now reads ${moved.moved.output}`);
 });
 
-test('the self-check: a concept question answered from the keyboard', async () => {
+test('the self-check: a concept question answered from the keyboard, its verdict and score said', async () => {
   const form = page.locator('#q-problem');
   await keys(form.getByRole('radio').first(), 'ArrowDown');  // the second answer, b: the right one
+  // The verdict's and the score's live regions are in the tree while empty: Firefox does not speak
+  // a live region that appears with its text.
+  for (const selector of ['#q-problem .verdict', '#self-check .quiz-score']) {
+    let region;
+    await until(`${selector} in the tree while empty`, async () => !(region = await axNode(selector)).ignored);
+    assert.equal(axProperty(region, 'live'), 'polite', selector);
+  }
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await until('the verdict', () => form.evaluate((f) => f.dataset.result === 'right'));
+  assert.equal(await form.locator('.verdict').textContent(), 'Right.');
+  assert.match(await page.locator('#self-check .quiz-score').textContent(), /^Your score so far: 1 of 1 concept questions/);
   assert.deepEqual(problems, []);
+});
+
+// The "as text" blocks are not live regions (rewritten whole, they buried the announcements): a
+// figure's one live region is its status.
+test('each figure says what changes through its status alone; its text alternative is not live', async () => {
+  await page.evaluate(() => document.querySelectorAll('details.figure-text').forEach((d) => { d.open = true; }));
+  for (const name of await page.evaluate(() => window.lookback.figures())) {
+    await drawn(name);
+    const alternative = await axNode(`[data-figure-alt="${name}"]`);
+    assert.equal(axProperty(alternative, 'live'), undefined, `${name}: its text alternative is not a live region`);
+    const live = await axNode(`canvas[data-figure="${name}"] + [role="status"]`);
+    assert.equal(live.role.value, 'status');
+    assert.equal(axProperty(live, 'live'), 'polite', `${name}: its status is`);
+  }
 });
 
 // --- the accessibility tree, as Chromium gives it to a screen reader -------------------------
@@ -339,6 +451,7 @@ function stopsIn(name) {
     if (e.getAttribute('role') === 'radiogroup') return [e.querySelector('input:checked') ?? e.querySelector('input')];
     if (e.getAttribute('role') === 'grid') return [e.querySelector('[tabindex="0"]')];
     if (e.classList.contains('figure-mirror-table')) return [...e.querySelectorAll('button')];
+    if (e.getAttribute('role') === 'progressbar') return [];
     return [e];
   });
 }

@@ -105,6 +105,51 @@ test('the browser exposes formulas as MathML, with their structure', async () =>
   await context.close();
 });
 
+// What a screen reader gets from the article's own structure, in Chromium's tree: every focusable
+// scroll box around a table is a named group (not a region: nine more landmarks, two named as
+// their sections), and a section's heading and region are named by the heading's words alone (its
+// "#" link, for the mouse, is out of the tree and the Tab order). Every section laid out at once
+// (Chromium leaves a skipped section's names empty), so that one tree holds them all.
+test('the tables\' scroll boxes are named groups; headings and sections are named without their link', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(env.url);
+  await page.addStyleTag({ content: 'article > section { content-visibility: visible !important; }' });
+  const boxes = await page.evaluate(() => [...document.querySelectorAll('.table-wrap')].map((box) => box.tabIndex));
+  assert.deepEqual(boxes, Array(9).fill(0), 'nine scroll boxes, each a tab stop');
+  const sections = await page.evaluate(() => [...document.querySelectorAll('article > section[aria-labelledby]')].map((section) => {
+    const heading = document.getElementById(section.getAttribute('aria-labelledby'));
+    return { words: heading.firstChild.textContent.trim(), anchor: heading.querySelector('.anchor').tabIndex };
+  }));
+  assert.equal(sections.length, 14);
+  assert.deepEqual(sections.map((s) => s.anchor), Array(14).fill(-1), 'no section\'s "#" link is a tab stop');
+  const cdp = await context.newCDPSession(page);
+  let nodes;
+  // Names as said: a space before the heading's link is not.
+  const named = (role) => nodes.filter((n) => n.role?.value === role && !n.ignored).map((n) => String(n.name?.value ?? '').trim());
+  const words = sections.map((s) => s.words);
+  await until('every section in the tree', async () => {
+    ({ nodes } = await cdp.send('Accessibility.getFullAXTree'));
+    return named('region').filter((name) => words.includes(name)).length === words.length;
+  });
+  const boxNames = [
+    'Illustrative alignment map, French to English',
+    'Scoring functions',
+    'The six input formats, and per-character accuracy at width 64 (ours)',
+    'Accuracy at each output position, width 64, held-out strings; chance is always writing the split\'s most common character there',
+    'Where the shipped attention model looks most, writing 1977-09-19 from monday 19 september 1977 (input positions counted from 0)',
+    'Held-out exact match, mean over seeds 1–3 (lowest–highest), 12 epochs',
+    'Bahdanau 2014 beside the Transformer 2017',
+    'Exact match of the Transformers and the GRUs, width 64, three seeds',
+    'What changed, model by model',
+  ];
+  assert.deepEqual(named('group').filter((name) => boxNames.includes(name)).sort(), [...boxNames].sort(), 'each scroll box is a group with its name');
+  assert.deepEqual(named('heading').filter((name) => words.includes(name)).sort(), [...words].sort(), 'each section\'s heading is named by its words');
+  assert.deepEqual(nodes.filter((n) => !n.ignored && /Link to this section|#$/.test(String(n.name?.value ?? '').trim())).map((n) => n.name.value), [],
+    'no "Link to this section", no "#", is read');
+  await context.close();
+});
+
 // Brings every figure to life and opens what a reader can open, then runs axe in the page.
 async function axeViolations(page) {
   const names = await page.evaluate(() => window.lookback.figures());

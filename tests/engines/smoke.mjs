@@ -181,6 +181,25 @@ export function smokeSet(engine, launch) {
     }
   });
 
+  // What the engine tells a screen reader (issue 50). Figure 2's temperature slider is a valid
+  // entry at 1 and at √2 (a float step put its value off the step's grid: Firefox said "invalid
+  // entry"); the self-check's live regions are rendered while empty (Firefox does not speak a live
+  // region that appears with its text; display: none while empty silenced the verdict).
+  test('the temperature slider is valid; the self-check\'s live regions are rendered while empty', { timeout: 60000 }, async () => {
+    await driver.run(scrollTo, 'worked-example');
+    const slider = () => driver.run(() => {
+      const e = document.querySelector('.figure-mirror input[aria-label="temperature τ"]');
+      return e && { valid: e.validity.valid, value: Number(e.value) };
+    });
+    await until('the temperature slider', async () => (await slider())?.value === 1, 30000);
+    assert.equal((await slider()).valid, true, 'temperature 1');
+    await until('τ = √2 pressed', () => driver.run(mirrorControl, 'worked-example', 'τ = square root of d = square root of 2', true), 10000);
+    await until('the slider at √2', async () => Math.abs((await slider()).value - Math.SQRT2) < 0.01, 10000);
+    assert.equal((await slider()).valid, true, 'temperature √2');
+    assert.deepEqual(await driver.run(() => ['#q-problem .verdict', '#self-check .quiz-score'].map((selector) =>
+      getComputedStyle(document.querySelector(selector)).display)), ['block', 'block']);
+  });
+
   // Pressed by the element's click(): Firefox under WebDriver BiDi, its window never the active
   // one on a bare X server, gives a focused button the key events of Enter or Space but no click
   // (WebKit does click); the typed date below is real keys.

@@ -171,10 +171,18 @@ void ShowResults(Lab& lab, ResultsState& st) {
                                          narrow ? 1.2f : 0.9f, narrow ? 1.2f : 0.95f, 0.85f, narrow ? 1.05f : 0.85f, 1.0f, 0.75f};
     for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
     // Our own header row: a click ranks by that column (a second click turns the order over).
+    // Said once for a screen reader with the row now first: the table's rewrite is not spoken.
     const auto rank_by = [&st](int c) {
         st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
         st.sort_column = c;
         rank(st.rows, st.sort_column, st.descending);
+        std::string said = std::string("ranked by ") + columns[c].title + (st.descending ? ", descending" : ", ascending");
+        if (!st.rows.empty()) {
+            const ResultRow& first = st.rows.front();
+            said += "; first: " + text(first, Col::model) + ", width " + text(first, Col::width);
+            if (c != Col::model && c != Col::width) said += ", " + std::string(columns[c].title) + " " + text(first, c);
+        }
+        announce(said);
     };
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     std::vector<ImRect> header_rects;  // for the keyboard's header buttons (Table, below)

@@ -288,8 +288,7 @@ std::string text_alternative(const Lab& lab, const TrainingState& st) {
         dial ? " (formats " + formats_text(dial->formats) + ", fields in the order " + dial->order + ")" : "";
     std::string html = "<p>Plain against " + second + " on the " + run.model.task->name + " task" + dial_text + ", width " +
                        std::to_string(run.model.H) + ", seed " + std::to_string(run.seed) + ", " +
-                       std::to_string(run.epochs) + " epochs, learning rate " + rate + ". " +
-                       (lab.live.running() ? "Training." : lab.live[0]->steps() ? "Paused." : "Not started.") + "</p>";
+                       std::to_string(run.epochs) + " epochs, learning rate " + rate + ". " + pair_status(lab.live) + "</p>";
     return html + pair_epochs_table(lab.live, shown);
 }
 

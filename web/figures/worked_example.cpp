@@ -482,6 +482,26 @@ void ShowScorer(WorkedExample& st) {
     record_rect("parameter-counts");
 }
 
+// A step the reader takes, said once for a screen reader with its numbers in one sentence (the
+// table holding them is drawn, and its text alternative is not a live region).
+void AnnounceStep(const WorkedExample& st) {
+    ImGuiStorage& storage = *ImGui::GetStateStorage();
+    const ImGuiID id = ImGui::GetID("announced-step");
+    const int last = storage.GetInt(id, -1);
+    storage.SetInt(id, st.step);
+    if (last < 0 || last == st.step) return;  // the first frame's step is what the figure shows, not an event
+    const AttentionStep& r = st.result;
+    const auto three = [](const Vec& v) { return fmt("%.3f", v[0]) + ", " + fmt("%.3f", v[1]) + " and " + fmt("%.3f", v[2]); };
+    std::string values;
+    switch (st.step) {
+        case 0: values = "scores " + three(r.scores); break;
+        case 1: values = "weights " + three(r.weights) + ", from exponentials summing to " + fmt("%.3f", r.denominator); break;
+        case 2: values = "context c = " + vec_text(r.context, "%.3f") + ", from weights " + three(r.weights); break;
+        default: values = "c = " + vec_text(r.context, "%.3f") + " goes into the decoder cell, which picks the next character"; break;
+    }
+    announce("Step " + std::to_string(st.step + 1) + " of 4, " + step_names[st.step] + ": " + values + ".");
+}
+
 void ShowWorkedExample(WorkedExample& st) {
     ShowStepper(st);
     ImGui::Spacing();
@@ -506,6 +526,7 @@ void ShowWorkedExample(WorkedExample& st) {
     const AttentionStep drawn = st.result;
     st.result = attention_step(st.scorer, st.s, st.hs, st.params, st.temperature);
     if (st.result.scores != drawn.scores || st.result.weights != drawn.weights) keep_awake();
+    AnnounceStep(st);
 }
 
 //-----------------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@
     score[kind].answered += 1;
     if (right) score[kind].right += 1;
     const { concepts: a, computations: b } = score;
-    scoreLine.hidden = false;
     scoreLine.textContent = `Your score so far: ${a.right} of ${a.answered} concept questions ` +
       `and ${b.right} of ${b.answered} computations right.`;
     scoreLine.dataset.right = String(a.right + b.right);

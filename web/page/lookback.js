@@ -244,6 +244,10 @@
       if (index < 0) { canvas.dataset.figureFailed = ''; continue; }
       byIndex[index] = canvas;
       indexByName.set(name, index);
+      // What the text alternative says without the module is no longer true: a reader who tabs
+      // onto the canvas before the figure draws hears that it is starting.
+      const waiting = document.querySelector(`[data-figure-alt="${name}"] [data-without-module]`);
+      if (waiting) waiting.textContent = 'The figure is starting.';
       mirrors[index] = createFigureMirror(canvas, {
         act: (id, kind, value = 0, col = 0, text = '') => module.ccall('lb_act', null,
           ['number', 'string', 'string', 'number', 'number', 'string'], [index, id, kind, value, col, text]),

@@ -133,6 +133,11 @@ function createFigureMirror(canvas, { act, focus }) {
       });
       return g;
     },
+    progressbar() {
+      const p = document.createElement('div');
+      p.setAttribute('role', 'progressbar');
+      return p;
+    },
     table() {
       const box = document.createElement('div');
       box.className = 'figure-mirror-table';
@@ -187,6 +192,14 @@ function createFigureMirror(canvas, { act, focus }) {
       if (node.valuetext) r.setAttribute('aria-valuetext', node.valuetext);
       setDisabled(r, node);
       place(r, node.rect);
+    },
+    progressbar(p, node) {
+      p.setAttribute('aria-label', node.name);
+      p.setAttribute('aria-valuemin', node.min);
+      p.setAttribute('aria-valuemax', node.max);
+      p.setAttribute('aria-valuenow', node.value);
+      p.setAttribute('aria-valuetext', node.valuetext);
+      place(p, node.rect);
     },
     spinbutton(n, node) {
       n.setAttribute('aria-label', node.name);
@@ -370,13 +383,15 @@ function createFigureMirror(canvas, { act, focus }) {
         root.setAttribute('aria-label', canvas.getAttribute('aria-label') ?? figureName);
         const described = canvas.getAttribute('aria-describedby');  // the figure's text alternative
         if (described) root.setAttribute('aria-describedby', described);
-        canvas.setAttribute('aria-hidden', 'true');
-        canvas.tabIndex = -1;
         // A figure draws once it nears the viewport: Tab may have landed on its canvas before it
-        // had controls. The keyboard goes on to the first of them (a click's focus stays).
+        // had controls. The keyboard goes on to the first of them (a click's focus stays), before
+        // the canvas leaves the accessibility tree: a focused node removed first made Orca take
+        // the new focus without a word.
         if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
           root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
         }
+        canvas.setAttribute('aria-hidden', 'true');
+        canvas.tabIndex = -1;
       } else {
         canvas.removeAttribute('aria-hidden');
         canvas.tabIndex = 0;
@@ -393,10 +408,18 @@ function createFigureMirror(canvas, { act, focus }) {
     if (hadFocus) root.focus({ preventScroll: true });
   }
 
-  // Said once: emptied first, so that the same words twice are said twice.
+  // Said once: emptied first, so that the same words twice are said twice. What a frame announces
+  // together (an epoch and the end of training) is said as one text: a second text written over
+  // the first before it was read would hide it.
+  let pending = null;
   function announce(text) {
+    if (pending !== null) {
+      pending += `${/[.!?]$/.test(pending) ? '' : '.'} ${text}`;
+      return;
+    }
     status.textContent = '';
-    setTimeout(() => { status.textContent = text; }, 50);
+    pending = text;
+    setTimeout(() => { status.textContent = pending; pending = null; }, 50);
   }
 
   return { setControls, announce, root };

@@ -27,6 +27,7 @@ const char* role_name(Role r) {
         case Role::spinbutton: return "spinbutton";
         case Role::combobox: return "combobox";
         case Role::textbox: return "textbox";
+        case Role::progressbar: return "progressbar";
     }
     return "button";
 }
@@ -101,7 +102,7 @@ void describe(Control c) {
         case Role::button: if (c.pressed) j["pressed"] = *c.pressed; break;
         case Role::checkbox: j["checked"] = c.checked; break;
         case Role::radio: case Role::combobox: j["options"] = c.options; j["value"] = c.value; break;
-        case Role::slider: case Role::spinbutton:
+        case Role::slider: case Role::spinbutton: case Role::progressbar:
             j["value"] = c.value, j["min"] = c.min, j["max"] = c.max, j["step"] = c.step;
             if (!c.value_text.empty()) j["valuetext"] = c.value_text;
             break;
@@ -203,9 +204,11 @@ bool SliderFloat(const char* label, std::string_view id, float* value, float min
     }
     char text[64];
     std::snprintf(text, sizeof text, format, double(*value));
-    // The float's value to a millionth: 1, not 0.999999981.
+    // Floats to a millionth: 1, not 0.999999981. The range, its step too: a step of 0.00999999977
+    // from 0.100000001 puts every value off the step's grid, which Firefox says as "invalid entry".
+    const auto millionths = [](float v) { return std::round(double(v) * 1e6) / 1e6; };
     describe({.id = std::string(id), .role = Role::slider, .name = name_or(name, label), .value_text = text,
-              .value = std::round(double(*value) * 1e6) / 1e6, .min = double(min), .max = double(max), .step = double(step)});
+              .value = millionths(*value), .min = millionths(min), .max = millionths(max), .step = millionths(step)});
     return changed;
 }
 

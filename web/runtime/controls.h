@@ -91,7 +91,7 @@ struct TableText {
 std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table);
 
 // --- for a custom widget (an InvisibleButton that is a box to click, a point to drag) --------
-enum class Role { button, checkbox, radio, slider, spinbutton, combobox, textbox };
+enum class Role { button, checkbox, radio, slider, spinbutton, combobox, textbox, progressbar };  // progressbar: value in [min, max], not focusable
 struct Control {
     std::string id;
     Role role = Role::button;

@@ -91,6 +91,7 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     const LessonColors& col = lesson_colors();
     const int R = int(rows.size()), C = int(cols.size());
     check_map_shape(names.map, weights.size(), R, C);
+    const int chosen_before = selected;
     const float cell_w = map_cell_w(width, C), cell_h = map_cell_h, label_w = map_label_w;
     const float line = ImGui::GetTextLineHeight();
     ImDrawList& draw = *ImGui::GetWindowDrawList();
@@ -121,6 +122,13 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     if (hit.clicked) selected = hit.row;
     const auto name = [&](int r, int c) { return map_cell_name(names, rows, cols, weights, r, c); };
     if (const auto cell = Grid(names.map, grid_name, R, C, map_min, {cell_w, cell_h}, name, selected)) selected = cell->row;
+    // A row the reader chose (a click or Enter), said with its peak.
+    if (selected != chosen_before && selected >= 0 && selected < R) {
+        const Peak p = row_peak(weights.subspan(size_t(selected * C), size_t(C)));
+        announce(std::string(names.row_word) + " " + std::to_string(selected) + ", " + quoted(rows[size_t(selected)]) +
+                 ": its peak is input " + std::to_string(p.position) + ", " + quoted(cols[size_t(p.position)]) + ", weight " +
+                 fixed(p.weight, 2));
+    }
     // Each row's peak outlined; the selected row framed.
     for (int t = 0; t < R; ++t) {
         const Peak p = row_peak(weights.subspan(size_t(t * C), size_t(C)));

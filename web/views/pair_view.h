@@ -48,16 +48,32 @@ inline bool ShowPairButtons(RunPair& pair) {
     return Button("Reset", "reset");
 }
 
+// Where the pair's training is: "Training.", "Paused.", "Done after 12 epochs.", for the figure's
+// text alternative and, when it changes, a screen reader. Training lasts until the last epoch's
+// held-out strings are decoded.
+inline std::string pair_status(const RunPair& pair) {
+    const bool evaluating = pair[0]->evaluating() || pair[1]->evaluating();
+    if (pair.running() || (pair.finished() && evaluating)) return "Training.";
+    if (pair.finished()) {
+        if (pair[0]->failed() || pair[1]->failed()) return "Stopped.";
+        const int epochs = pair[0]->config().epochs;
+        return "Done after " + std::to_string(epochs) + (epochs == 1 ? " epoch." : " epochs.");
+    }
+    return pair[0]->steps() > 0 ? "Paused." : "Not started.";
+}
+
 // Said once for a screen reader when both runs finish an epoch: "epoch 3 of 12: plain 0.0000
-// exact, attention 0.9100 exact".
+// exact, attention 0.9100 exact"; and the start, pause and end of training (aria-busy alone is
+// not spoken).
 inline void AnnouncePairEpochs(const RunPair& pair, const PairLook& look) {
     if (pair.running() || pair[0]->evaluating() || pair[1]->evaluating()) mark_busy();
-    const size_t done = std::min(pair[0]->epochs().size(), pair[1]->epochs().size());
-    if (done == 0) return;
-    std::string text = "epoch " + std::to_string(done) + " of " + std::to_string(pair[0]->config().epochs) + ":";
-    for (int k = 0; k < 2; ++k)
-        text += std::string(k ? ", " : " ") + look.names[k] + " " + fixed(pair[size_t(k)]->epochs()[done - 1].exact, 4) + " exact";
-    announce_shown("epochs", text);
+    if (const size_t done = std::min(pair[0]->epochs().size(), pair[1]->epochs().size()); done > 0) {
+        std::string text = "epoch " + std::to_string(done) + " of " + std::to_string(pair[0]->config().epochs) + ":";
+        for (int k = 0; k < 2; ++k)
+            text += std::string(k ? ", " : " ") + look.names[k] + " " + fixed(pair[size_t(k)]->epochs()[done - 1].exact, 4) + " exact";
+        announce_shown("epochs", text);
+    }
+    announce_shown("status", pair_status(pair), true);
 }
 
 inline std::string pair_progress_text(const RunPair& pair, double fraction) {
@@ -79,7 +95,13 @@ inline void ShowPairProgress(const RunPair& pair) {
     if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();  // a phone: a line of its own
     const double fraction = (pair[0]->fraction_done() + pair[1]->fraction_done()) / 2;
     ImGui::ProgressBar(float(fraction), {-1, 0}, pair_progress_text(pair, fraction).c_str());
-    record_rect("progress");
+    // For a screen reader, in whole percents: its value does not change with every batch.
+    const int percent = int(fraction * 100);
+    const int epochs = pair[1]->config().epochs, epoch = std::min(pair[1]->epoch() + 1, epochs);
+    describe({.id = "progress", .role = Role::progressbar, .name = "training progress",
+              .value_text = fraction >= 1 ? "done" : "epoch " + std::to_string(epoch) + " of " + std::to_string(epochs) + ", " +
+                                                        std::to_string(percent) + "%",
+              .value = double(percent), .min = 0, .max = 100});
 }
 
 // The loss per step, exact and per-character per epoch, and a line per run.
