@@ -204,8 +204,12 @@ test('Figure 4: the width sweep runs and pauses from the keyboard', async () => 
   await waitFor('one epoch each', 'sweep', (s) => s.epochs === 1);
   await keys(f.getByRole('button', { name: 'Run all eight' }), 'Enter');
   await waitFor('the sweep running', 'sweep', (s) => s.running);
+  await saysNow('sweep', 'Sweep running.');
+  const progress = await axNode('.figure-mirror:has(+ canvas[data-figure="sweep"]) [role="progressbar"]');
+  assert.deepEqual([progress.name.value, axProperty(progress, 'valuemin'), axProperty(progress, 'valuemax')], ['sweep progress', 0, 100]);
   await keys(f.getByRole('button', { name: 'Pause the sweep' }), 'Enter');
   await waitFor('the sweep paused', 'sweep', (s) => !s.running);
+  await saysNow('sweep', 'Sweep paused.');
 });
 
 test('Figure 5: a row of the map picked and its weights read; a step\'s attention moved and announced', async () => {

@@ -80,7 +80,14 @@ void ShowControls(Lab& lab, SweepState& st) {
         text = "paused";
     }
     ImGui::ProgressBar(float(done / total), {-1, 0}, text.c_str());
-    record_rect("progress");
+    // For a screen reader: the progress in whole percents, and where the sweep is when that
+    // changes (aria-busy alone is not spoken).
+    const bool finished = done >= total * 0.999;
+    const int percent = finished ? 100 : int(done / total * 100);
+    describe({.id = "progress", .role = Role::progressbar, .name = "sweep progress",
+              .value_text = finished ? "done" : std::to_string(percent) + "%", .value = double(percent), .min = 0, .max = 100});
+    announce_shown("status", lab.sweep_running ? "Sweep running." : finished ? "All eight runs done." : any ? "Sweep paused." : "Sweep not started.",
+                   true);
     for (const auto& run : lab.sweep)
         if (run && run->failed())
             ImGui::TextColored(lesson_colors().error, "%s %d stopped: %s", std::string(decoder_name(run->config().model.decoder)).c_str(),
