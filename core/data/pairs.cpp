@@ -114,6 +114,19 @@ std::vector<std::string> tsv_fields(std::string_view s, size_t most) {
     }
 }
 
+// The special tokens' texts (data/task.h), in their ids' order: padding for the input; padding,
+// start and end for the output. A reader's token written as one would be read as that token.
+const std::vector<std::string> input_specials = {""}, output_specials = {"", "<s>", "</s>"};
+
+// Which special token a token's text is ("start", "end"), or nullptr for none. The input's
+// specials are the output's first.
+const char* special_named(std::string_view token) {
+    const char* const names[] = {"padding", "start", "end"};
+    for (size_t k = 0; k < output_specials.size(); ++k)
+        if (output_specials[k] == token) return names[k];
+    return nullptr;
+}
+
 // C0 (a tab too, once fields are cut), DEL and C1.
 bool is_control(char32_t c) { return c < 0x20 || (c >= 0x7f && c <= 0x9f); }
 
@@ -262,6 +275,12 @@ PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat form
                 throw PairsError(line, std::string(side_name[side]) + " is " + std::to_string(counts[side]) + " " +
                                            unit(tokens, counts[side]) + " long; a side may have at most " +
                                            std::to_string(pairs_max_tokens));
+            for (size_t w = 0; w < pieces.size(); ++w)
+                if (const char* special = special_named(pieces[w]))  // a word: a character never is
+                    throw PairsError(line, "word " + std::to_string(w + 1) + " of " + side_name[side] + " is " +
+                                               quote_untrusted(pieces[w]) + ", the text of the " + special +
+                                               " token: no word may be written as '<s>' or '</s>', which mark "
+                                               "where an output starts and ends");
             for (std::string_view piece : pieces) {
                 if (distinct[side].find(piece) != distinct[side].end()) continue;
                 if (int(distinct[side].size()) == pairs_max_distinct) {
@@ -396,8 +415,9 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
                                     grouped(n) + " pairs");
 
     // The held-out split: whole groups of pairs that share an input (no held-out input may be
-    // trained on), the groups in an order drawn from the seed, taken until there are enough,
-    // never the last pair that would be left to train on.
+    // trained on), the groups in an order drawn from the seed, each taken if it fits in what is
+    // left of the share; a group too large for it trains. So the split is never larger than
+    // asked, and training keeps at least half the pairs.
     std::vector<std::vector<int>> groups;
     {
         std::unordered_map<std::string, size_t> group_of;
@@ -417,10 +437,21 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
     std::vector<char> held(size_t(n), 0);
     int held_count = 0;
     for (size_t g : order) {
-        if (held_count >= wanted) break;
-        if (held_count + int(groups[g].size()) >= n) continue;
+        if (held_count == wanted) break;
+        if (held_count + int(groups[g].size()) > wanted) continue;
         for (int i : groups[g]) held[size_t(i)] = 1;
         held_count += int(groups[g].size());
+    }
+    if (held_count == 0) {
+        size_t fewest = 0;  // the smallest group, the first of its size in the text
+        for (size_t g = 1; g < groups.size(); ++g)
+            if (groups[g].size() < groups[fewest].size()) fewest = g;
+        const PairLine& first = pairs[size_t(groups[fewest].front())];
+        const int size = int(groups[fewest].size());
+        throw PairsError(first.line, "no input's pairs fit a held-out split of " + grouped(wanted) +
+                                         " pairs: the fewest that share an input are " + grouped(size) + ", with " +
+                                         quote_untrusted(first.input) + " (a held-out input must not be trained on)" +
+                                         (size <= n / 2 ? "; ask for " + grouped(size) + " or more held out" : std::string()));
     }
 
     // Vocabularies from the training pairs (sorted below).
@@ -476,8 +507,8 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
 
     task.name = options.name;
     task.summary = "your own pairs: " + grouped(n) + (words ? " pairs of words" : " pairs of characters");
-    task.input = Vocabulary(words, {""});
-    task.output = Vocabulary(words, {"", "<s>", "</s>"});
+    task.input = Vocabulary(words, input_specials);
+    task.output = Vocabulary(words, output_specials);
     for (int side = 0; side < 2; ++side) {
         std::vector<std::string> sorted(known[side].begin(), known[side].end());  // bytewise: by code point
         std::sort(sorted.begin(), sorted.end());
@@ -530,8 +561,8 @@ Task task_from_carried(const CarriedTask& c) {
     Task task;
     task.name = c.name;
     task.summary = "your own pairs (from a weights file: " + std::string(words ? "words" : "characters") + ")";
-    task.input = Vocabulary(words, {""});
-    task.output = Vocabulary(words, {"", "<s>", "</s>"});
+    task.input = Vocabulary(words, input_specials);
+    task.output = Vocabulary(words, output_specials);
     for (int side = 0; side < 2; ++side) {
         const std::vector<std::string>& tokens = side == 0 ? c.input : c.output;
         const char* what = side == 0 ? "input" : "output";
@@ -551,6 +582,9 @@ Task task_from_carried(const CarriedTask& c) {
                                                 (words ? " holds a space or a control character" : " holds a control character"));
                 i += n;
             }
+            if (const char* special = special_named(token))
+                throw std::invalid_argument(std::string("the ") + what + " token " + shown + " is the text of the " +
+                                            special + " token");
             if (!words && utf8_char_length(token, 0) != token.size())
                 throw std::invalid_argument(std::string("the ") + what + " token " + shown + " is more than one character");
             const int before = vocabulary.size();

@@ -64,7 +64,8 @@ struct PairsText {
 // 2 MiB, more than 50,000 pairs, an empty line before the end, a line without a separator or
 // with more than three fields (or not as many as the first line), a CSV quote out of place, an
 // empty side, a side over 64 tokens, a 257th distinct token of a side, invalid UTF-8, a control
-// character (a tab is only the TSV separator; line ends only end lines), an alignment that is
+// character (a tab is only the TSV separator; line ends only end lines), a word written as a
+// special token's text ('<s>', '</s>': decoded, it would read as that token), an alignment that is
 // malformed, links a position out of range or writes a link twice. Does not check the least
 // number of pairs (make_pairs_task does, after dropping duplicates).
 PairsText read_pairs(std::string_view text, PairsTokens tokens, PairsFormat format = PairsFormat::detect);
@@ -114,8 +115,12 @@ struct PairsTask {
     PairsSummary summary;
 };
 
+// The held-out split takes whole inputs (every pair of an input) in an order drawn from the seed,
+// skipping an input whose pairs would take it past its size (they train): it is never larger
+// than asked.
 // Throws PairsError for the text (read_pairs' refusals; fewer than 100 pairs after dropping
-// duplicates; every pair with one input; no held-out pair that can be encoded) and
+// duplicates; every pair with one input; no input whose pairs fit the held-out split, at the line
+// of the input with the fewest; no held-out pair that can be encoded) and
 // std::invalid_argument for the options (the name; a held-out size above half the pairs). Builds
 // nothing on a refusal. The caller puts the task in the table with add_task, and keeps it (it
 // must not move) until remove_task.

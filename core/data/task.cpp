@@ -37,7 +37,7 @@ std::vector<std::string_view> Vocabulary::split(std::string_view text) const {
 }
 
 Vocabulary::Vocabulary(bool words, std::vector<std::string> specials)
-    : words(words), tokens_(std::move(specials)) {}
+    : words(words), tokens_(std::move(specials)), specials_(int(tokens_.size())) {}
 
 void Vocabulary::add(const std::string& token) {
     if (ids_.emplace(token, size()).second) tokens_.push_back(token);
@@ -60,9 +60,8 @@ std::vector<int> Vocabulary::encode(std::string_view text) const {
     for (std::string_view piece : split(text)) {
         const int k = id(piece);
         if (k < 0)
-            throw std::invalid_argument("'" + std::string(text) + "' has " +
-                                        (words ? "the word '" : "the character '") +
-                                        std::string(piece) + "' outside the vocabulary");
+            throw std::invalid_argument(quote_untrusted(text) + " has " + (words ? "the word " : "the character ") +
+                                        quote_untrusted(piece, 20) + " outside the vocabulary");
         ids.push_back(k);
     }
     return ids;
@@ -72,8 +71,12 @@ std::string Vocabulary::decode(const int32_t* ids, int count) const {
     std::string text;
     for (int i = 0; i < count; ++i) {
         const int k = ids[i];
-        if (k == pad_token || k < 0 || k >= size() || tokens_[size_t(k)] == "</s>") break;
-        if (k == start_token) continue;
+        if (k < 0 || k >= size()) break;
+        // By id, not by text: start is skipped, pad and end stop the text.
+        if (k < specials_) {
+            if (k == start_token) continue;
+            break;
+        }
         if (words && !text.empty()) text += ' ';
         text += tokens_[size_t(k)];
     }
@@ -117,7 +120,7 @@ Batch make_batch(const Task& task, const std::vector<Example>& examples,
         std::vector<int> target = task.output.encode(ex.target);
         if (task.ends) target.push_back(task.end_token());
         if (int(target.size()) > T || (!task.ends && int(target.size()) != T))
-            throw std::invalid_argument("make_batch: target '" + ex.target + "' does not fit the " +
+            throw std::invalid_argument("make_batch: target " + quote_untrusted(ex.target) + " does not fit the " +
                                         std::to_string(T) + " output steps of task " + task.name);
         targets.push_back(std::move(target));
     }

@@ -44,7 +44,8 @@ struct Splits {
 class Vocabulary {
 public:
     Vocabulary() = default;
-    // The special tokens first ("" pad, "<s>" start, "</s>" end), in their ids' order.
+    // The special tokens first ("" pad, "<s>" start, "</s>" end), in their ids' order. Their texts
+    // are never a task's own tokens (the readers refuse them: data/pairs.h).
     Vocabulary(bool words, std::vector<std::string> specials);
     void add(const std::string& token);  // the next id, unless the token is already in
 
@@ -54,7 +55,7 @@ public:
     int id(std::string_view token) const;  // -1 when outside; never a special token
     // The text's tokens as ids; throws std::invalid_argument naming the first token outside.
     std::vector<int> encode(std::string_view text) const;
-    // Ids back to text: stops at pad or end, skips start.
+    // Ids back to text: stops at pad or end, skips start (special tokens, told by id).
     std::string decode(const int32_t* ids, int count) const;
     std::string decode(const std::vector<int>& ids) const { return decode(ids.data(), int(ids.size())); }
     // One character's id in a character vocabulary (-1 when outside), and an id's character
@@ -65,6 +66,7 @@ public:
 
 private:
     std::vector<std::string> tokens_;
+    int specials_ = 0;  // ids below it are the special tokens
     // The task's own tokens by text: make_batch looks every token up on the training path.
     std::map<std::string, int, std::less<>> ids_;
 };

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "io/json_error.h"
+
 namespace lb {
 namespace {
 
@@ -107,7 +109,7 @@ Metrics metrics_from_json(const nlohmann::json& json) {
         if (!json.at("alignment").is_null()) m.alignment = alignment_from_json(json.at("alignment"));
         return m;
     } catch (const nlohmann::json::exception& e) {
-        throw std::invalid_argument(std::string("metrics: ") + e.what());
+        throw std::invalid_argument("metrics: " + json_error_text(e));
     }
 }
 

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include "data/pairs.h"
+#include "io/json_error.h"
 #include <set>
 
 #include "settings/run_settings.h"
@@ -173,8 +174,8 @@ SafetensorsContent decode_safetensors(const uint8_t* bytes, size_t size) {
     try {
         header = json::parse(bytes + 8, bytes + 8 + header_length);
     } catch (const json::exception& e) {  // a syntax error, or a number beyond double (1e999)
-        // nlohmann quotes the bytes it stopped at, which may be half a character.
-        throw SafetensorsError("the header is not valid JSON: " + sanitize_utf8(e.what()));
+        // nlohmann quotes the bytes it stopped at: half a character, a DEL, a C1 control.
+        throw SafetensorsError("the header is not valid JSON: " + json_error_text(e));
     }
     if (!header.is_object()) throw SafetensorsError("the header is not a JSON object");
 

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "io/json_error.h"
 #include "text/deflate.h"
 #include "text/text.h"
 
@@ -27,6 +28,8 @@ PairsTaskSource read_tagged(std::string_view text, const std::string& what) {
         json = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw std::invalid_argument(what + " is not JSON: it goes wrong at byte " + std::to_string(e.byte));
+    } catch (const nlohmann::json::exception& e) {  // out_of_range: a number past double's (1e999)
+        throw std::invalid_argument(what + " cannot be read as JSON: " + json_error_text(e));
     }
     const auto tag = json.is_object() ? json.find("lookback") : json.end();
     if (tag == json.end() || !tag->is_string() || tag->get<std::string>() != task_file_tag)
@@ -34,7 +37,9 @@ PairsTaskSource read_tagged(std::string_view text, const std::string& what) {
                                     std::string(task_file_tag) + "\"");
     try {
         return pairs_source_from_json(json);
-    } catch (const std::exception& e) {
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument(what + " is not one the page writes: " + json_error_text(e));
+    } catch (const std::exception& e) {  // the codec's own words, untrusted parts already quoted
         throw std::invalid_argument(what + " is not one the page writes: " + sanitize_utf8(e.what()));
     }
 }

@@ -145,12 +145,16 @@ void zero_params(Params& params) {
 }
 
 void reserve_activations(Activations& a, const ModelConfig& config, int B, int S) {
-    if (!(a.config == config)) a = Activations{};
+    // The buffers are sized by the config and by its task's output steps and vocabulary, which are
+    // compared as numbers: a config names its task by address, and a task made where a freed one
+    // lived has that address but may decode more steps into more tokens.
+    const int T = output_steps(config), V = output_vocab(config);
+    if (!(a.config == config) || a.T != T || a.V != V) a = Activations{};
     a.config = config;
     a.B = B;
     a.S = S;
-    a.T = output_steps(config);
-    a.V = output_vocab(config);
+    a.T = T;
+    a.V = V;
     if (a.tokens.size() < size_t(B) * a.T) a.tokens = xt::zeros<int32_t>({size_t(B) * a.T});
     if (const auto reserve = model_kind(config.decoder).reserve) reserve(a, config, B, S);
 }

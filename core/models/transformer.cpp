@@ -21,9 +21,13 @@ namespace lb {
 
 namespace {
 
-bool same_config(const TransformerConfig& a, const TransformerConfig& b) {
-    return a.task == b.task && a.D == b.D && a.heads == b.heads && a.F == b.F &&
-           a.memory == b.memory && a.dropout == b.dropout;
+// Whether the cache's buffers were sized for this config: its task's sizes are compared as
+// numbers, since a task made where a freed one lived has the freed one's address.
+bool sized_for(const TransformerCache& c, const TransformerConfig& config) {
+    const TransformerConfig& was = c.config;
+    return was.task == config.task && c.T == config.task->output_steps && c.V == config.task->output.size() &&
+           was.D == config.D && was.heads == config.heads && was.F == config.F && was.memory == config.memory &&
+           was.dropout == config.dropout;
 }
 
 // Greedy decoding needs an attention's keys/values and weights (and the
@@ -226,8 +230,10 @@ double transformer_forward_flops(const TransformerConfig& c, double S) {
 
 void transformer_reserve(TransformerCache& c, const TransformerConfig& config, int B, int S) {
     const int T = config.task->output_steps, V = config.task->output.size();
-    if (!same_config(c.config, config)) c = TransformerCache{};
+    if (!sized_for(c, config)) c = TransformerCache{};
     c.config = config;
+    c.T = T;
+    c.V = V;
     c.B = B;
     c.S = S;
     if (B <= c.B_cap && S <= c.S_cap) return;

@@ -172,6 +172,7 @@ struct TransformerCache {
     int B = 0, S = 0, B_cap = 0, S_cap = 0;
     int train_B_cap = 0, train_S_cap = 0;  // what teacher forcing's and backward's buffers hold
     TransformerConfig config;
+    int T = 0, V = 0;                 // its task's output steps and output vocabulary, as sized
     bool dropout_on = false;          // the last forward drew dropout masks
     xt::xtensor<float, 1> pe;         // [max(S, T), D] positions
     std::vector<int> memory_len;      // [B] keys the cross-attention reads

@@ -2,15 +2,21 @@
 // the options (bit 0 words, bits 1-2 the format: detect, TSV, CSV; bit 3 keep duplicates), the
 // rest is the text. The contract: a refusal is a PairsError naming a line (what() is
 // "line N: reason", N >= 1), short, valid UTF-8 with no control byte; pairs it accepts are
-// within the limits (sides non-empty, at most 64 tokens, no control character, at most 256
-// distinct tokens a side, links inside both sides) and read back the same from their TSV
-// export; a task it makes is consistent with its summary, encodes every example, comes back the
-// same through a task file and a link (io/task_file.h), and trains one step to a finite loss.
+// within the limits (sides non-empty, at most 64 tokens, no control character, no word written
+// as '<s>' or '</s>', at most 256 distinct tokens a side, links inside both sides) and read back
+// the same from their TSV export; a task it makes is consistent with its summary, holds out no
+// more than its share, encodes every example, comes back the same through a task file and a link
+// (io/task_file.h), trains one step to a finite loss and decodes its example input (through
+// decode_tokens' reused buffers, this task where the last input's lived) to its own tokens.
 // The text is also repeated past the least number of pairs (with duplicates kept), so the task is
-// reached from short inputs too.
+// reached from short inputs too. A text that is a task file is read as one too, as the page and
+// `lookback train --task-file` read it: refused only with std::invalid_argument, a short UTF-8
+// message with no control byte, or made into a task checked as above.
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,12 +27,22 @@
 
 namespace {
 
+// Short, valid UTF-8, no C0, DEL or C1 control.
+void check_refusal(const std::string& m) {
+    if (m.size() > 1000 || !lb::is_valid_utf8(m)) std::abort();
+    for (size_t i = 0; i < m.size();) {
+        const size_t n = lb::utf8_char_length(m, i);
+        const char32_t c = lb::utf8_code_point(m, i, n);
+        if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) std::abort();
+        i += n;
+    }
+}
+
 void check_message(const lb::PairsError& e) {
     const std::string m = e.what();
-    if (e.line < 1 || m.size() > 1000 || !lb::is_valid_utf8(m)) std::abort();
+    if (e.line < 1) std::abort();
+    check_refusal(m);
     if (m != "line " + std::to_string(e.line) + ": " + e.reason) std::abort();
-    for (char c : m)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) std::abort();
 }
 
 bool same(const lb::PairsText& a, const lb::PairsText& b) {
@@ -59,6 +75,7 @@ void check_pairs(const lb::PairsText& read, lb::PairsTokens tokens) {
             if (counts[side] < 1 || counts[side] > lb::pairs_max_tokens) std::abort();
             for (std::string_view piece : pieces) {
                 if (piece.empty()) std::abort();  // words: single spaces, none at the ends
+                if (piece == "<s>" || piece == "</s>") std::abort();  // would read as a special token
                 distinct[side].emplace(piece);
             }
         }
@@ -76,17 +93,28 @@ void check_pairs(const lb::PairsText& read, lb::PairsTokens tokens) {
         if (d.size() > size_t(lb::pairs_max_distinct)) std::abort();
 }
 
-void check_task(const std::string& text, const lb::PairsOptions& options) {
-    lb::PairsTask made;
+// from_file: the options are a task file's, which may ask too large a held-out split.
+void check_task(const std::string& text, const lb::PairsOptions& options, bool from_file = false) {
+    // One place for every input's task, as the page keeps one (lab.own_task): each is made where
+    // the last one lived, so decode_tokens' reused buffers meet a new task at an old address.
+    static std::optional<lb::PairsTask> kept;
+    kept.reset();
     try {
-        made = lb::make_pairs_task(text, options);
+        kept.emplace(lb::make_pairs_task(text, options));
     } catch (const lb::PairsError& e) {
         check_message(e);
         return;
-    }  // the options are sound (a new name, 10% held out): nothing else may be thrown
-    const lb::Task& task = made.task;
-    const lb::PairsSummary& s = made.summary;
+    } catch (const std::invalid_argument& e) {
+        if (!from_file) throw;  // our options are sound (a new name, 10% held out): a crash
+        check_refusal(e.what());
+        return;
+    }
+    const lb::Task& task = kept->task;
+    const lb::PairsSummary& s = kept->summary;
     if (s.train_size + s.held_out_size + s.set_aside + s.duplicates_dropped != s.pairs_read) std::abort();
+    const int pairs = s.pairs_read - s.duplicates_dropped;
+    const int share = options.held_out_size > 0 ? options.held_out_size : pairs * lb::pairs_held_out_percent / 100;
+    if (s.held_out_size + s.set_aside > share) std::abort();  // never past its share
     if (s.set_aside != int(s.set_aside_lines.size())) std::abort();
     if (s.train_size < 1 || s.held_out_size < 1 || task.train_size != s.train_size ||
         task.held_out_size != s.held_out_size)
@@ -131,6 +159,13 @@ void check_task(const std::string& text, const lb::PairsOptions& options) {
     config.evaluate_each_epoch = false;
     lb::Trainer trainer(config, data);
     if (trainer.step(1) != 1 || !trainer.failure().empty() || !std::isfinite(trainer.loss_history().back())) std::abort();
+
+    // decode_tokens keeps its buffers from call to call: `kept` held the last input's task.
+    const lb::Decoded decoded = lb::decode_tokens(task.input.encode(task.example_input), trainer.model());
+    const auto tokens = task.output.split(decoded.output);
+    if (tokens.size() > size_t(task.output_steps)) std::abort();
+    for (std::string_view token : tokens)
+        if (task.output.id(token) < 0) std::abort();
 }
 
 }  // namespace
@@ -145,6 +180,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const int format = (flags >> 1) & 3;
     options.format = format == 1 ? lb::PairsFormat::tsv : format == 2 ? lb::PairsFormat::csv : lb::PairsFormat::detect;
     options.drop_duplicates = !(flags & 8);
+
+    if (lb::is_task_file(text)) {
+        lb::PairsTaskSource source;
+        try {
+            source = lb::read_task_file(text);
+        } catch (const std::invalid_argument& e) {
+            check_refusal(e.what());
+            source.text.clear();
+        }
+        if (!source.text.empty()) {
+            source.options.name = "fuzzed";
+            check_task(source.text, source.options, true);
+        }
+    }
 
     lb::PairsText read;
     try {

@@ -1,5 +1,6 @@
 // Fuzz target: the weights loader (safetensors bytes → a model), then decoding with what loaded.
-// The contract: a file is refused only with SafetensorsError, whose message is valid UTF-8; a
+// The contract: a file is refused only with SafetensorsError, whose message is valid UTF-8 with
+// no control character (C0, DEL, C1: the file's bytes are quoted escaped, text/text.h); a
 // model that loads has a width the CLI can make and only finite weights; one of a date task's dial
 // setting other than the lesson's does not load into a model of the lesson's; and it decodes two
 // inputs of its task (a file may name any task), alone and as a batch, either to text of the
@@ -21,6 +22,17 @@
 #include "text/text.h"
 
 namespace {
+
+// Valid UTF-8 with no C0, DEL or C1 control: a terminal that prints it obeys nothing in it.
+void check_refusal(const std::string& m) {
+    if (!lb::is_valid_utf8(m)) std::abort();
+    for (size_t i = 0; i < m.size();) {
+        const size_t n = lb::utf8_char_length(m, i);
+        const char32_t c = lb::utf8_code_point(m, i, n);
+        if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) std::abort();
+        i += n;
+    }
+}
 
 void check_rows(const xt::xtensor<float, 2>& map, size_t T, size_t L, bool at_most_one) {
     if (map.shape()[0] != T || map.shape()[1] != L) std::abort();
@@ -55,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         model = lb::load_model(data, size);
     } catch (const lb::SafetensorsError& e) {
-        if (!lb::is_valid_utf8(e.what())) std::abort();
+        check_refusal(e.what());
         return 0;
     }
     if (model.config.H < 1 || model.config.H > 1024) std::abort();
@@ -74,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             lb::load_weights_into(other, lb::decode_safetensors(data, size));
             std::abort();
         } catch (const lb::SafetensorsError& e) {
-            if (!lb::is_valid_utf8(e.what())) std::abort();
+            check_refusal(e.what());
         }
     }
     static std::map<const lb::Task*, std::vector<lb::Example>> drawn;  // two of each task's strings
