@@ -382,11 +382,11 @@ test('each figure says what changes through its status alone; its text alternati
   await page.evaluate(() => document.querySelectorAll('details.figure-text').forEach((d) => { d.open = true; }));
   for (const name of await page.evaluate(() => window.lookback.figures())) {
     await drawn(name);
+    let live;  // once the section scrolled to is in the tree
+    await until(`${name}'s status in the tree`, async () => (live = await axNode(`canvas[data-figure="${name}"] + [role="status"]`)).role.value === 'status');
+    assert.equal(axProperty(live, 'live'), 'polite', `${name}: its status is`);
     const alternative = await axNode(`[data-figure-alt="${name}"]`);
     assert.equal(axProperty(alternative, 'live'), undefined, `${name}: its text alternative is not a live region`);
-    const live = await axNode(`canvas[data-figure="${name}"] + [role="status"]`);
-    assert.equal(live.role.value, 'status');
-    assert.equal(axProperty(live, 'live'), 'polite', `${name}: its status is`);
   }
 });
 
