@@ -142,7 +142,7 @@ EMSCRIPTEN_KEEPALIVE const char* lb_shipped() {
         report["listed"] = lab.shipped_listed();
         for (const lb::web::ShippedModel& m : lab.shipped)
             report["models"].push_back({{"file", m.file}, {"label", lb::web::shipped_label(m.config)}, {"loaded", m.model.has_value()},
-                                        {"error", m.error}, {"checking", m.checked && m.model && !m.metrics && m.error.empty()}});
+                                        {"error", m.error}, {"checking", m.checking()}});
     }
     answer = report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return answer.c_str();

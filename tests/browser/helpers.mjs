@@ -205,6 +205,15 @@ export function shippedLoaded() {
   return settled ? s.models.filter((m) => !m.loaded).map((m) => `${m.file}: ${m.error}`) : null;
 }
 
+// Waits until the page has finished loading its shipped models (shippedLoaded() answers) and
+// returns those it could not load; `run(fn)` calls a function in the page (page.evaluate, or an
+// engine driver's run).
+export async function shippedFailures(run) {
+  let failed = null;
+  await until('the shipped models to load', async () => (failed = await run(shippedLoaded)) !== null, 60000);
+  return failed;
+}
+
 // In the page: how many of a canvas's pixels differ from its top-left pixel (the figure's
 // background), and how many distinct colours it has (a blank canvas has 0 and 1). A plain
 // function, so that any driver can run it there (tests/engines/ too).

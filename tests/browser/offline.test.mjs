@@ -9,16 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { writeServiceWorker } from '../../web/page/offline.mjs';
-import { canvasInk, clickWidget, launch, openWatched, serve, settled, shippedLoaded, site, state, until } from './helpers.mjs';
+import { canvasInk, clickWidget, launch, openWatched, serve, settled, shippedFailures, shippedLoaded, site, state, until } from './helpers.mjs';
 
 const cacheNames = (page) => page.evaluate(() => caches.keys());
 // A reload cancels what the page is still fetching, which the watcher would count as failed: the
 // page finishes loading its shipped models (and its workers checking them) first. Every model
 // loads, from the network or from the cache alone.
 async function shippedSettled(page) {
-  let failed = null;
-  await until('the shipped models to load', async () => (failed = await page.evaluate(shippedLoaded)) !== null, 60000);
-  assert.deepEqual(failed, [], 'every shipped model loads');
+  assert.deepEqual(await shippedFailures((fn) => page.evaluate(fn)), [], 'every shipped model loads');
 }
 const versionIn = (folder) => fs.readFileSync(path.join(folder, 'service_worker.js'), 'utf8').match(/const siteVersion = '([0-9a-f]+)'/)[1];
 
@@ -156,8 +154,7 @@ test('the page counts as loaded only once its shipped models are in', async (t) 
   assert.ok(await workersOnly(), 'the training client alone says settled while the models are held');
   assert.equal(await page.evaluate(shippedLoaded), null, 'shippedLoaded() waits for them');
   release();
-  await until('the shipped models to load', async () => (await page.evaluate(shippedLoaded)) !== null, 60000);
-  assert.deepEqual(await page.evaluate(shippedLoaded), []);
+  assert.deepEqual(await shippedFailures((fn) => page.evaluate(fn)), []);
 });
 
 // A file of the site the cache lacks, asked for with the network off, is answered by the service
@@ -178,8 +175,7 @@ test('offline, a file the cache lacks is refused in words the figure shows', asy
   await context.setOffline(true);
   await page.reload();
   await until('the figures to start offline', () => page.evaluate(() => window.lookback !== undefined), 20000);
-  let failed = null;
-  await until('the shipped models to settle', async () => (failed = await page.evaluate(shippedLoaded)) !== null, 60000);
+  const failed = await shippedFailures((fn) => page.evaluate(fn));
   assert.equal(failed.length, 1, JSON.stringify(failed));
   assert.match(failed[0], new RegExp(`^${file}: .*answered HTTP 503: ${file} is not kept for reading offline`));
   await page.locator('canvas[data-figure="transformer-maps"]').scrollIntoViewIfNeeded();

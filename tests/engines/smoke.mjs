@@ -14,7 +14,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import path from 'node:path';
-import { inkInPage, shippedLoaded } from '../browser/helpers.mjs';
+import { inkInPage, shippedFailures } from '../browser/helpers.mjs';
 import { logs, serveLogged, site, sleep, startXvfb, until } from './helpers.mjs';
 
 // In the page: every error the page logs or throws from now on, in window.smokeErrors (a
@@ -135,11 +135,8 @@ export function smokeSet(engine, launch) {
   };
   const note = (t, text) => t.diagnostic(`${engine}: ${text}`);
   // Waits for the page to finish loading its shipped models; every one must load.
-  const shippedSettled = async (where) => {
-    let failed = null;
-    await until(`the shipped models to load (${where})`, async () => (failed = await driver.run(shippedLoaded)) !== null, 60000, 250);
-    assert.deepEqual(failed, [], `every shipped model loads (${where})`);
-  };
+  const shippedSettled = async (where) =>
+    assert.deepEqual(await shippedFailures((fn) => driver.run(fn)), [], `every shipped model loads (${where})`);
 
   before(async () => {
     xvfb = await startXvfb(xlog);

@@ -329,8 +329,7 @@ std::string Lab::shipped_errors(const Task& task, std::initializer_list<DecoderK
 }
 
 bool Lab::checking_shipped() const {
-    return std::any_of(shipped.begin(), shipped.end(),
-                       [](const ShippedModel& m) { return m.checked && m.model && !m.metrics && m.error.empty(); });
+    return std::any_of(shipped.begin(), shipped.end(), [](const ShippedModel& m) { return m.checking(); });
 }
 
 const std::vector<Example>& Lab::held_out(const Task& task) {

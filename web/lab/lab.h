@@ -195,6 +195,7 @@ struct ShippedModel {
     double native_exact = NAN;      // the held-out exact match `lookback train` measured
     bool checked = false;           // a worker decodes the held-out split with it (the lesson's pair)
     std::optional<Metrics> metrics; // what that decoding measured
+    bool checking() const { return checked && model && !metrics && error.empty(); }  // that decoding is under way
 };
 // "attention model", "Transformer (all states)", "attention model for reversal": for messages.
 std::string shipped_label(const ModelConfig& config);
