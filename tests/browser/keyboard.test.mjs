@@ -176,6 +176,12 @@ test('Figure 3: the task, width, model, scorer, seed and epochs change from the 
 
 test('Figure 3: Train, Pause and Step from the keyboard', async () => {
   const f = figure('Figure 3');
+  // As many epochs as the slider takes, so the Pause below lands while batches are left: with the
+  // one epoch the test before set (94 batches at width 16), a loaded machine let a run train all
+  // of them before Pause was pressed, and Step then had no batch to take (that run only finished
+  // its held-out decodes), so "one step more" never came.
+  await keys(f.getByRole('slider', { name: 'epochs' }), 'End');
+  await waitFor('the most epochs', 'training', (s) => s.epochs >= 10);
   await keys(f.getByRole('button', { name: 'Train' }), 'Enter');
   await waitFor('training', 'training', (s) => s.running && s.runs.every((r) => r.steps >= 1), 30000);
   await saysNow('training', 'Training.');
@@ -191,7 +197,9 @@ test('Figure 3: Train, Pause and Step from the keyboard', async () => {
   assert.match(await page.locator(`${group} [role="progressbar"]`).getAttribute('aria-valuetext'), /^epoch \d+ of \d+, \d+%$/);
   await keys(f.getByRole('button', { name: 'Pause' }), 'Space');
   await waitFor('the pause', 'training', (s) => !s.running);
-  await saysNow('training', 'Paused.');
+  // Said last: an epoch that ended in the same frame is said in the same announcement, before it
+  // ("epoch 1 of 30: plain 0.0000 exact, bahdanau 0.0000 exact. Paused.").
+  await until('training to say "Paused." last', async () => /(^|\. )Paused\.$/.test(await statusText('training')));
   const paused = await settledSteps('training');
   await keys(f.getByRole('button', { name: 'Step one batch' }), 'Enter');
   await waitFor('one step more', 'training', (s) => !s.running && s.runs.every((r, i) => r.steps === paused.runs[i].steps + 1), 15000);
