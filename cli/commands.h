@@ -15,6 +15,7 @@
 #include "data/metrics.h"
 #include "models/alignment_check.h"
 #include "settings/run_settings.h"
+#include "text/text.h"
 #include "models/model.h"
 #include "training/trainer.h"
 
@@ -202,8 +203,6 @@ MapScores map_scores_of(const nlohmann::json& json);
 
 // --- what the sweeps share (sweeps.cpp; chance and counterfactual write their
 // files alike). Each sweep's steps are in sweeps.h.
-// v with that many decimals, "–" for NaN (a number not measured).
-std::string fixed(double v, int digits = 4);
 // One measurement over n seeds: their mean, lowest and highest.
 struct Spread {
     double mean = 0, lo = INFINITY, hi = -INFINITY;

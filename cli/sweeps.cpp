@@ -6,13 +6,6 @@
 
 namespace lb::cli {
 
-std::string fixed(double v, int digits) {
-    if (std::isnan(v)) return "–";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 std::string spread_text(const Spread& s) {
     return fixed(s.mean) + " (" + fixed(s.lo) + "–" + fixed(s.hi) + ")";
 }

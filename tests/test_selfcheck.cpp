@@ -34,6 +34,7 @@ TEST_CASE("computation questions: answers match an independent computation from 
     for (int trial = 0; trial < 200; ++trial) {
         for (QuestionKind kind : all_question_kinds) {
             const Question q = make_question(kind, rng);
+            CHECK(q.kind == kind);
             const std::vector<double> n = numbers_in(q.prompt);
             double expected = 0;
             switch (kind) {

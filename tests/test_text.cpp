@@ -1,7 +1,9 @@
-// Untrusted text in messages: UTF-8 checked by hand-known sequences, escapes
-// and cuts written out in full.
+// Untrusted text in messages, and numbers as tables and sentences write them: UTF-8 checked by
+// hand-known sequences, escapes, cuts and numbers written out in full.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include "text/text.h"
 
@@ -77,4 +79,22 @@ TEST_CASE("list_text: words for a message, the last two joined by the word given
     CHECK(lb::list_text({"dot", "general"}) == "dot or general");
     CHECK(lb::list_text({"dot", "general", "concat"}) == "dot, general or concat");
     CHECK(lb::list_text({"luong", "luong-local"}, "and") == "luong and luong-local");
+}
+
+TEST_CASE("numbers as the page and the tables write them") {
+    CHECK(grouped(0) == "0");
+    CHECK(grouped(50000) == "50,000");
+    CHECK(grouped(1234567) == "1,234,567");
+    CHECK(fixed(0.5) == "0.5000");
+    CHECK(fixed(2.0 / 3.0, 2) == "0.67");
+    CHECK(fixed(-1.25, 1) == "-1.2");  // printf's round-half-to-even on the exact binary value 1.25
+    CHECK(fixed(std::nan(""), 3) == "\u2013");
+    // The shortest decimal that reads back as the same float: 0.001f is 0.00100000005 in full.
+    CHECK(number_text(0.001f) == "0.001");
+    CHECK(number_text(0.003f) == "0.003");
+    CHECK(number_text(10) == "10");
+    CHECK(number_text(-3) == "-3");
+    CHECK(number_text(1e20) == "1e+20");
+    CHECK(number_text(1.0 / 3.0) == "0.33333334");  // 8 digits: 0.3333333 reads back as another float
+    CHECK(float(std::strtod(number_text(0.1f).c_str(), nullptr)) == 0.1f);
 }

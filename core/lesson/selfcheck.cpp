@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include "lesson/attention_step.h"
 #include "text/text.h"
 
@@ -22,134 +23,149 @@ std::string fmt(const char* format, double x) {
 
 std::string vec2(int a, int b) { return "(" + std::to_string(a) + ", " + std::to_string(b) + ")"; }
 
+// One question of each kind; its numbers come from `rng`.
+Question context_question(Rng& rng) {
+    Question q{QuestionKind::context, "", 0, 0, ""};
+    // Scalar states h_i and weights in tenths that sum to one.
+    const int a1 = rand_int(rng, 1, 4), a2 = rand_int(rng, 1, 9 - a1 - 1);
+    const int a3 = 10 - a1 - a2;
+    const int h[3] = {rand_int(rng, -5, 9), rand_int(rng, -5, 9), rand_int(rng, -5, 9)};
+    const double alpha[3] = {a1 / 10.0, a2 / 10.0, a3 / 10.0};
+    double c = 0;
+    for (int i = 0; i < 3; ++i) c += alpha[i] * h[i];
+    q.prompt = "Encoder states h = " + std::to_string(h[0]) + ", " + std::to_string(h[1]) +
+               ", " + std::to_string(h[2]) + " (one number each) have attention weights α = " +
+               fmt("%.1f", alpha[0]) + ", " + fmt("%.1f", alpha[1]) + ", " +
+               fmt("%.1f", alpha[2]) + ". What is the context c?";
+    q.answer = c;
+    q.tolerance = 0.01;
+    q.working = "c = Σ α_j h_j = " + fmt("%.1f", alpha[0]) + "·" + std::to_string(h[0]) +
+                " + " + fmt("%.1f", alpha[1]) + "·" + std::to_string(h[1]) + " + " +
+                fmt("%.1f", alpha[2]) + "·" + std::to_string(h[2]) + " = " +
+                fmt("%.2f", c);
+    return q;
+}
+
+Question softmax_entry_question(Rng& rng) {
+    Question q{QuestionKind::softmax_entry, "", 0, 0, ""};
+    const int e[3] = {rand_int(rng, -2, 3), rand_int(rng, -2, 3), rand_int(rng, -2, 3)};
+    const int k = rand_int(rng, 0, 2);
+    const AttentionStep step =
+        attention_step(Scorer::dot, {1.0}, {{double(e[0])}, {double(e[1])}, {double(e[2])}});
+    q.prompt = "Scores e = (" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " +
+               std::to_string(e[2]) + "). What is softmax(e)_" + std::to_string(k + 1) +
+               ", to two decimals?";
+    q.answer = step.weights[k];
+    q.tolerance = 0.01;  // two decimals, plus rounding either way
+    q.working = "exp(e) = (" + fmt("%.3f", step.exps[0]) + ", " + fmt("%.3f", step.exps[1]) +
+                ", " + fmt("%.3f", step.exps[2]) + "), sum " + fmt("%.3f", step.denominator) +
+                "; α_" + std::to_string(k + 1) + " = " + fmt("%.3f", step.exps[k]) + " / " +
+                fmt("%.3f", step.denominator) + " = " + fmt("%.3f", step.weights[k]);
+    return q;
+}
+
+Question dot_score_question(Rng& rng) {
+    Question q{QuestionKind::dot_score, "", 0, 0, ""};
+    int s[3], h[3];
+    for (int i = 0; i < 3; ++i) { s[i] = rand_int(rng, -3, 5); h[i] = rand_int(rng, -3, 5); }
+    q.answer = score(Scorer::dot, {double(s[0]), double(s[1]), double(s[2])},
+                     {double(h[0]), double(h[1]), double(h[2])}, {});
+    auto v3 = [](const int* x) {
+        return "(" + std::to_string(x[0]) + ", " + std::to_string(x[1]) + ", " +
+               std::to_string(x[2]) + ")";
+    };
+    q.prompt = "Decoder state s = " + v3(s) + ", encoder state h = " + v3(h) +
+               ". What is the dot score sᵀh?";
+    q.tolerance = 0.01;
+    q.working = "sᵀh = " + std::to_string(s[0]) + "·" + std::to_string(h[0]) + " + " +
+                std::to_string(s[1]) + "·" + std::to_string(h[1]) + " + " +
+                std::to_string(s[2]) + "·" + std::to_string(h[2]) + " = " +
+                fmt("%.0f", q.answer);
+    return q;
+}
+
+Question bilinear_score_question(Rng& rng) {
+    Question q{QuestionKind::bilinear_score, "", 0, 0, ""};
+    const int s0 = rand_int(rng, -2, 3), s1 = rand_int(rng, -2, 3);
+    const int h0 = rand_int(rng, -2, 3), h1 = rand_int(rng, -2, 3);
+    const int w00 = rand_int(rng, -1, 3), w01 = rand_int(rng, -1, 2);
+    const int w10 = rand_int(rng, -1, 2), w11 = rand_int(rng, -1, 3);
+    ScorerParams p;
+    p.W = {{double(w00), double(w01)}, {double(w10), double(w11)}};
+    q.answer = score(Scorer::general, {double(s0), double(s1)}, {double(h0), double(h1)}, p);
+    q.prompt = "s = " + vec2(s0, s1) + ", h = " + vec2(h0, h1) + ", W = [[" +
+               std::to_string(w00) + ", " + std::to_string(w01) + "], [" +
+               std::to_string(w10) + ", " + std::to_string(w11) +
+               "]]. What is the bilinear (general) score sᵀWh?";
+    q.tolerance = 0.01;
+    const int wh0 = w00 * h0 + w01 * h1, wh1 = w10 * h0 + w11 * h1;
+    q.working = "Wh = " + vec2(wh0, wh1) + ", then sᵀ(Wh) = " + std::to_string(s0) + "·" +
+                std::to_string(wh0) + " + " + std::to_string(s1) + "·" +
+                std::to_string(wh1) + " = " + fmt("%.0f", q.answer);
+    return q;
+}
+
+Question scaled_dot_score_question(Rng& rng) {
+    Question q{QuestionKind::scaled_dot_score, "", 0, 0, ""};
+    // One query against two keys of width d_k = 4, so √d_k = 2 and QKᵀ/√d_k is one row of
+    // two entries; the reader works out one of them.
+    constexpr int d = 4;
+    Vec query(d), keys[2] = {Vec(d), Vec(d)};
+    for (double& x : query) x = rand_int(rng, -2, 3);
+    for (Vec& k : keys)
+        for (double& x : k) x = rand_int(rng, -2, 3);
+    const int j = rand_int(rng, 0, 1);
+    const double dot = score(Scorer::dot, query, keys[j], {});
+    q.answer = dot / std::sqrt(double(d));
+    auto v4 = [](const Vec& x) {
+        return "(" + fmt("%.0f", x[0]) + ", " + fmt("%.0f", x[1]) + ", " + fmt("%.0f", x[2]) +
+               ", " + fmt("%.0f", x[3]) + ")";
+    };
+    const std::string key_name = j == 0 ? "k₁" : "k₂";
+    q.prompt = "A query q = " + v4(query) + " and two keys k₁ = " + v4(keys[0]) + ", k₂ = " +
+               v4(keys[1]) + ", all of width d_k = " + std::to_string(d) +
+               ", so QKᵀ/√d_k is one row of two entries. What is entry " +
+               std::to_string(j + 1) + " (the scaled score of " + key_name + ")?";
+    q.tolerance = 0.01;
+    std::string terms;
+    for (int i = 0; i < d; ++i)
+        terms += (i ? " + " : "") + fmt("%.0f", query[i]) + "·" + fmt("%.0f", keys[j][i]);
+    q.working = "q·" + key_name + " = " + terms + " = " + fmt("%.0f", dot) +
+                "; √d_k = √4 = 2; " + fmt("%.0f", dot) + " / 2 = " + fmt("%.2f", q.answer);
+    return q;
+}
+
+Question additive_score_question(Rng& rng) {
+    Question q{QuestionKind::additive_score, "", 0, 0, ""};
+    // Bahdanau's score with both matrices the identity, so the work is two sums, two tanh
+    // and a dot product: whole numbers from −1 to 1 keep each tanh's argument within ±2.
+    const int h0 = rand_int(rng, -1, 1), h1 = rand_int(rng, -1, 1);
+    const int s0 = rand_int(rng, -1, 1), s1 = rand_int(rng, -1, 1);
+    const int v0 = rand_int(rng, -2, 2), v1 = rand_int(rng, 1, 2);
+    ScorerParams p;
+    p.W_e = p.W_d = {{1.0, 0.0}, {0.0, 1.0}};
+    p.v = {double(v0), double(v1)};
+    q.answer = score(Scorer::additive, {double(s0), double(s1)}, {double(h0), double(h1)}, p);
+    q.prompt = "The additive score e = vᵀ tanh(W_e h + W_d s), with W_e and W_d the identity (so "
+               "e = vᵀ tanh(h + s)): h = " + vec2(h0, h1) + ", s = " + vec2(s0, s1) + ", v = " +
+               vec2(v0, v1) + ". What is e, to two decimals?";
+    q.tolerance = 0.01;
+    q.working = "h + s = " + vec2(h0 + s0, h1 + s1) + "; tanh gives (" + fmt("%.4f", std::tanh(h0 + s0)) +
+                ", " + fmt("%.4f", std::tanh(h1 + s1)) + "); e = " + std::to_string(v0) + "·" +
+                fmt("%.4f", std::tanh(h0 + s0)) + " + " + std::to_string(v1) + "·" +
+                fmt("%.4f", std::tanh(h1 + s1)) + " = " + fmt("%.4f", q.answer);
+    return q;
+}
+
 }  // namespace
 
 Question make_question(QuestionKind kind, Rng& rng) {
-    Question q{kind, "", 0, 0, ""};
-    switch (kind) {
-        case QuestionKind::context: {
-            // Scalar states h_i and weights in tenths that sum to one.
-            const int a1 = rand_int(rng, 1, 4), a2 = rand_int(rng, 1, 9 - a1 - 1);
-            const int a3 = 10 - a1 - a2;
-            const int h[3] = {rand_int(rng, -5, 9), rand_int(rng, -5, 9), rand_int(rng, -5, 9)};
-            const double alpha[3] = {a1 / 10.0, a2 / 10.0, a3 / 10.0};
-            double c = 0;
-            for (int i = 0; i < 3; ++i) c += alpha[i] * h[i];
-            q.prompt = "Encoder states h = " + std::to_string(h[0]) + ", " + std::to_string(h[1]) +
-                       ", " + std::to_string(h[2]) + " (one number each) have attention weights α = " +
-                       fmt("%.1f", alpha[0]) + ", " + fmt("%.1f", alpha[1]) + ", " +
-                       fmt("%.1f", alpha[2]) + ". What is the context c?";
-            q.answer = c;
-            q.tolerance = 0.01;
-            q.working = "c = Σ α_j h_j = " + fmt("%.1f", alpha[0]) + "·" + std::to_string(h[0]) +
-                        " + " + fmt("%.1f", alpha[1]) + "·" + std::to_string(h[1]) + " + " +
-                        fmt("%.1f", alpha[2]) + "·" + std::to_string(h[2]) + " = " +
-                        fmt("%.2f", c);
-            break;
-        }
-        case QuestionKind::softmax_entry: {
-            const int e[3] = {rand_int(rng, -2, 3), rand_int(rng, -2, 3), rand_int(rng, -2, 3)};
-            const int k = rand_int(rng, 0, 2);
-            const AttentionStep step =
-                attention_step(Scorer::dot, {1.0}, {{double(e[0])}, {double(e[1])}, {double(e[2])}});
-            q.prompt = "Scores e = (" + std::to_string(e[0]) + ", " + std::to_string(e[1]) + ", " +
-                       std::to_string(e[2]) + "). What is softmax(e)_" + std::to_string(k + 1) +
-                       ", to two decimals?";
-            q.answer = step.weights[k];
-            q.tolerance = 0.01;  // two decimals, plus rounding either way
-            q.working = "exp(e) = (" + fmt("%.3f", step.exps[0]) + ", " + fmt("%.3f", step.exps[1]) +
-                        ", " + fmt("%.3f", step.exps[2]) + "), sum " + fmt("%.3f", step.denominator) +
-                        "; α_" + std::to_string(k + 1) + " = " + fmt("%.3f", step.exps[k]) + " / " +
-                        fmt("%.3f", step.denominator) + " = " + fmt("%.3f", step.weights[k]);
-            break;
-        }
-        case QuestionKind::dot_score: {
-            int s[3], h[3];
-            for (int i = 0; i < 3; ++i) { s[i] = rand_int(rng, -3, 5); h[i] = rand_int(rng, -3, 5); }
-            q.answer = score(Scorer::dot, {double(s[0]), double(s[1]), double(s[2])},
-                             {double(h[0]), double(h[1]), double(h[2])}, {});
-            auto v3 = [](const int* x) {
-                return "(" + std::to_string(x[0]) + ", " + std::to_string(x[1]) + ", " +
-                       std::to_string(x[2]) + ")";
-            };
-            q.prompt = "Decoder state s = " + v3(s) + ", encoder state h = " + v3(h) +
-                       ". What is the dot score sᵀh?";
-            q.tolerance = 0.01;
-            q.working = "sᵀh = " + std::to_string(s[0]) + "·" + std::to_string(h[0]) + " + " +
-                        std::to_string(s[1]) + "·" + std::to_string(h[1]) + " + " +
-                        std::to_string(s[2]) + "·" + std::to_string(h[2]) + " = " +
-                        fmt("%.0f", q.answer);
-            break;
-        }
-        case QuestionKind::bilinear_score: {
-            const int s0 = rand_int(rng, -2, 3), s1 = rand_int(rng, -2, 3);
-            const int h0 = rand_int(rng, -2, 3), h1 = rand_int(rng, -2, 3);
-            const int w00 = rand_int(rng, -1, 3), w01 = rand_int(rng, -1, 2);
-            const int w10 = rand_int(rng, -1, 2), w11 = rand_int(rng, -1, 3);
-            ScorerParams p;
-            p.W = {{double(w00), double(w01)}, {double(w10), double(w11)}};
-            q.answer = score(Scorer::general, {double(s0), double(s1)}, {double(h0), double(h1)}, p);
-            q.prompt = "s = " + vec2(s0, s1) + ", h = " + vec2(h0, h1) + ", W = [[" +
-                       std::to_string(w00) + ", " + std::to_string(w01) + "], [" +
-                       std::to_string(w10) + ", " + std::to_string(w11) +
-                       "]]. What is the bilinear (general) score sᵀWh?";
-            q.tolerance = 0.01;
-            const int wh0 = w00 * h0 + w01 * h1, wh1 = w10 * h0 + w11 * h1;
-            q.working = "Wh = " + vec2(wh0, wh1) + ", then sᵀ(Wh) = " + std::to_string(s0) + "·" +
-                        std::to_string(wh0) + " + " + std::to_string(s1) + "·" +
-                        std::to_string(wh1) + " = " + fmt("%.0f", q.answer);
-            break;
-        }
-        case QuestionKind::scaled_dot_score: {
-            // One query against two keys of width d_k = 4, so √d_k = 2 and QKᵀ/√d_k is one row of
-            // two entries; the reader works out one of them.
-            constexpr int d = 4;
-            Vec query(d), keys[2] = {Vec(d), Vec(d)};
-            for (double& x : query) x = rand_int(rng, -2, 3);
-            for (Vec& k : keys)
-                for (double& x : k) x = rand_int(rng, -2, 3);
-            const int j = rand_int(rng, 0, 1);
-            const double dot = score(Scorer::dot, query, keys[j], {});
-            q.answer = dot / std::sqrt(double(d));
-            auto v4 = [](const Vec& x) {
-                return "(" + fmt("%.0f", x[0]) + ", " + fmt("%.0f", x[1]) + ", " + fmt("%.0f", x[2]) +
-                       ", " + fmt("%.0f", x[3]) + ")";
-            };
-            const std::string key_name = j == 0 ? "k₁" : "k₂";
-            q.prompt = "A query q = " + v4(query) + " and two keys k₁ = " + v4(keys[0]) + ", k₂ = " +
-                       v4(keys[1]) + ", all of width d_k = " + std::to_string(d) +
-                       ", so QKᵀ/√d_k is one row of two entries. What is entry " +
-                       std::to_string(j + 1) + " (the scaled score of " + key_name + ")?";
-            q.tolerance = 0.01;
-            std::string terms;
-            for (int i = 0; i < d; ++i)
-                terms += (i ? " + " : "") + fmt("%.0f", query[i]) + "·" + fmt("%.0f", keys[j][i]);
-            q.working = "q·" + key_name + " = " + terms + " = " + fmt("%.0f", dot) +
-                        "; √d_k = √4 = 2; " + fmt("%.0f", dot) + " / 2 = " + fmt("%.2f", q.answer);
-            break;
-        }
-        case QuestionKind::additive_score: {
-            // Bahdanau's score with both matrices the identity, so the work is two sums, two tanh
-            // and a dot product: whole numbers from −1 to 1 keep each tanh's argument within ±2.
-            const int h0 = rand_int(rng, -1, 1), h1 = rand_int(rng, -1, 1);
-            const int s0 = rand_int(rng, -1, 1), s1 = rand_int(rng, -1, 1);
-            const int v0 = rand_int(rng, -2, 2), v1 = rand_int(rng, 1, 2);
-            ScorerParams p;
-            p.W_e = p.W_d = {{1.0, 0.0}, {0.0, 1.0}};
-            p.v = {double(v0), double(v1)};
-            q.answer = score(Scorer::additive, {double(s0), double(s1)}, {double(h0), double(h1)}, p);
-            q.prompt = "The additive score e = vᵀ tanh(W_e h + W_d s), with W_e and W_d the identity (so "
-                       "e = vᵀ tanh(h + s)): h = " + vec2(h0, h1) + ", s = " + vec2(s0, s1) + ", v = " +
-                       vec2(v0, v1) + ". What is e, to two decimals?";
-            q.tolerance = 0.01;
-            q.working = "h + s = " + vec2(h0 + s0, h1 + s1) + "; tanh gives (" + fmt("%.4f", std::tanh(h0 + s0)) +
-                        ", " + fmt("%.4f", std::tanh(h1 + s1)) + "); e = " + std::to_string(v0) + "·" +
-                        fmt("%.4f", std::tanh(h0 + s0)) + " + " + std::to_string(v1) + "·" +
-                        fmt("%.4f", std::tanh(h1 + s1)) + " = " + fmt("%.4f", q.answer);
-            break;
-        }
-    }
-    return q;
+    // In the order of QuestionKind (each question states its kind, and the tests check it).
+    static constexpr Question (*make[])(Rng&) = {context_question,          softmax_entry_question,
+                                                 dot_score_question,        bilinear_score_question,
+                                                 scaled_dot_score_question, additive_score_question};
+    static_assert(std::size(make) == std::size(all_question_kinds));
+    return make[size_t(kind)](rng);
 }
 
 bool is_correct(const Question& q, double given) noexcept {

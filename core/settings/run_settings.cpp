@@ -49,20 +49,6 @@ bool set_dial(RunSettings& s, std::string_view text, bool (*take)(std::string_vi
     return true;
 }
 
-// The shortest text that reads back as the same float: "0.001", not "0.00100000005".
-std::string number_text(double v) {
-    char text[32];
-    if (v == std::floor(v) && std::fabs(v) < 1e15) {  // whole: "10", not "1e+01"
-        std::snprintf(text, sizeof text, "%.0f", v);
-        return text;
-    }
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, v);
-        if (float(std::strtod(text, nullptr)) == float(v) || digits == 17) break;
-    }
-    return text;
-}
-
 // A whole number of digits only (no sign, no spaces), or nothing.
 bool parse_whole(std::string_view text, long long& v) {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;

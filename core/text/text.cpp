@@ -3,7 +3,9 @@
 #include "text/text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace lb {
 
@@ -144,6 +146,26 @@ std::string quote_untrusted(std::string_view text, size_t max_chars) {
 
 std::string_view without_byte_order_mark(std::string_view text) {
     return text.substr(0, 3) == "\xef\xbb\xbf" ? text.substr(3) : text;
+}
+
+std::string fixed(double value, int digits) {
+    if (std::isnan(value)) return "\u2013";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+std::string number_text(double value) {
+    char text[32];
+    if (value == std::floor(value) && std::fabs(value) < 1e15) {
+        std::snprintf(text, sizeof text, "%.0f", value);
+        return text;
+    }
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, value);
+        if (float(std::strtod(text, nullptr)) == float(value)) break;
+    }
+    return text;
 }
 
 std::string grouped(long n) {

@@ -51,6 +51,11 @@ std::string_view without_byte_order_mark(std::string_view text);
 
 // 50000 → "50,000": counts read as the docs and the page write them (n >= 0).
 std::string grouped(long n);
+// A number with `digits` decimals, for a table or a sentence; "–" for NaN.
+std::string fixed(double value, int digits = 4);
+// The shortest text that reads back as the same float: "0.001", not "0.00100000005"; a whole
+// number without exponent ("10", not "1e+01").
+std::string number_text(double value);
 
 // Words for a message: "a, b or c" (`last` joins the last two: "or", "and"); "" for none.
 std::string list_text(const std::vector<std::string>& items, const char* last = "or");

@@ -207,12 +207,8 @@ bool ShowSettings(TrainingState& st) {
     changed |= SliderInt("epochs", "epochs", &run.epochs, 1, max_epochs) && run.epochs != epochs;
     SameLineIfRoom(labelled(80, "learning rate"));
     ImGui::SetNextItemWidth(80);
-    const auto rate_text = [](float rate) {
-        char shown[32];
-        std::snprintf(shown, sizeof shown, "%g", double(rate));
-        return std::string(shown);
-    };
-    changed |= ComboOf("learning rate", "learning-rate", run.learning_rate, learning_rates, rate_text);
+    changed |= ComboOf("learning rate", "learning-rate", run.learning_rate, learning_rates,
+                       [](float rate) { return number_text(rate); });
     return changed;
 }
 

@@ -584,13 +584,15 @@ std::string text_alternative(const WorkedExample& st) {
 
 }  // namespace
 
+// [SECTION] The URL: read once, written when the state settles
+
 namespace {
 // A 2 × 2 matrix in the URL as "a,b,c,d", row by row, each within ±3.
 UrlTable& matrix(UrlTable& url, const std::string& key, Mat& field) {
     return url.entry(key, "4 numbers from -3 to 3, with commas, row by row",
                      [&field] {
-                         return fmt("%g", field[0][0]) + "," + fmt("%g", field[0][1]) + "," + fmt("%g", field[1][0]) +
-                                "," + fmt("%g", field[1][1]);
+                         return number_text(field[0][0]) + "," + number_text(field[0][1]) + "," +
+                                number_text(field[1][0]) + "," + number_text(field[1][1]);
                      },
                      [&field](const std::string& text) {
                          const auto flat = UrlTable::parse_numbers(text, 4, -3, 3);

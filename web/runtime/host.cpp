@@ -34,6 +34,7 @@
 #include "text/text.h"
 #include "theme.h"
 
+// [SECTION] Figure hosts
 
 namespace lb::web::detail {
 

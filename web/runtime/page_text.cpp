@@ -27,13 +27,6 @@ std::string html_escape(std::string_view text) {
 }
 
 
-std::string fixed(double value, int digits) {
-    if (std::isnan(value)) return "\u2013";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.*f", digits, value);
-    return text;
-}
-
 std::string minutes_seconds(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0) return "\u2013";
     const long s = std::lround(seconds);

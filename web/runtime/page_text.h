@@ -6,14 +6,12 @@
 #include <string>
 #include <string_view>
 
-#include "text/text.h"  // grouped: a count with thousands separators
+#include "text/text.h"  // grouped and fixed: numbers as the page writes them
 
 namespace lb::web {
 
 // Escapes text for the HTML of a text alternative.
 std::string html_escape(std::string_view text);
-// A number with `digits` decimals; "–" for NaN.
-std::string fixed(double value, int digits);
 // Seconds as "1:05"; "–" when unknown.
 std::string minutes_seconds(double seconds);
 

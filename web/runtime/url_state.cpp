@@ -34,12 +34,6 @@ bool real_number(const std::string& text, double& out) {
     return *end == 0 && std::isfinite(out);
 }
 
-std::string number_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
-
 }  // namespace
 
 std::optional<std::vector<double>> UrlTable::parse_numbers(const std::string& text, size_t count, double lo,
