@@ -216,8 +216,15 @@ void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
 }
 
 std::unique_ptr<PairsTask> Lab::replace_own_task(PairsTaskSource source) {
-    const std::string message = pairs_source_to_json(source).dump();  // before the table changes: what fails comes first
     std::unique_ptr<PairsTask> made = replace_pairs_task(source.text, source.options, own_task ? &own_task->task : nullptr);
+    std::string message;
+    try {
+        message = pairs_source_to_json(source).dump();  // the text was read as UTF-8: only memory can fail here
+    } catch (...) {
+        remove_task(made->task);  // the table as it was
+        if (own_task) add_task(own_task->task);
+        throw;
+    }
     std::unique_ptr<PairsTask> old = std::move(own_task);
     own_task = std::move(made);
     own_task_source = std::move(source);
