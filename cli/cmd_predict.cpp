@@ -291,10 +291,9 @@ int predict(const Args& args) {
         try {
             carried = task_in_weights(content);
             if (carried) {
-                for (const Task* t : tasks())
-                    if (t->name == carried->name)
-                        throw SafetensorsError("it carries its own task " + shown(carried->name) +
-                                               ", the name of a task the program has");
+                if (task_named(carried->name))
+                    throw SafetensorsError("it carries its own task " + shown(carried->name) +
+                                           ", the name of a task the program has");
                 in_table.emplace(&*carried);
             }
             model = model_from_safetensors(content);

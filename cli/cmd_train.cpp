@@ -422,9 +422,7 @@ PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> to
     PairsOptions& options = source.options;
     options.name = std::filesystem::path(path).filename().string();
     options.name.resize(std::min(options.name.size(), options.name.find('.')));  // "numbers.tsv": numbers
-    bool taken = !valid_pairs_task_name(options.name);
-    for (const Task* t : tasks()) taken = taken || t->name == options.name;
-    if (taken) options.name = "pairs";
+    if (!valid_pairs_task_name(options.name) || task_named(options.name)) options.name = "pairs";
     return make_pairs_task(source.text, options);
 }
 

@@ -1,7 +1,7 @@
 // Hostile inputs that used to get through. Weights that load but overflow when decoded, a
 // learning rate that a float rounds to 0, and a probe the model kind has no answer for: each is
 // refused with a message (decoding stops, decoding_check.h; the option is a usage error). Then
-// issue 46's five: a reader's task made where a freed one lived, a number past double's range in
+// five more: a reader's task made where a freed one lived, a number past double's range in
 // a task file, '</s>' written as a word, a held-out split larger than asked, and a control
 // character a weights file's header brings into a refusal.
 #include <doctest/doctest.h>
@@ -200,7 +200,7 @@ TEST_CASE("predict: an option the weights' model kind does not take is a usage e
     CHECK(cli::predict({"--per-head", "--weights", weights_dir + "/attention-64.safetensors", date}) == 2);
 }
 
-// --- issue 46 ------------------------------------------------------------------------------
+// --- a reader's task, a task file, a word, a split, a header ----------------------------
 
 namespace {
 

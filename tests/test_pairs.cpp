@@ -1,4 +1,4 @@
-// A task made from a reader's own pairs (core/data/pairs.h, issue 38): every refusal with the
+// A task made from a reader's own pairs (core/data/pairs.h): every refusal with the
 // line and reason written out by hand, TSV and CSV with quotes, CRLF and a byte order mark,
 // alignments against links written by hand, the split's determinism, duplicates and held-out
 // pairs set aside, and a task of 120 pairs in the table: batches, a short training run whose loss
@@ -583,6 +583,46 @@ TEST_CASE("pairs: a task of 120 pairs in the table: batches, a training run, its
         REQUIRE(before[k].size == after[k].size);
         for (size_t i = 0; i < before[k].size; ++i) CHECK(before[k].data[i] == after[k].data[i]);
     }
+}
+
+TEST_CASE("pairs: a reader's task replaced in the table under its name; a refusal leaves the old one") {
+    const size_t table = tasks().size();
+    // The first: 150 distinct strings, so 15 held out (10 %) and 135 to train.
+    std::unique_ptr<PairsTask> first = replace_pairs_task(reversal_pairs(150, 25, false), named("mine"), nullptr);
+    REQUIRE(first);
+    CHECK(tasks().size() == table + 1);
+    CHECK(task_named("mine") == &first->task);
+    CHECK(first->task.train_size == 135);
+    CHECK(first->task.held_out_size == 15);
+    // Without the old task named, the name is taken: refused, and nothing changes.
+    CHECK_THROWS_WITH_AS(replace_pairs_task(reversal_pairs(120, 300, false), named("mine"), nullptr),
+                         "a task named 'mine' is already in the table", std::invalid_argument);
+    // Nor may a replacement take another task's name.
+    CHECK_THROWS_WITH_AS(replace_pairs_task(reversal_pairs(120, 300, false), named("reversal"), &first->task),
+                         "a task named 'reversal' is already in the table", std::invalid_argument);
+    // A text refused at its line leaves the old task in its place.
+    CHECK_THROWS_WITH_AS(replace_pairs_task("abc\tcba\nno separator\n", named("mine"), &first->task),
+                         doctest::Contains("line 2: "), PairsError);
+    CHECK(task_named("mine") == &first->task);
+    CHECK(tasks().size() == table + 1);
+
+    // Replaced: 120 strings, 12 held out and 108 to train, under the same name, in the old one's
+    // place; the old one is out of the table but still readable by whoever trained on it.
+    std::unique_ptr<PairsTask> second = replace_pairs_task(reversal_pairs(120, 300, false), named("mine"), &first->task);
+    REQUIRE(second);
+    CHECK(tasks().size() == table + 1);
+    CHECK(task_named("mine") == &second->task);
+    CHECK(std::find(tasks().begin(), tasks().end(), &first->task) == tasks().end());
+    CHECK(second->task.name == "mine");
+    CHECK(second->task.train_size == 108);
+    CHECK(second->task.held_out_size == 12);
+    CHECK(first->task.make_splits(1, 135, 15).train.size() == 135);
+    // The task's own name is in its refusals, not one it was made under for a while.
+    CHECK_THROWS_WITH_AS(second->task.make_splits(1, 109, 0),
+                         "the task 'mine' has 108 training and 12 held-out pairs: it cannot give 109 and 0", std::invalid_argument);
+    remove_task(second->task);
+    CHECK(tasks().size() == table);
+    CHECK(task_named("mine") == nullptr);
 }
 
 TEST_CASE("pairs: a task of non-ASCII characters takes typed input by code point") {

@@ -461,7 +461,7 @@ TEST_CASE("safetensors: a date model's dial is recorded when not the default, so
 }
 
 TEST_CASE("safetensors: a weights file of another task or dial setting does not load into a model") {
-    // The hostile input of issue 37: a shipped width-64 date model's file whose metadata says it
+    // A hostile input that once loaded: a shipped width-64 date model's file whose metadata says it
     // learned another dial setting (formats 5) has the shapes of the shipped model, but is not it.
     const std::string shipped = std::string(LOOKBACK_WEIGHTS_DIR) + "/attention-64.safetensors";
     Model target = load_model(shipped);

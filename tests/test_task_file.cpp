@@ -1,4 +1,4 @@
-// A reader's task as a file and as a link (core/io/task_file.h, issue 38): the file is JSON that
+// A reader's task as a file and as a link (core/io/task_file.h): the file is JSON that
 // another reader (nlohmann's, here) finds the pairs and options in, and makes the same task from
 // (the same held-out inputs, the same vocabularies); the link is that JSON deflated (checked by
 // zlib natively, in test_deflate.cpp) in base64url; every hostile file and link is refused with

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "copy_task.h"
+#include "data/dataset.h"
 #include "data/reversal.h"
 #include "data/task.h"
 #include "data/translation.h"
@@ -87,6 +88,12 @@ TEST_CASE("tasks: the table holds dates, reversal and translation") {
     CHECK(task_names_text() == "dates, reversal or translation");
     CHECK(&find_task("reversal") == &reversal_task());
     CHECK(&find_task("translation") == &translation_task());
+    CHECK(task_named("dates") == &date_task());
+    CHECK(task_named("reversal") == &reversal_task());
+    CHECK(task_named("translation") == &translation_task());
+    // The name exactly: no other case, no prefix, no trailing space.
+    for (const char* near : {"", "Dates", "date", "reversal ", "translations"}) CHECK(task_named(near) == nullptr);
+    CHECK_THROWS_WITH_AS(find_task("Dates"), "unknown task 'Dates': use dates, reversal or translation", std::invalid_argument);
     for (const Task* task : tasks()) {
         CHECK(task->input.tokens().at(0) == "");
         CHECK(task->output.tokens().at(0) == "");
@@ -103,6 +110,7 @@ TEST_CASE("tasks: a task added while the program runs is in the table, the setti
         const testing::CopyTaskInTable added;
         CHECK(task_names_text() == "dates, reversal, translation or copy");
         CHECK(&find_task("copy") == &copy);
+        CHECK(task_named("copy") == &copy);
         CHECK_THROWS_WITH_AS(add_task(copy), "a task named 'copy' is already in the table", std::invalid_argument);
         CHECK(run_settings_from_json({{"task", "copy"}}).model.task == &copy);
         ModelConfig config;
@@ -113,6 +121,7 @@ TEST_CASE("tasks: a task added while the program runs is in the table, the setti
     }
     CHECK(task_names_text() == "dates, reversal or translation");
     CHECK_THROWS_AS(find_task("copy"), std::invalid_argument);
+    CHECK(task_named("copy") == nullptr);
     CHECK_THROWS_AS(remove_task(*tasks().front()), std::invalid_argument);
 }
 

@@ -372,52 +372,25 @@ std::string describe_pairs(const PairsSummary& s) {
     return text;
 }
 
-PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
-    if (!valid_pairs_task_name(options.name))
-        throw std::invalid_argument("a task's name is 1 to " + std::to_string(pairs_max_name) +
-                                    " letters, digits, '-' or '_', not " + quote_untrusted(options.name, 40));
-    for (const Task* t : tasks())
-        if (t->name == options.name)
-            throw std::invalid_argument("a task named " + quote_untrusted(options.name) + " is already in the table");
-    if (options.held_out_size < 0)
-        throw std::invalid_argument("the held-out size is " + std::to_string(options.held_out_size) + ": give 0 (10%) or more");
+namespace {
 
-    PairsText read = read_pairs(text, options.tokens, options.format);
-    PairsSummary summary;
-    summary.tokens = options.tokens;
-    summary.csv = read.csv;
-    summary.aligned = read.aligned;
-    summary.split_seed = options.split_seed;
-    summary.pairs_read = int(read.pairs.size());
+// make_pairs_task's five steps, in the order it takes them.
 
-    // Where a text with too few pairs ends: the line after its last pair.
-    const int end_line = read.pairs.empty() ? (read.csv ? 2 : 1) : read.pairs.back().line + 1;
+// 1. Each pair once: a pair written again (the same input and output) is dropped.
+std::vector<PairLine> drop_duplicates(std::vector<PairLine> read) {
+    std::unordered_set<std::string> seen;  // input, tab, output: no side holds a tab
     std::vector<PairLine> pairs;
-    if (options.drop_duplicates) {
-        std::unordered_set<std::string> seen;  // input, tab, output: no side holds a tab
-        for (PairLine& p : read.pairs)
-            if (seen.insert(p.input + '\t' + p.target).second) pairs.push_back(std::move(p));
-        summary.duplicates_dropped = summary.pairs_read - int(pairs.size());
-    } else {
-        pairs = std::move(read.pairs);
-    }
-    const int n = int(pairs.size());
-    if (n < pairs_min_pairs) {
-        throw PairsError(end_line, "the text ends with " + std::to_string(n) + (n == 1 ? " pair" : " pairs") +
-                                   (summary.duplicates_dropped > 0 ? " once " + std::to_string(summary.duplicates_dropped) +
-                                                                         " duplicates are dropped"
-                                                                   : std::string()) +
-                                   "; a task needs at least " + std::to_string(pairs_min_pairs));
-    }
-    const int wanted = options.held_out_size > 0 ? options.held_out_size : n * pairs_held_out_percent / 100;
-    if (wanted > n / 2)
-        throw std::invalid_argument("a held-out split of " + grouped(wanted) + " pairs is more than half of the " +
-                                    grouped(n) + " pairs");
+    for (PairLine& p : read)
+        if (seen.insert(p.input + '\t' + p.target).second) pairs.push_back(std::move(p));
+    return pairs;
+}
 
-    // The held-out split: whole groups of pairs that share an input (no held-out input may be
-    // trained on), the groups in an order drawn from the seed, each taken if it fits in what is
-    // left of the share; a group too large for it trains. So the split is never larger than
-    // asked, and training keeps at least half the pairs.
+// 2. Which pairs are held out: whole groups of pairs that share an input (no held-out input may
+// be trained on), the groups in an order drawn from the seed, each taken if it fits in what is
+// left of `wanted`; a group too large for it trains. So the split is never larger than asked,
+// and training keeps at least half the pairs.
+std::vector<char> held_out_groups(const std::vector<PairLine>& pairs, int wanted, uint64_t seed) {
+    const int n = int(pairs.size());
     std::vector<std::vector<int>> groups;
     {
         std::unordered_map<std::string, size_t> group_of;
@@ -432,7 +405,7 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
                                                  ": a held-out input must not be trained on, so nothing would be left to train on");
     std::vector<size_t> order(groups.size());
     for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-    Rng rng(options.split_seed);
+    Rng rng(seed);
     for (size_t g = order.size() - 1; g > 0; --g) std::swap(order[g], order[size_t(rng.below(g + 1))]);
     std::vector<char> held(size_t(n), 0);
     int held_count = 0;
@@ -453,70 +426,98 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
                                          quote_untrusted(first.input) + " (a held-out input must not be trained on)" +
                                          (size <= n / 2 ? "; ask for " + grouped(size) + " or more held out" : std::string()));
     }
+    return held;
+}
 
-    // Vocabularies from the training pairs (sorted below).
-    const bool words = options.tokens == PairsTokens::words;
+// 3. The vocabularies: every token of the training pairs, a side each, in code point order (a
+// string's bytes sort as its code points).
+struct PairsVocabularies {
+    Vocabulary input, output;
+    int input_tokens = 0, output_tokens = 0;  // the pairs' own, without pad, start and end
+};
+PairsVocabularies training_vocabularies(const std::vector<PairLine>& pairs, const std::vector<char>& held,
+                                        PairsTokens tokens) {
     TokenSet known[2];
-    for (int i = 0; i < n; ++i)
-        if (!held[size_t(i)])
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (!held[i])
             for (int side = 0; side < 2; ++side)
-                for (std::string_view piece : tokens_of(side == 0 ? pairs[size_t(i)].input : pairs[size_t(i)].target, options.tokens))
+                for (std::string_view piece : tokens_of(side == 0 ? pairs[i].input : pairs[i].target, tokens))
                     if (known[side].find(piece) == known[side].end()) known[side].emplace(piece);
-    auto encodable = [&](const PairLine& p) {
+    const bool words = tokens == PairsTokens::words;
+    PairsVocabularies out{Vocabulary(words, input_specials), Vocabulary(words, output_specials),
+                          int(known[0].size()), int(known[1].size())};
+    for (int side = 0; side < 2; ++side) {
+        std::vector<std::string> sorted(known[side].begin(), known[side].end());
+        std::sort(sorted.begin(), sorted.end());
+        for (const std::string& token : sorted) (side == 0 ? out.input : out.output).add(token);
+    }
+    return out;
+}
+
+// The splits, in the text's order: a held-out pair holding a token the training pairs lack
+// cannot be encoded, so it is set aside (its line in `set_aside_lines`).
+Splits split_pairs(const std::vector<PairLine>& pairs, const std::vector<char>& held, const PairsVocabularies& vocabularies,
+                   PairsTokens tokens, std::vector<int>& set_aside_lines) {
+    const auto encodable = [&](const PairLine& p) {
         for (int side = 0; side < 2; ++side)
-            for (std::string_view piece : tokens_of(side == 0 ? p.input : p.target, options.tokens))
-                if (known[side].find(piece) == known[side].end()) return false;
+            for (std::string_view piece : tokens_of(side == 0 ? p.input : p.target, tokens))
+                if ((side == 0 ? vocabularies.input : vocabularies.output).id(piece) < 0) return false;
         return true;
     };
-
-    auto splits = std::make_shared<Splits>();
-    std::vector<const PairLine*> kept;
-    for (int i = 0; i < n; ++i) {
-        const PairLine& p = pairs[size_t(i)];
-        if (held[size_t(i)] && !encodable(p)) {
-            ++summary.set_aside;
-            summary.set_aside_lines.push_back(p.line);
+    Splits splits;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const PairLine& p = pairs[i];
+        if (held[i] && !encodable(p)) {
+            set_aside_lines.push_back(p.line);
             continue;
         }
-        kept.push_back(&p);
-        (held[size_t(i)] ? splits->held_out : splits->train).push_back({p.input, p.target, 0, p.alignment});
+        (held[i] ? splits.held_out : splits.train).push_back({p.input, p.target, 0, p.alignment});
     }
-    if (splits->held_out.empty())
-        throw PairsError(summary.set_aside_lines.front(),
-                         "none of the " + std::to_string(summary.set_aside) + " held-out pairs can be encoded: each holds a " +
-                             (words ? "word" : "character") + " no training pair has (try another split seed)");
+    return splits;
+}
 
-    // Groups: the inputs' lengths in up to four bands of equal width.
-    int shortest = pairs_max_tokens, longest = 0, longest_target = 0;
-    for (const PairLine* p : kept) {
-        const int length = int(tokens_of(p->input, options.tokens).size());
-        shortest = std::min(shortest, length);
-        longest = std::max(longest, length);
-        longest_target = std::max(longest_target, int(tokens_of(p->target, options.tokens).size()));
+// 4. The groups for tables: the inputs' lengths in up to four bands of equal width. Sets every
+// example's group; returns the bands' names ("3-5 characters").
+struct LengthBands {
+    std::vector<std::string> names;
+    int longest_input = 0, longest_target = 0;  // in tokens, over both splits
+};
+LengthBands length_bands(Splits& splits, PairsTokens tokens) {
+    int shortest = pairs_max_tokens;
+    LengthBands bands;
+    for (const std::vector<Example>* split : {&splits.train, &splits.held_out})
+        for (const Example& ex : *split) {
+            const int length = int(tokens_of(ex.input, tokens).size());
+            shortest = std::min(shortest, length);
+            bands.longest_input = std::max(bands.longest_input, length);
+            bands.longest_target = std::max(bands.longest_target, int(tokens_of(ex.target, tokens).size()));
+        }
+    const int range = bands.longest_input - shortest + 1;
+    const int width = (range + 3) / 4, count = (range + width - 1) / width;
+    for (int b = 0; b < count; ++b) {
+        const int lo = shortest + b * width, hi = std::min(bands.longest_input, lo + width - 1);
+        bands.names.push_back((lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + " " +
+                              unit(tokens, hi));
     }
-    const int range = longest - shortest + 1;
-    const int width = (range + 3) / 4, bands = (range + width - 1) / width;
+    for (std::vector<Example>* split : {&splits.train, &splits.held_out})
+        for (Example& ex : *split) ex.group = (int(tokens_of(ex.input, tokens).size()) - shortest) / width;
+    return bands;
+}
+
+// 5. The task: its make_splits hands out the first pairs of the splits drawn here, whatever seed
+// it is given (the vocabularies fit these splits only).
+Task build_pairs_task(const PairsOptions& options, int pairs, PairsVocabularies vocabularies, LengthBands bands,
+                      std::shared_ptr<const Splits> splits) {
+    const bool words = options.tokens == PairsTokens::words;
     Task task;
-    for (int b = 0; b < bands; ++b) {
-        const int lo = shortest + b * width, hi = std::min(longest, lo + width - 1);
-        task.group_names.push_back((lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi)) + " " +
-                                   unit(options.tokens, hi));
-    }
-    for (std::vector<Example>* split : {&splits->train, &splits->held_out})
-        for (Example& ex : *split) ex.group = (int(tokens_of(ex.input, options.tokens).size()) - shortest) / width;
-
     task.name = options.name;
-    task.summary = "your own pairs: " + grouped(n) + (words ? " pairs of words" : " pairs of characters");
-    task.input = Vocabulary(words, input_specials);
-    task.output = Vocabulary(words, output_specials);
-    for (int side = 0; side < 2; ++side) {
-        std::vector<std::string> sorted(known[side].begin(), known[side].end());  // bytewise: by code point
-        std::sort(sorted.begin(), sorted.end());
-        for (const std::string& token : sorted) (side == 0 ? task.input : task.output).add(token);
-    }
-    task.max_input_tokens = longest;
+    task.summary = "your own pairs: " + grouped(pairs) + (words ? " pairs of words" : " pairs of characters");
+    task.input = std::move(vocabularies.input);
+    task.output = std::move(vocabularies.output);
+    task.group_names = std::move(bands.names);
+    task.max_input_tokens = bands.longest_input;
     task.ends = true;
-    task.output_steps = longest_target + 1;  // the longest target and its end token
+    task.output_steps = bands.longest_target + 1;  // the longest target and its end token
     task.train_size = int(splits->train.size());
     task.held_out_size = int(splits->held_out.size());
     task.example_input = splits->held_out.front().input;
@@ -533,12 +534,80 @@ PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
         out.held_out.assign(splits->held_out.begin(), splits->held_out.begin() + held_out_size);
         return out;
     };
+    return task;
+}
 
+// The options a task can be made with; its name may be taken only by `replaced`, the task it
+// will replace in the table.
+void check_pairs_options(const PairsOptions& options, const Task* replaced) {
+    if (!valid_pairs_task_name(options.name))
+        throw std::invalid_argument("a task's name is 1 to " + std::to_string(pairs_max_name) +
+                                    " letters, digits, '-' or '_', not " + quote_untrusted(options.name, 40));
+    const Task* taken = task_named(options.name);
+    if (taken && taken != replaced)
+        throw std::invalid_argument("a task named " + quote_untrusted(options.name) + " is already in the table");
+    if (options.held_out_size < 0)
+        throw std::invalid_argument("the held-out size is " + std::to_string(options.held_out_size) + ": give 0 (10%) or more");
+}
+
+PairsTask pairs_task_from_text(std::string_view text, const PairsOptions& options) {
+    PairsText read = read_pairs(text, options.tokens, options.format);
+    PairsSummary summary;
+    summary.tokens = options.tokens;
+    summary.csv = read.csv;
+    summary.aligned = read.aligned;
+    summary.split_seed = options.split_seed;
+    summary.pairs_read = int(read.pairs.size());
+
+    // Where a text with too few pairs ends: the line after its last pair.
+    const int end_line = read.pairs.empty() ? (read.csv ? 2 : 1) : read.pairs.back().line + 1;
+    const std::vector<PairLine> pairs = options.drop_duplicates ? drop_duplicates(std::move(read.pairs)) : std::move(read.pairs);
+    summary.duplicates_dropped = summary.pairs_read - int(pairs.size());
+    const int n = int(pairs.size());
+    if (n < pairs_min_pairs) {
+        throw PairsError(end_line, "the text ends with " + std::to_string(n) + (n == 1 ? " pair" : " pairs") +
+                                   (summary.duplicates_dropped > 0 ? " once " + std::to_string(summary.duplicates_dropped) +
+                                                                         " duplicates are dropped"
+                                                                   : std::string()) +
+                                   "; a task needs at least " + std::to_string(pairs_min_pairs));
+    }
+    const int wanted = options.held_out_size > 0 ? options.held_out_size : n * pairs_held_out_percent / 100;
+    if (wanted > n / 2)
+        throw std::invalid_argument("a held-out split of " + grouped(wanted) + " pairs is more than half of the " +
+                                    grouped(n) + " pairs");
+
+    const std::vector<char> held = held_out_groups(pairs, wanted, options.split_seed);
+    PairsVocabularies vocabularies = training_vocabularies(pairs, held, options.tokens);
+    auto splits = std::make_shared<Splits>(split_pairs(pairs, held, vocabularies, options.tokens, summary.set_aside_lines));
+    summary.set_aside = int(summary.set_aside_lines.size());
+    if (splits->held_out.empty())
+        throw PairsError(summary.set_aside_lines.front(),
+                         "none of the " + std::to_string(summary.set_aside) + " held-out pairs can be encoded: each holds a " +
+                             (options.tokens == PairsTokens::words ? "word" : "character") +
+                             " no training pair has (try another split seed)");
+    LengthBands bands = length_bands(*splits, options.tokens);
+
+    summary.input_tokens = vocabularies.input_tokens;
+    summary.output_tokens = vocabularies.output_tokens;
+    Task task = build_pairs_task(options, n, std::move(vocabularies), std::move(bands), std::move(splits));
     summary.train_size = task.train_size;
     summary.held_out_size = task.held_out_size;
-    summary.input_tokens = int(known[0].size());
-    summary.output_tokens = int(known[1].size());
     return {std::move(task), std::move(summary)};
+}
+
+}  // namespace
+
+PairsTask make_pairs_task(std::string_view text, const PairsOptions& options) {
+    check_pairs_options(options, nullptr);
+    return pairs_task_from_text(text, options);
+}
+
+std::unique_ptr<PairsTask> replace_pairs_task(std::string_view text, const PairsOptions& options, const Task* old) {
+    check_pairs_options(options, old);
+    auto made = std::make_unique<PairsTask>(pairs_task_from_text(text, options));
+    if (old) remove_task(*old);
+    add_task(made->task);
+    return made;
 }
 
 CarriedTask carried_task(const Task& task) {

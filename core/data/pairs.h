@@ -1,6 +1,6 @@
-// core/data/pairs.h — a task made from a reader's own pairs (issue 38): text read and checked
-// line by line, then a Task whose vocabularies come from its training pairs
-// (docs/own-pairs.md).
+// core/data/pairs.h — a task made from a reader's own pairs, so that the lesson's models can be
+// tried on a task the reader chose: text read and checked line by line, then a Task whose
+// vocabularies come from its training pairs (docs/own-pairs.md).
 //
 // The text: one pair a line, the input and the output separated by a tab (TSV), or a CSV with a
 // header line and two columns (RFC 4180 quoting: a field in double quotes may hold commas and
@@ -15,6 +15,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -121,10 +122,17 @@ struct PairsTask {
 // Throws PairsError for the text (read_pairs' refusals; fewer than 100 pairs after dropping
 // duplicates; every pair with one input; no input whose pairs fit the held-out split, at the line
 // of the input with the fewest; no held-out pair that can be encoded) and
-// std::invalid_argument for the options (the name; a held-out size above half the pairs). Builds
-// nothing on a refusal. The caller puts the task in the table with add_task, and keeps it (it
-// must not move) until remove_task.
+// std::invalid_argument for the options (the name, or a task of that name in the table; a
+// held-out size above half the pairs). Builds nothing on a refusal. The caller puts the task in
+// the table with add_task, and keeps it (it must not move) until remove_task.
 PairsTask make_pairs_task(std::string_view text, const PairsOptions& options);
+
+// A reader's task made again, as the page and a training worker each do when the reader uses
+// other pairs: made as make_pairs_task makes it, under options.name, which `old` (the task it
+// replaces, or nullptr) may hold; then `old` leaves the table and the new task joins it. Made
+// before the old one leaves, so a refusal (make_pairs_task's) leaves the table as it was. The
+// caller keeps the old task alive while anything reads it (a run trained on it).
+std::unique_ptr<PairsTask> replace_pairs_task(std::string_view text, const PairsOptions& options, const Task* old);
 
 // Whether a name may be a task's: 1-32 of a-z, A-Z, 0-9, '-', '_'.
 bool valid_pairs_task_name(std::string_view name);

@@ -98,9 +98,14 @@ std::string task_names_text() {
     return list_text(names);
 }
 
-const Task& find_task(std::string_view name) {
+const Task* task_named(std::string_view name) {
     for (const Task* task : tasks())
-        if (task->name == name) return *task;
+        if (task->name == name) return task;
+    return nullptr;
+}
+
+const Task& find_task(std::string_view name) {
+    if (const Task* task = task_named(name)) return *task;
     throw std::invalid_argument("unknown task " + quote_untrusted(name) + ": use " + task_names_text());
 }
 

@@ -114,8 +114,10 @@ public:
 private:
     const Task* task_;
 };
-// By name; throws std::invalid_argument "unknown task 'x': use dates, reversal or translation"
-// (the name quoted as untrusted text).
+// The task of that name in the table, or nullptr: every lookup of a task by its name.
+const Task* task_named(std::string_view name);
+// The same, for a name that must be there: throws std::invalid_argument "unknown task 'x': use
+// dates, reversal or translation" (the name quoted as untrusted text).
 const Task& find_task(std::string_view name);
 std::string task_names_text();  // "dates, reversal or translation"
 

@@ -25,8 +25,7 @@ std::vector<const Task*>& table() {
 const std::vector<const Task*>& tasks() { return table(); }
 
 void add_task(const Task& task) {
-    for (const Task* t : table())
-        if (t->name == task.name) throw std::invalid_argument("a task named " + quote_untrusted(task.name) + " is already in the table");
+    if (task_named(task.name)) throw std::invalid_argument("a task named " + quote_untrusted(task.name) + " is already in the table");
     table().push_back(&task);
 }
 

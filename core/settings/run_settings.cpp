@@ -75,9 +75,9 @@ const std::vector<SettingField> fields = {
     {"task", "--task", SettingType::choice, 0, 0, false, true, every_kind, "what the model learns",
      [](const S& s) { return s.model.task->name; }, nullptr,
      [](S& s, std::string_view w) {
-         for (const Task* task : tasks())
-             if (task->name == w) s.model.task = task;
-         return s.model.task->name == w;
+         const Task* task = task_named(w);
+         if (task) s.model.task = task;
+         return task != nullptr;
      },
      [](const S&) { return task_names_text(); }},
     {"formats", "--formats", SettingType::choice, 0, 0, false, true, every_kind, "the date formats drawn",

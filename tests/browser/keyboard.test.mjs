@@ -1,4 +1,4 @@
-// tests/browser/keyboard.test.mjs — every figure without a mouse (issue 35): the lesson's tasks
+// tests/browser/keyboard.test.mjs — every figure without a mouse: the lesson's tasks
 // done with the keyboard alone on the figures' mirrors (web/page/mirror.js), each control found
 // by its role and name inside its figure's group, as a screen reader user finds it, and each
 // task checked by the figure's own state afterwards: step the worked example; change the

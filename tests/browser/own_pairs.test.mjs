@@ -1,7 +1,7 @@
-// tests/browser/own_pairs.test.mjs — a reader's own pairs in the page (issue 38,
-// docs/own-pairs.md), in headless Chromium, on one page load: the numbers example loaded from
+// tests/browser/own_pairs.test.mjs — a reader's own pairs in the page
+// (docs/own-pairs.md), in headless Chromium, on one page load: the numbers example loaded from
 // the site by its button (keyboard only) becomes the task "your-pairs" of Figure 3; plain and
-// attention train one epoch on it in Web Workers, each sending its worker the pairs' text; the map
+// attention train one epoch on it in Web Workers, their worker sent the pairs' text once; the map
 // check shows a held-out pair with the file's own alignment outlined, and a typed input (an
 // unknown word refused by name); Figure 8's Transformers train on the task too, the check maps the
 // pair with the one reading every state, and the results list both under the task's label. Hostile text — a line without a separator, an alignment link
@@ -13,7 +13,7 @@
 // task is saved as a file and its link opened where no pairs were used: trained, mapped and typed
 // into there; the file makes the same task again; a broken link is refused by its key. Under
 // node, without a page, the training module driven by engine.js makes the task from its source,
-// replaces it (a run on the old one keeps it) and fails a run whose source is refused, by line.
+// replaces it (a run on the old one keeps it) and fails the runs of a source it refused, by line.
 //
 // Every expected number is computed here from the file the site serves or the text the test
 // wrote (the pairs, the 10 % held out, the vocabularies, the steps of an epoch, the links), never
@@ -483,7 +483,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
 });
 
 // The worker's side alone, under node (no page): the training module driven by engine.js as a
-// worker drives it, sent a reader's task with its first run.
+// worker drives it, sent a reader's task before its first run of it.
 test('a training worker makes the reader\'s task from its source, replaces it, keeps the old one for its runs, refuses a bad one', async () => {
   const folder = process.env.LOOKBACK_SITE || site;
   const require = createRequire(import.meta.url);
@@ -504,7 +504,8 @@ test('a training worker makes the reader\'s task from its source, replaces it, k
   };
 
   // 150 distinct pairs with links: 15 held out, 135 to train, three batches of 64 or fewer.
-  engine.handle({ type: 'create', run: 1, config, pairs: source(aligned(reversalText(150, 25))) });
+  engine.handle({ type: 'task', name: 'your-pairs', source: source(aligned(reversalText(150, 25))) });
+  engine.handle({ type: 'create', run: 1, config });
   let report = await train(1);
   assert.equal(report.examples, 135);
   assert.equal(report.steps, Math.ceil(135 / 64));
@@ -513,7 +514,8 @@ test('a training worker makes the reader\'s task from its source, replaces it, k
 
   // Another text under the same name while run 1 still holds the first: run 2 trains on the new
   // one (120 pairs without links: 108 to train, no AER), run 1 keeps its own.
-  engine.handle({ type: 'create', run: 2, config, pairs: source(reversalText(120, 300)) });
+  engine.handle({ type: 'task', name: 'your-pairs', source: source(reversalText(120, 300)) });
+  engine.handle({ type: 'create', run: 2, config });
   report = await train(2);
   assert.equal(report.examples, 108);
   assert.equal(report.steps, Math.ceil(108 / 64));
@@ -523,11 +525,18 @@ test('a training worker makes the reader\'s task from its source, replaces it, k
   assert.ok(module._lbt_weights(0, sizePointer) !== 0, 'run 1 still reads its task');
   module._free(sizePointer);
 
-  // A bad source fails its run with the refusal and its line; the engine goes on.
-  engine.handle({ type: 'create', run: 3, config, pairs: source('abc\tcba\nno separator\n') });
+  // A refused source fails the task's runs with the refusal and its line, rather than train them
+  // on the task it was to replace; the engine goes on.
+  engine.handle({ type: 'task', name: 'your-pairs', source: source('abc\tcba\nno separator\n') });
+  engine.handle({ type: 'create', run: 3, config });
   assert.equal(stateOf(3).state, 'failed');
   assert.match(stateOf(3).message, /^line 2: /);
-  engine.handle({ type: 'create', run: 4, config, pairs: source(reversalText(120, 300)) });
-  assert.equal(stateOf(4), undefined, 'the same source again makes nothing new and the run is created');
+  engine.handle({ type: 'create', run: 4, config: { ...config, task: 'reversal' } });
+  assert.equal(stateOf(4), undefined, 'a run of another task is created');
+  engine.handle({ type: 'task', name: 'your-pairs', source: source(reversalText(120, 300)) });
+  engine.handle({ type: 'create', run: 5, config });
+  assert.equal(stateOf(5), undefined, 'the same source again makes nothing new and the run is created');
+  report = await train(5);
+  assert.equal(report.examples, 108, 'on the 120 pairs');
   assert.equal(engine.crashed, false);
 });

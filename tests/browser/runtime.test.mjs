@@ -233,8 +233,8 @@ test('a lost WebGL context comes back with the figure\'s state', async () => {
 });
 
 // WebKit keeps 16 live WebGL contexts in a web process and, past that, takes the least recently
-// drawn one for good: webglcontextlost, never webglcontextrestored (issue 39: Figure 1 stayed
-// blank). WEBGL_lose_context's loseContext() does the same here (only restoreContext() brings such
+// drawn one for good: webglcontextlost, never webglcontextrestored (Figure 1, drawn
+// first, stayed blank). WEBGL_lose_context's loseContext() does the same here (only restoreContext() brings such
 // a context back), so the page must ask for it itself: when the figure comes near again, and a
 // second after the loss when it is near already.
 test('a context the browser takes for good comes back when its figure is near', async () => {

@@ -1,7 +1,9 @@
 // tests/browser/workers.test.mjs — training in Web Workers (web/worker/): a worker gives exactly
 // the losses the same wasm gives under node; the page's main thread never trains while workers
 // can; without Worker the page falls back to main-thread slices and says so; a worker that fails
-// ends its run with a message and the page goes on; every URL key refuses a bad value by name.
+// ends its run with a message and the page goes on; a reader's task of 2 MiB is posted to a
+// worker once, not with every run, and again to a worker started after one failed; every URL key
+// refuses a bad value by name.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -112,6 +114,90 @@ test('a worker that fails ends its run with a message, and the page goes on', as
   await clickWidget(page, 'training', 'reset');
   await clickWidget(page, 'training', 'train');
   await until('the new pair to train', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 2), 20000);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Counts what the page posts to its workers: each message's type, the reader's task it names, and
+// its size as JSON text in UTF-8 bytes.
+function countPosts() {
+  window.postedToWorkers = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, transfer) {
+    if (message && typeof message.type === 'string') {
+      window.postedToWorkers.push({ type: message.type, task: message.name ?? message.config?.task ?? null,
+                                    bytes: new TextEncoder().encode(JSON.stringify(message)).length });
+    }
+    return post.call(this, message, transfer);
+  };
+}
+
+// 49,000 distinct strings of 20 letters a-z, each with its reverse: 42 bytes a line, 2,058,000
+// bytes in all, under the 2 MiB (2,097,152 bytes) a reader may paste.
+function largePairs() {
+  let state = 12345;
+  const seen = new Set();
+  const lines = [];
+  while (lines.length < 49000) {
+    let input = '';
+    for (let k = 0; k < 20; k++) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      input += String.fromCharCode(97 + (state >>> 16) % 26);
+    }
+    if (seen.has(input)) continue;
+    seen.add(input);
+    lines.push(`${input}\t${[...input].reverse().join('')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+test('a reader\'s 2 MiB task is posted to a worker once, not with every run, and again to a worker started after one failed', async () => {
+  const text = largePairs();
+  assert.equal(text.length, 49000 * 42);
+  const { context, page, problems } = await openAt('training', 'train', '?tr.width=8&tr.epochs=1', countPosts);
+  await page.evaluate((t) => { document.getElementById('own-pairs-text').value = t; }, text);
+  await page.focus('#own-pairs-use');
+  await page.keyboard.press('Space');
+  await until('the pairs used', async () => (await page.textContent('#own-pairs-status')).includes('49,000 pairs read'), 60000);
+  assert.equal((await state(page, 'training')).task, 'your-pairs');
+  const posts = () => page.evaluate(() => window.postedToWorkers.filter((m) => m.task === 'your-pairs'));
+  const ofType = (list, type) => list.filter((m) => m.type === type);
+  // The pair is built on the task when it is used: two runs, and the source once to the worker
+  // they went to (one on this 2-core machine).
+  await until('the pair created', async () => ofType(await posts(), 'create').length === 2, 20000);
+  const first = await posts();
+  const workers = (await page.evaluate(() => window.lookback.training())).workers;
+  assert.ok(ofType(first, 'task').length >= 1 && ofType(first, 'task').length <= workers, JSON.stringify(first));
+  const source = ofType(first, 'task')[0].bytes;
+  assert.ok(source > text.length, `the source holds the text: ${source} bytes`);
+  const creates = ofType(first, 'create').reduce((sum, m) => sum + m.bytes, 0);
+  assert.ok(creates < 1000, `a run's message is its config alone: ${creates} bytes for two`);
+  const sent = first.reduce((sum, m) => sum + m.bytes, 0);
+  // As it was when every run carried the source: each create with it (and its key) besides its config.
+  const escaped = source - '{"type":"task","name":"your-pairs","source":}'.length;
+  const everyRun = creates + 2 * (',"pairs":'.length + escaped);
+  console.log(`# one run pair on a ${text.length}-byte task: ${sent} bytes posted to workers (the source ${source} bytes, ` +
+              `${ofType(first, 'task').length} time(s); the creates ${creates}); with the source in every run's message ${everyRun}`);
+
+  // Train, then a new pair on the same task: no source again.
+  await clickWidget(page, 'training', 'train');
+  await until('a step each', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 1), 60000);
+  await clickWidget(page, 'training', 'reset');
+  await until('the second pair created', async () => ofType(await posts(), 'create').length === 4, 20000);
+  assert.equal(ofType(await posts(), 'task').length, ofType(first, 'task').length, 'no source with the second pair');
+
+  // The worker fails; the next pair goes to a new one, which is sent the source, and trains.
+  await page.evaluate(() => window.lookback.failNextRun('throw'));
+  await clickWidget(page, 'training', 'reset');
+  await clickWidget(page, 'training', 'train');
+  await until('the run to fail', async () => (await state(page, 'training')).runs[0].failed !== null, 60000);
+  const before = ofType(await posts(), 'task').length;
+  await clickWidget(page, 'training', 'reset');
+  await clickWidget(page, 'training', 'train');
+  await until('the new pair to train', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 1), 60000);
+  const after = await posts();
+  assert.ok(ofType(after, 'task').length > before, 'the new worker was sent the source');
+  assert.equal(ofType(after, 'task').at(-1).bytes, source, 'the same source');
   assert.deepEqual(problems, []);
   await context.close();
 });

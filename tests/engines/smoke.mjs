@@ -178,7 +178,7 @@ export function smokeSet(engine, launch) {
     }
   });
 
-  // What the engine tells a screen reader (issue 50). Figure 2's temperature slider is a valid
+  // What the engine tells a screen reader. Figure 2's temperature slider is a valid
   // entry at 1 and at √2 (a float step put its value off the step's grid: Firefox said "invalid
   // entry"); the self-check's live regions are rendered while empty (Firefox does not speak a live
   // region that appears with its text; display: none while empty silenced the verdict).
@@ -254,7 +254,7 @@ export function smokeSet(engine, launch) {
   });
 
   // WebKit keeps 16 live WebGL contexts in a web process and, past that, takes the least recently
-  // drawn one for good (issue 39: Figure 1, drawn first and then left alone, stayed blank). Seven
+  // drawn one for good (Figure 1, drawn first and then left alone, stayed blank). Seven
   // contexts more than the page's ten (as another copy of the page in the same process would
   // hold): Figure 1, scrolled to, draws again (the page asks its context back, lookback.js).
   test('Figure 1 draws again after the engine took its WebGL context', { timeout: 60000 }, async (t) => {

@@ -10,8 +10,8 @@
 //
 // A reader's own pairs (figures/own_pairs.cpp's use_own_pairs, the page's lb_use_pairs): a text
 // refused at its line changes nothing; one accepted becomes "your-pairs", selected in the
-// training and checked figures, its runs sending the worker the text and options it makes the
-// same task from; a new text replaces it and its runs.
+// training and checked figures, the worker client given once the text and options a worker makes
+// the same task from, and its runs only their configs; a new text replaces it and its runs.
 //
 // Also: the probes (occlusion, gradient paths) are computed when the probes figure asks, never
 // for the alignment figure's map alone; a shipped file that does not arrive, or holds another
@@ -47,13 +47,16 @@ using namespace lb::web;
 
 namespace {
 
-// The worker client (web/worker/client.js) as the Lab calls it: it keeps each run's config.
+// The worker client (web/worker/client.js) as the Lab calls it: it keeps each run's config, how
+// many arguments each create had, and every reader's task's source it was given, in order.
 EM_JS(void, stub_worker_client, (), {
     Module.lookbackRuns = {
         workers: 1,
         configs: {},
-        pairs: {},
-        create(id, config, pairs) { this.configs[id] = config; this.pairs[id] = pairs || ''; },
+        createArguments: {},
+        sources: [],
+        create(id, config) { this.configs[id] = config; this.createArguments[id] = arguments.length; },
+        task(name, source) { this.sources.push({ name, source }); },
         play() {}, pause() {}, weights() {}, dispose() {}, evaluate() {},
     };
 });
@@ -68,16 +71,19 @@ nlohmann::json created_config(int id) {
     text.resize(size_t(created_config_js(id, text.data(), int(text.size()))));
     return nlohmann::json::parse(text);
 }
+EM_JS(int, create_arguments, (int id), { return Module.lookbackRuns.createArguments[id]; });
 
-// The reader's task's source the worker client was given with run `id` ("" for none).
-EM_JS(int, created_pairs_js, (int id, char* out, int size), {
-    const text = Module.lookbackRuns.pairs[id] || '';
+// The reader's tasks' sources the worker client was given: how many, and the k-th's name and text.
+EM_JS(int, given_sources, (), { return Module.lookbackRuns.sources.length; });
+EM_JS(int, given_source_js, (int k, int name, char* out, int size), {
+    const given = Module.lookbackRuns.sources[k];
+    const text = name ? given.name : given.source;
     stringToUTF8(text, out, size);
     return lengthBytesUTF8(text);
 });
-std::string created_pairs(int id) {
+std::string given_source(int k, bool name = false) {
     std::string text(1 << 16, '\0');
-    text.resize(size_t(created_pairs_js(id, text.data(), int(text.size()))));
+    text.resize(size_t(given_source_js(k, name ? 1 : 0, text.data(), int(text.size()))));
     return text;
 }
 
@@ -434,7 +440,6 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
                                                "so the figure uses '14'.");
     lesson.checked.example = 0;
     REQUIRE(lab.live.built());
-    const int first_run = lab.live[0]->id();
     for (size_t k = 0; k < 2; ++k) {
         CHECK(lab.live[k]->config().model.task == &made);
         CHECK(created_config(lab.live[k]->id()).at("task") == "your-pairs");
@@ -451,11 +456,16 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
             CHECK(ex.alignment[size_t(t)].sure);
         }
     }
-    // The worker is sent the text and options, and makes the same task from them: the same split.
-    const std::string source = created_pairs(lab.live[1]->id());
-    REQUIRE_FALSE(source.empty());
+    // The worker client is given the text and options once, the task's name with them, and each
+    // run only its config; a worker makes the same task from them: the same split.
+    REQUIRE(given_sources() == 1);
+    CHECK(given_source(0, true) == "your-pairs");
+    const std::string source = given_source(0);
     const std::string own_source = pairs_source_to_json(lab.own_task_source).dump();
     CHECK(source == own_source);
+    for (size_t k = 0; k < 2; ++k) CHECK(create_arguments(lab.live[k]->id()) == 2);  // the run's id and config
+    lab.build(lab.live, lesson.training.configs());  // a new pair on the same task
+    CHECK(given_sources() == 1);
     PairsTaskSource sent = pairs_source_from_json(nlohmann::json::parse(source));
     CHECK(sent.text == text);
     CHECK(sent.options.name == "your-pairs");
@@ -480,18 +490,21 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK_THROWS_WITH_AS(pairs_source_from_json(negative), "a reader's task's held_out must be a whole number, at least 0",
                          std::invalid_argument);
 
-    // Refused now: the task, its runs and the figures' choices stay.
+    // Refused now: the task, its runs, the figures' choices and the workers' source stay.
+    const int kept_run = lab.live[0]->id();
     out = use_own_pairs(lab, lesson, "only\tone pair\n", {});
     CHECK_FALSE(out.ok);
     CHECK(&find_task("your-pairs") == &made);
-    CHECK(lab.live[0]->id() == first_run);
+    CHECK(lab.live[0]->id() == kept_run);
+    CHECK(given_sources() == 1);
     CHECK(lesson.training.run.model.task == &made);
     out = use_own_pairs(lab, lesson, std::string("abc\tcba\n\xff\xfe\tx\n"), {});
     CHECK_FALSE(out.ok);
     CHECK(out.line == 2);
-    CHECK(lab.live[0]->id() == first_run);
+    CHECK(lab.live[0]->id() == kept_run);
 
-    // Replaced: the old task's runs go, the new one takes its name and its place.
+    // Replaced: the old task's runs go, the new one takes its name and its place, and the worker
+    // client is given its source, once.
     out = use_own_pairs(lab, lesson, reversal_pairs(120, 300, false), {});
     REQUIRE(out.ok);
     CHECK(contains(out.message, "108 to train, 12 held out"));
@@ -501,11 +514,14 @@ TEST_CASE("own pairs: a reader's text becomes the page's task and its workers' s
     CHECK(replaced.train_size == 108);
     CHECK(lab.held_out(replaced).size() == 12);
     REQUIRE(lab.live.built());
-    CHECK(lab.live[0]->id() != first_run);
+    CHECK(lab.live[0]->id() != kept_run);
     CHECK(lab.live[0]->config().model.task == &replaced);
     CHECK(lesson.training.run.model.task == &replaced);
     CHECK(lesson.checked.task == &replaced);
-    CHECK(created_pairs(lab.live[0]->id()) == pairs_source_to_json(lab.own_task_source).dump());
+    REQUIRE(given_sources() == 2);
+    CHECK(given_source(1, true) == "your-pairs");
+    CHECK(given_source(1) == pairs_source_to_json(lab.own_task_source).dump());
+    CHECK(pairs_source_from_json(nlohmann::json::parse(given_source(1))).text == reversal_pairs(120, 300, false));
     CHECK(lab.own_task_source.options.tokens == PairsTokens::characters);
 }
 

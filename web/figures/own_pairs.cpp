@@ -2,7 +2,7 @@
 // use_own_pairs; docs/own-pairs.md). The text comes from the page's "Your own pairs" block
 // (web/page/own_pairs.js, through web/app.cpp's export lb_use_pairs); the task is made by
 // core/data/pairs.h, replaces the reader's previous one everywhere the page held it, and reaches
-// the training workers as its text and options (Lab::worker_source). The same task leaves the page
+// the training workers as its text and options (Lab::replace_own_task). The same task leaves the page
 // as a task file or a link (io/task_file.h) and comes back through use_own_pairs or a link's
 // `pairs.task` (use_pairs_link).
 #include <new>
@@ -45,26 +45,15 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
             source = read_task_file(text);
             out.text = source.text;
         }
-        // Made under a name of its own: the old task keeps the table's name until this one exists.
-        source.options.name = std::string(own_pairs_name) + "-next";
-        auto made = std::make_unique<PairsTask>(make_pairs_task(source.text, source.options));
-        made->task.name = own_pairs_name;
         source.options.name = own_pairs_name;
-        out.message = describe_pairs(made->summary);
-        out.tokens = source.options.tokens == PairsTokens::words ? "words" : "characters";
-        // From here nothing refuses: the old task goes, the new one comes.
         const bool drawn = lab.live.built();  // else the training figure builds its pair when it first draws
-        std::unique_ptr<PairsTask> old = std::move(lab.own_task);
-        const Task* old_task = old ? &old->task : nullptr;
-        if (old_task) lab.forget_task(*old_task);
-        select = select || old_task;  // no figure may keep pointing at the old task
-        if (select) repoint_figures(lesson, old_task, made->task);
-        if (old_task) remove_task(*old_task);
-        add_task(made->task);
-        lab.own_task = std::move(made);
-        lab.own_task_source = std::move(source);
-        lab.own_task_link.reset();
+        std::unique_ptr<PairsTask> old = lab.replace_own_task(std::move(source));
+        // From here nothing refuses: the new task is in the table in the old one's place.
+        select = select || old;  // no figure may keep pointing at the old task
+        if (select) repoint_figures(lesson, old ? &old->task : nullptr, lab.own_task->task);
         old.reset();
+        out.message = describe_pairs(lab.own_task->summary);
+        out.tokens = lab.own_task_source.options.tokens == PairsTokens::words ? "words" : "characters";
         out.ok = true;
         out.task = own_pairs_name;
         if (select) {

@@ -267,16 +267,19 @@ struct Lab {
     const AlignmentSweep& alignment_sweep(const Task& task) const;
 
     // The reader's own task (docs/own-pairs.md), in the table while held here, and what makes the
-    // same one: a worker is sent it (as io/worker_codec.h's JSON), the page exports it as a file
-    // or a link (io/task_file.h). The figures put a new one in place (figures/own_pairs.cpp's
+    // same one: the workers are given it (as io/worker_codec.h's JSON), the page exports it as a
+    // file or a link (io/task_file.h). The figures put a new one in place (figures/own_pairs.cpp's
     // use_own_pairs); null while there is none.
     std::unique_ptr<PairsTask> own_task;
     PairsTaskSource own_task_source;
     // Its link's value once made (nothing until then; "" when too long for a link): compressed once.
     std::optional<std::string> own_task_link;
-    // What a run of `task` sends its worker besides its config: the reader's task's source for
-    // that task, else "" (a task every worker's table has).
-    std::string worker_source(const Task& task) const;
+    // Makes the reader's task again from `source` (replace_pairs_task: in the table in the old
+    // one's place, or a refusal that changes nothing): the old one's runs and record go
+    // (forget_task), and the worker client is given the source once, to send each worker before
+    // its first run of the task rather than with every run. Returns the old task, for the caller
+    // to free once no figure points at it.
+    std::unique_ptr<PairsTask> replace_own_task(PairsTaskSource source);
     // Lets go of everything the Lab holds of `task` before it leaves the table: the runs of any
     // pair or sweep cell trained on it (a pair loses both runs: it is rebuilt by its figure) and
     // its record (held-out split, sweep). Nothing that reads the task is left.

@@ -30,10 +30,13 @@ namespace {
 Lab* connected = nullptr;  // the app's Lab: what the workers report goes there
 int next_run_id = 1;
 
-// `pairs`: a reader's task's source for the worker to make it (engine.js), or "".
-EM_JS(void, js_run_create, (int run, const char* config, const char* pairs), {
-    const source = UTF8ToString(pairs);
-    Module.lookbackRuns.create(run, JSON.parse(UTF8ToString(config)), source || undefined);
+EM_JS(void, js_run_create, (int run, const char* config), {
+    Module.lookbackRuns.create(run, JSON.parse(UTF8ToString(config)));
+});
+// A reader's task's source (io/worker_codec.h's JSON), given once: the client sends it to each
+// worker before that worker's first run of the task, not with every run (it may be 2 MiB).
+EM_JS(void, js_run_task, (const char* name, const char* source), {
+    Module.lookbackRuns.task(UTF8ToString(name), UTF8ToString(source));
 });
 EM_JS(void, js_run_play, (int run, double stop_at_step), { Module.lookbackRuns.play(run, stop_at_step); });
 EM_JS(void, js_run_pause, (int run), { Module.lookbackRuns.pause(run); });
@@ -58,8 +61,7 @@ double Stopwatch::ms() const { return total + (started >= 0 ? now_ms() - started
 //-----------------------------------------------------------------------------------------------
 
 Run::Run(const RunSettings& config) : id_(next_run_id++), config_(config) {
-    const std::string source = connected ? connected->worker_source(*config.model.task) : std::string();
-    js_run_create(id_, run_settings_to_json(config).dump().c_str(), source.c_str());
+    js_run_create(id_, run_settings_to_json(config).dump().c_str());
 }
 
 Run::~Run() { js_run_dispose(id_); }
@@ -213,8 +215,23 @@ void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
     changed();
 }
 
-std::string Lab::worker_source(const Task& task) const {
-    return own_task && &own_task->task == &task ? pairs_source_to_json(own_task_source).dump() : std::string();
+std::unique_ptr<PairsTask> Lab::replace_own_task(PairsTaskSource source) {
+    std::unique_ptr<PairsTask> made = replace_pairs_task(source.text, source.options, own_task ? &own_task->task : nullptr);
+    std::string message;
+    try {
+        message = pairs_source_to_json(source).dump();  // the text was read as UTF-8: only memory can fail here
+    } catch (...) {
+        remove_task(made->task);  // the table as it was
+        if (own_task) add_task(own_task->task);
+        throw;
+    }
+    std::unique_ptr<PairsTask> old = std::move(own_task);
+    own_task = std::move(made);
+    own_task_source = std::move(source);
+    own_task_link.reset();
+    if (old) forget_task(old->task);
+    js_run_task(own_task->task.name.c_str(), message.c_str());
+    return old;
 }
 
 void Lab::forget_task(const Task& task) {

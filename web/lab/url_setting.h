@@ -41,9 +41,9 @@ inline void url_task(UrlTable& url, const std::string& key, const Task*& field, 
               [&field, none_word] { return field ? field->name : none_word; },
               [&field, none_word](const std::string& text) {
                   if (!none_word.empty() && text == none_word) return field = nullptr, true;
-                  for (const Task* task : tasks())
-                      if (task->name == text) return field = task, true;
-                  return false;
+                  const Task* task = task_named(text);
+                  if (task) field = task;
+                  return task != nullptr;
               });
 }
 

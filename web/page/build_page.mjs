@@ -50,7 +50,7 @@ function renderMath(html, file) {
       try {
         // The HTML is what is seen, hidden from assistive technology (KaTeX marks it aria-hidden);
         // the MathML beside it, visually hidden, is what screen readers read as mathematics. A
-        // name from the TeX was silent in Chromium and spoken as raw TeX in Firefox (issue 50).
+        // name from the TeX was silent in Chromium and spoken as raw TeX in Firefox.
         const html = katex.renderToString(tex, { output: 'htmlAndMathml', throwOnError: true, displayMode: display !== undefined });
         return punctuation ? `<span class="math-nowrap">${html}${punctuation}</span>` : html;
       } catch (error) {

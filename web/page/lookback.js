@@ -286,7 +286,7 @@
     };
     watchRatio();
     // A figure whose WebGL context the browser took away and does not give back asks for it again
-    // when it is near the viewport (issue 39: Figure 1 stayed blank in WebKit). WebKit keeps at
+    // when it is near the viewport, else Figure 1 stays blank in WebKit. WebKit keeps at
     // most 16 live WebGL contexts in a web process, counting this page's ten with those of any
     // other page or frame the process holds, and at the 17th takes the least recently drawn one
     // for good: Figure 1's, drawn first and then left alone. Its canvas goes blank and

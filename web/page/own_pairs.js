@@ -1,4 +1,4 @@
-// web/page/own_pairs.js — the "Your own pairs" block under Figure 3 (index.html; issue 38,
+// web/page/own_pairs.js — the "Your own pairs" block under Figure 3 (index.html;
 // docs/own-pairs.md): a reader's pairs, pasted, opened from a file, dropped on the block or loaded
 // from the site's example files (examples/, written by build_page.mjs), are handed to the page's
 // module (lookback.js's pairs → web/app.cpp's lb_use_pairs), which makes the task, puts it in

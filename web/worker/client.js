@@ -19,7 +19,12 @@ function createTrainingClient(handlers) {
   const reported = navigator.hardwareConcurrency || 2;
   let size = 1;              // workers at most: the cores counted, less one for the page
   let cores = null;          // as counted (null until then)
-  const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set, wasmBytes}
+  const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set, tasks: Map, wasmBytes}
+  // The reader's tasks the page gave (name -> {source}: a new object each time one is replaced).
+  // A slot's `tasks` holds the ones sent to it, so each worker is sent a task's source (up to
+  // 2 MiB of pairs) once, before its first run of it; a worker that starts, after a crash or on
+  // the main thread, has been sent none.
+  const tasks = new Map();
   const home = new Map();    // run -> slot
   let main = null;           // the main-thread engine's slot, once falling back
   let mode = 'workers';
@@ -68,7 +73,7 @@ function createTrainingClient(handlers) {
   }
 
   function newWorkerSlot() {
-    const slot = { worker: null, ready: false, queue: [], runs: new Set(), evaluating: 0 };
+    const slot = { worker: null, ready: false, queue: [], runs: new Set(), tasks: new Map(), evaluating: 0 };
     try {
       slot.worker = new Worker('training_worker.js');
     } catch (error) {
@@ -100,7 +105,7 @@ function createTrainingClient(handlers) {
   function fallBack(reason) {
     if (main) return;
     mode = 'main thread';
-    main = { worker: null, ready: false, queue: [], runs: new Set(), evaluating: 0, engine: null };
+    main = { worker: null, ready: false, queue: [], runs: new Set(), tasks: new Map(), evaluating: 0, engine: null };
     for (const slot of slots.splice(0)) {
       slot.worker?.terminate();
       main.queue.push(...slot.queue);
@@ -171,14 +176,20 @@ function createTrainingClient(handlers) {
   return {
     get workers() { return size; },
     mode: () => mode,
-    // pairs: a reader's own task as JSON text (engine.js), when the run trains on one.
-    create(run, config, pairs) {
+    // A reader's own task `name` made from `source` (JSON text, engine.js), new or replaced.
+    task(name, source) { tasks.set(name, { source }); },
+    create(run, config) {
       const slot = leastBusy();
       slot.runs.add(run);
       home.set(run, slot);
+      const task = tasks.get(config.task);
+      if (task && slot.tasks.get(config.task) !== task) {
+        send(slot, { type: 'task', name: config.task, source: task.source });
+        slot.tasks.set(config.task, task);
+      }
       const full = faultNext ? { ...config, fault: faultNext } : config;
       faultNext = null;
-      send(slot, pairs ? { type: 'create', run, config: full, pairs } : { type: 'create', run, config: full });
+      send(slot, { type: 'create', run, config: full });
     },
     play(run, stopAtStep = -1) { const s = home.get(run); if (s) send(s, { type: 'play', run, stopAtStep }); },
     pause(run) { const s = home.get(run); if (s) send(s, { type: 'pause', run }); },

@@ -3,10 +3,11 @@
 // thread when no Worker can start (client.js). It takes the client's messages and answers with
 // its own through `post`:
 //
-//   in   {type: 'create', run, config, pairs}   a run (config: training_module.cpp's lbt_create);
-//                                          pairs, when the run's task is a reader's own: its
-//                                          text and options as JSON text (lbt_pairs_task), made
-//                                          into the same task here before the run
+//   in   {type: 'task', name, source}    a reader's own task: its text and options as JSON
+//                                          text (lbt_pairs_task), made into the same task here,
+//                                          or replacing the one of that name; sent once, before
+//                                          the first run of it here
+//        {type: 'create', run, config}     a run (config: training_module.cpp's lbt_create)
 //        {type: 'play', run, stopAtStep}   train until done, or until step stopAtStep (≥ 0)
 //        {type: 'pause', run}  {type: 'dispose', run}
 //        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
@@ -29,6 +30,9 @@ class TrainingEngine {
     this.sliceMs = sliceMs;
     this.yieldToLoop = yieldToLoop;
     this.runs = new Map();   // client's run id -> {id (the module's), playing, stopAtStep, fraction, fault}
+    // A reader's task whose last source the module refused, by name -> the refusal: its runs fail
+    // with it rather than train on the task it was to replace.
+    this.refusedTasks = new Map();
     this.scheduled = false;
     this.crashed = false;
     this.slicesTrained = 0;  // slices of training done here (the page's test reads it)
@@ -44,11 +48,15 @@ class TrainingEngine {
     }
   }
 
-  on_create({ run, config, pairs }) {
+  on_task({ name, source }) {
+    // The text may be 2 MiB: on the heap, not ccall's stack.
+    if (this.withString(source, (pointer) => this.module._lbt_pairs_task(pointer)) < 0) this.refusedTasks.set(name, this.message());
+    else this.refusedTasks.delete(name);
+  }
+  on_create({ run, config }) {
     const { fault, ...rest } = config;  // `fault`: a test's way to make this run's worker fail
-    // The text may be 2 MB: on the heap, not ccall's stack.
-    if (pairs && this.withString(pairs, (pointer) => this.module._lbt_pairs_task(pointer)) < 0) {
-      this.post({ type: 'state', run, state: 'failed', message: this.message() });
+    if (this.refusedTasks.has(rest.task)) {
+      this.post({ type: 'state', run, state: 'failed', message: this.refusedTasks.get(rest.task) });
       return;
     }
     const id = this.module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(rest)]);

@@ -108,10 +108,11 @@ EMSCRIPTEN_KEEPALIVE int lbt_create(const char* config_text) {
 
 EMSCRIPTEN_KEEPALIVE void lbt_destroy(int id) { runs.erase(id); }
 
-// A reader's own task (io/worker_codec.h's PairsTaskSource as JSON): made with make_pairs_task
-// from the same text and options as the page made it, so the same split and vocabularies, and
-// added to this module's table; a task of that name made from another text is replaced (its
-// runs, if any, keep theirs). Returns 0, or -1 with the refusal in lbt_message (the table as it was).
+// A reader's own task (io/worker_codec.h's PairsTaskSource as JSON): made with
+// replace_pairs_task from the same text and options as the page made it, so the same split and
+// vocabularies, in this module's table in place of a task of that name made from another text
+// (its runs, if any, keep theirs). The page sends it once, before this module's first run of it.
+// Returns 0, or -1 with the refusal in lbt_message (the table as it was).
 EMSCRIPTEN_KEEPALIVE int lbt_pairs_task(const char* source_text) {
     return guarded(-1, [&] {
         const std::string source = source_text;
@@ -119,27 +120,13 @@ EMSCRIPTEN_KEEPALIVE int lbt_pairs_task(const char* source_text) {
         const std::string name = wanted.options.name;
         const auto found = own_tasks.find(name);
         if (found != own_tasks.end() && found->second.source == source) return 0;
-        // Made under a name of its own first: the old task keeps the table's name until the new
-        // one exists, then leaves it.
-        lb::PairsOptions options = wanted.options;
-        options.name = name.substr(0, lb::pairs_max_name - 5) + "-next";
-        auto made = std::make_unique<lb::PairsTask>(lb::make_pairs_task(wanted.text, options));
-        made->task.name = name;
-        if (found != own_tasks.end()) {
-            lb::PairsTask* old = found->second.made.get();
-            lb::remove_task(old->task);
-            if (task_in_use(old->task)) {
-                retired_tasks.push_back(std::move(found->second.made));
-            } else {
-                std::erase_if(datasets, [&](const auto& d) { return d.first.first == &old->task; });
-                found->second.made.reset();
-            }
-            own_tasks.erase(found);
-        } else {
-            for (const lb::Task* t : lb::tasks())
-                if (t->name == name) throw std::invalid_argument("the table has a task named " + name + " already");
+        const lb::Task* old = found != own_tasks.end() ? &found->second.made->task : nullptr;
+        std::unique_ptr<lb::PairsTask> made = lb::replace_pairs_task(wanted.text, wanted.options, old);
+        if (old) {
+            std::unique_ptr<lb::PairsTask> replaced = std::move(found->second.made);
+            if (task_in_use(*old)) retired_tasks.push_back(std::move(replaced));
+            else std::erase_if(datasets, [&](const auto& d) { return d.first.first == old; });
         }
-        lb::add_task(made->task);
         own_tasks[name] = OwnTask{std::move(made), source};
         return 0;
     });
