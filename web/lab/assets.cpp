@@ -217,7 +217,7 @@ void Lab::take_shipped_list(const uint8_t* bytes, size_t size) {
             m.config = run_settings_from_record(entry.at("settings")).model;
             // The lesson's pair: the sweep and results figures show what they score on the page.
             m.checked = m.config.task == &date_task() &&
-                        std::ranges::find(lesson_pair, m.config.decoder) != lesson_pair.end();
+                        std::find(lesson_pair.begin(), lesson_pair.end(), m.config.decoder) != lesson_pair.end();
             ShippedModel& kept = shipped.emplace_back(std::move(m));
             read(kept.file, [this, &kept](const uint8_t* bytes, size_t size, const char* error) {
                 try {
