@@ -164,35 +164,31 @@ double kernel_gflops(const KernelCase& c, double budget) {
 // --- models ---------------------------------------------------------------------
 
 struct ModelCase {
+    // --models' name for the case: the lesson's attention model's by its scorer, else the
+    // model's name ("transformer-first" for the Transformer reading one state)
+    std::string_view name;
     DecoderKind decoder;
     Scorer scorer;  // attention, luong, luong-local
     Memory memory = Memory::all;  // transformer only
-    // --models' name for the case: the attention decoder's scorer, else the
-    // model's name ("transformer-first" for the Transformer reading one state)
-    std::string_view name() const {
-        if (decoder == DecoderKind::transformer)
-            return memory == Memory::all ? "transformer" : "transformer-first";
-        return decoder == DecoderKind::attention ? scorer_name(scorer) : decoder_name(decoder);
-    }
     // the JSON's "scorer": "none" for plain and transformer
     std::string scorer_label() const { return std::string(model_scorer_name(decoder, scorer)); }
 };
 // The published models' rows are asked for by name (--models bahdanau,...), so
 // the default rows and the reference comparison stay as they were.
 const ModelCase model_cases[] = {
-    {DecoderKind::plain, Scorer::dot},
-    {DecoderKind::attention, Scorer::dot},
-    {DecoderKind::attention, Scorer::general},
-    {DecoderKind::attention, Scorer::additive},
-    {DecoderKind::transformer, Scorer::dot, Memory::all},
-    {DecoderKind::transformer, Scorer::dot, Memory::first},
-    {DecoderKind::bahdanau, Scorer::additive},
-    {DecoderKind::luong, Scorer::general},
-    {DecoderKind::luong_local, Scorer::general},
+    {"plain", DecoderKind::plain, Scorer::dot},
+    {"dot", DecoderKind::attention, Scorer::dot},
+    {"general", DecoderKind::attention, Scorer::general},
+    {"additive", DecoderKind::attention, Scorer::additive},
+    {"transformer", DecoderKind::transformer, Scorer::dot, Memory::all},
+    {"transformer-first", DecoderKind::transformer, Scorer::dot, Memory::first},
+    {"bahdanau", DecoderKind::bahdanau, Scorer::additive},
+    {"luong", DecoderKind::luong, Scorer::general},
+    {"luong-local", DecoderKind::luong_local, Scorer::general},
 };
 const ModelCase* model_case(std::string_view name) {
     for (const ModelCase& c : model_cases)
-        if (c.name() == name) return &c;
+        if (c.name == name) return &c;
     return nullptr;
 }
 
@@ -400,13 +396,12 @@ int bench(const Args& args) {
                                     flops_per_training_example(case_model(*m, H, task), mean_length)},
                                    {"memory_mb", r.memory_mb},
                                    {"heap_mb", r.heap_mb}});
-                if (m->decoder == DecoderKind::transformer)
-                    results.back()["memory"] = memory_name(m->memory);
+                const bool has_memory = model_kind(m->decoder).has_memory_choice();
+                if (has_memory) results.back()["memory"] = memory_name(m->memory);
                 if (!json)
                     std::printf("%-10s %-9s %5d %12.2f %12.0f %12.0f %10.0f %8.1f %8.1f %8.1f\n",
                                 std::string(decoder_name(m->decoder)).c_str(),
-                                m->decoder == DecoderKind::transformer
-                                    ? memory_name(m->memory) : m->scorer_label().c_str(), H,
+                                has_memory ? memory_name(m->memory) : m->scorer_label().c_str(), H,
                                 flops_per_training_example(case_model(*m, H, task), mean_length) / 1e6,
                                 r.train_examples_per_second, r.infer_strings_per_second,
                                 r.single_strings_per_second, r.gflops, r.memory_mb, r.heap_mb);

@@ -252,14 +252,15 @@ void check_predict_model(const PredictArgs& args, const ModelConfig& model) {
     if (!args.gradient_target.empty() && !date_dial(*model.task))  // a date row, at any setting of its dial
         throw UsageError("--gradient-path takes a date, so it applies to weights of the dates task, not of the " +
                          model.task->name + " task");
-    if (args.per_head && model.decoder != DecoderKind::transformer)
-        throw UsageError("--per-head applies to transformer weights only, not to a " +
+    const auto with_heads = [](const ModelKind& kind) { return kind.has_heads(); };
+    if (args.per_head && !model_kind(model.decoder).has_heads())
+        throw UsageError("--per-head applies to " + kind_names(with_heads) + " weights only, not to a " +
                          std::string(decoder_name(model.decoder)) + " model's");
     if (!args.attend.empty() && !model_kind(model.decoder).read_attention)
         throw UsageError("--attend moves attention, which a " + std::string(decoder_name(model.decoder)) +
                          " model does not have");
-    if (args.head && model.decoder != DecoderKind::transformer)
-        throw UsageError("--head applies to transformer weights only, not to the " +
+    if (args.head && !model_kind(model.decoder).has_heads())
+        throw UsageError("--head applies to " + kind_names(with_heads) + " weights only, not to the " +
                          std::string(decoder_name(model.decoder)) + " model's");
     if (args.head && *args.head >= model.heads)
         throw UsageError("--head " + std::to_string(*args.head) + " is outside the transformer's " +

@@ -105,7 +105,7 @@ nlohmann::json source_json() {
 std::optional<std::vector<WidthRow>> run_width_sweep(const SweepArgs& args, const Splits& data) {
     std::vector<WidthRow> rows;
     for (int width : widths)
-        for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention}) {
+        for (DecoderKind kind : lesson_pair) {
             ModelConfig model;
             model.decoder = kind;
             model.scorer = Scorer::additive;
@@ -153,7 +153,11 @@ WidthRow width_row_of(const nlohmann::json& run) {
 WidthSweepResults width_sweep_results(const SweepHeader& header, const std::vector<WidthRow>& rows,
                                       const std::vector<Example>& held_out) {
     WidthSweepResults r{header, {}, {}, std::vector<int>(format_count, 0), {}};
-    for (const WidthRow& row : rows) (row.model == "plain" ? r.plain : r.attention).push_back(row);
+    for (const WidthRow& row : rows) {
+        const std::optional<DecoderKind> kind = parse_decoder(row.model);
+        if (!kind) throw std::invalid_argument("the width sweep has a run of no model kind: " + row.model);
+        (pair_slot(*kind) == plain_slot ? r.plain : r.attention).push_back(row);
+    }
     for (const Example& ex : held_out) ++r.strings_per_format[size_t(ex.group)];
     r.checks = checks_of(r.plain, r.attention);
     return r;

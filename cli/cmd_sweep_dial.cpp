@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cli/sweeps.h"
+#include "lesson/published.h"
 
 namespace lb::cli {
 
@@ -63,7 +64,7 @@ std::optional<std::vector<DialRow>> run_setting(const DateDial& dial, const Swee
                                                 const std::vector<uint64_t>& seeds, const Splits& data) {
     const Task& task = date_task(dial);
     std::vector<DialRow> runs;
-    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
+    for (DecoderKind kind : lesson_pair)
         for (uint64_t seed : seeds) {
             ModelConfig model;
             model.task = &task;
@@ -184,7 +185,8 @@ std::string dial_sweep_markdown(const DialSweepResults& r) {
             md_positions += where + m.model;
             for (double a : m.per_position) md_positions += " | " + fixed(a, 3);
             md_positions += " |\n";
-            if (m.model == decoder_name(DecoderKind::plain)) {
+            // The order in which fields are read is the plain model's: the bottleneck this sweep is about.
+            if (m.model == decoder_name(lesson_pair[plain_slot])) {
                 md_read += where;
                 for (char letter : dial.order)
                     md_read += std::string(field_of(letter).name) + " " + spread_text(m.fields.at(letter)) + " | ";

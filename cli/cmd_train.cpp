@@ -208,12 +208,13 @@ const char* train_usage() {
 
 void print_metrics(const RunOptions& o, const RunResult& r) {
     const Metrics& m = r.metrics;
+    const ModelKind& kind = model_kind(o.model.decoder);
     const std::string detail =
-        o.model.decoder == DecoderKind::transformer
+        kind.transformer_options
             ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
                   std::to_string(o.model.heads) + " heads, feed-forward " +
                   std::to_string(transformer_config(o.model).F) + ")"
-        : o.model.decoder != DecoderKind::plain
+        : !kind.scorers.empty()
             ? " (" + std::string(model_scorer_name(o.model.decoder, o.model.scorer)) + " scorer" +
                   (o.model.input_feeding ? ", input feeding" : "") + ")"
             : "";

@@ -27,6 +27,21 @@ const std::vector<ModelConfig> all_configs = {{DecoderKind::plain, Scorer::addit
 
 }  // namespace
 
+TEST_CASE("the width sweep's cells: every width with each side of the lesson's pair, in one order") {
+    static_assert(sweep_cell_count == 8);
+    // Cell i is width sweep_widths[i / 2], plain at even i and attention at odd, worked out by hand.
+    const int widths[8] = {8, 8, 16, 16, 32, 32, 64, 64};
+    for (size_t i = 0; i < sweep_cell_count; ++i) {
+        CAPTURE(i);
+        const SweepCell cell = SweepCell::at(i);
+        CHECK(cell.width() == widths[i]);
+        CHECK(cell.kind() == (i % 2 ? DecoderKind::attention : DecoderKind::plain));
+        CHECK(cell.index() == i);
+        CHECK(pair_slot(cell.kind()) == cell.slot);  // the pair's kind at a slot fills that slot
+    }
+    CHECK(SweepCell{3, attention_slot}.index() == 7);
+}
+
 TEST_CASE("parameter counts match the source's, and the formula at every width") {
     const ModelConfig plain{DecoderKind::plain, Scorer::additive, 64};
     const ModelConfig additive{DecoderKind::attention, Scorer::additive, 64};

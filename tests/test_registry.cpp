@@ -159,6 +159,52 @@ TEST_CASE("registry: the test's own kind is a row like the others") {
     CHECK_THROWS_AS(model_kind(DecoderKind(99)), std::invalid_argument);
 }
 
+TEST_CASE("registry: the questions asked of a kind are answered by its row") {
+    CHECK(toy_kind == DecoderKind::first_registered);  // the id after the built-in rows'
+    // Which side of the lesson's pair: without attention the plain side, with it the other.
+    CHECK(pair_slot(DecoderKind::plain) == 0);
+    for (DecoderKind kind : {DecoderKind::attention, DecoderKind::transformer, DecoderKind::bahdanau, DecoderKind::luong,
+                             DecoderKind::luong_local})
+        CHECK(pair_slot(kind) == 1);
+    CHECK(pair_slot(toy_kind) == 0);  // the toy reads no attention
+    // Heads and the memory choice are the Transformer's alone.
+    CHECK(kind_names([](const ModelKind& k) { return k.has_heads(); }) == "transformer");
+    CHECK(kind_names([](const ModelKind& k) { return k.has_memory_choice(); }) == "transformer");
+    CHECK(kind_names([](const ModelKind& k) { return k.input_feeding; }) == "luong and luong-local");
+    CHECK(kind_names([](const ModelKind& k) { return !k.has_attention(); }) == "plain and toy-mean-embedding");
+    CHECK(memory_choices(DecoderKind::transformer) == std::vector{Memory::first, Memory::all});
+    CHECK(memory_choices(DecoderKind::attention) == std::vector{Memory::all});
+    ModelConfig c;
+    c.decoder = DecoderKind::transformer;
+    c.memory = Memory::first;
+    CHECK_FALSE(reads_every_state(c));
+    c.memory = Memory::all;
+    CHECK(reads_every_state(c));
+    c.decoder = DecoderKind::attention;
+    c.memory = Memory::first;  // a memory its kind does not choose: it reads every state
+    CHECK(reads_every_state(c));
+}
+
+TEST_CASE("registry: a sweep's name of a model is its kind's, with the memory where the kind has one") {
+    ModelConfig transformer_first;
+    transformer_first.decoder = DecoderKind::transformer;
+    transformer_first.memory = Memory::first;
+    CHECK(sweep_name(transformer_first) == "transformer-first");
+    ModelConfig luong_local;
+    luong_local.decoder = DecoderKind::luong_local;
+    CHECK(sweep_name(luong_local) == "luong-local");
+    // The names the shipped alignment sweeps use (assets/alignment-*.json) read back.
+    const std::optional<ModelConfig> all = parse_sweep_name("transformer-all");
+    REQUIRE(all);
+    CHECK(all->decoder == DecoderKind::transformer);
+    CHECK(all->memory == Memory::all);
+    const std::optional<ModelConfig> local = parse_sweep_name("luong-local");
+    REQUIRE(local);
+    CHECK(local->decoder == DecoderKind::luong_local);
+    CHECK_FALSE(parse_sweep_name("transformer"));     // a Transformer's name says its memory
+    CHECK_FALSE(parse_sweep_name("attention-all"));   // a kind without a memory choice has none
+}
+
 TEST_CASE("registry: every kind's names and options round-trip, and what it does not take is refused") {
     for (DecoderKind kind : model_kinds()) {
         const ModelKind& row = model_kind(kind);

@@ -17,6 +17,22 @@ constexpr int sweep_width_count = int(sweep_widths.size());
 constexpr int sweep_epochs = 12;
 static_assert(sweep_widths.back() == 64, "the source's per-position, cost and bucket figures are at width 64");
 
+// The lesson's pair, each kind at its slot (models/registry.h's pair_slot): the plain model and the
+// lesson's attention model.
+constexpr std::array<DecoderKind, pair_slots> lesson_pair = {DecoderKind::plain, DecoderKind::attention};
+
+// The width sweep's cells, one for each width and slot of the pair. Cell w * pair_slots + slot is
+// this one way of making and reading a cell's index.
+constexpr size_t sweep_cell_count = sweep_widths.size() * pair_slots;
+struct SweepCell {
+    size_t width_index;  // into sweep_widths
+    size_t slot;         // of the lesson's pair
+    constexpr int width() const { return sweep_widths[width_index]; }
+    constexpr DecoderKind kind() const { return lesson_pair[slot]; }
+    constexpr size_t index() const { return width_index * pair_slots + slot; }
+    static constexpr SweepCell at(size_t index) { return {index / pair_slots, index % pair_slots}; }
+};
+
 struct SourceModelFigures {
     std::array<double, sweep_width_count> exact;     // held-out exact match, at sweep_widths
     std::array<double, sweep_width_count> per_char;  // held-out per-character accuracy
@@ -29,7 +45,7 @@ struct SourceFigures {
     SourceModelFigures plain, attention;
     std::array<double, length_bucket_count> plain_length_buckets_64;  // per-char, shortest first
     const SourceModelFigures& of(DecoderKind kind) const {
-        return kind == DecoderKind::plain ? plain : attention;
+        return pair_slot(kind) == plain_slot ? plain : attention;
     }
 };
 

@@ -27,7 +27,7 @@ std::string edit_name(const AttentionEdit& e) {
 // The input positions of L a model's attention weighs: all of them, but a Transformer whose
 // memory is its first state reads position 0 alone.
 int readable_positions(const ModelConfig& c, int L) {
-    return model_kind(c.decoder).transformer_options && c.memory == Memory::first ? 1 : L;
+    return reads_every_state(c) ? L : 1;
 }
 
 void check_edit(const Model& model, const AttentionEdit& e, int L) {

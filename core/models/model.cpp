@@ -76,6 +76,22 @@ std::string model_label(const ModelConfig& c) {
     return c.input_feeding ? label + " + input feeding" : label;
 }
 
+std::string sweep_name(const ModelConfig& c) {
+    const std::string name(decoder_name(c.decoder));
+    return model_kind(c.decoder).has_memory_choice() ? name + "-" + memory_name(c.memory) : name;
+}
+
+std::optional<ModelConfig> parse_sweep_name(std::string_view name) {
+    for (DecoderKind kind : model_kinds())
+        for (Memory memory : memory_choices(kind)) {
+            ModelConfig c;
+            c.decoder = kind;
+            c.memory = memory;
+            if (sweep_name(c) == name) return c;
+        }
+    return std::nullopt;
+}
+
 TransformerConfig transformer_config(const ModelConfig& c) {
     return {c.task, c.H, c.heads, c.ffn > 0 ? c.ffn : 2 * c.H, c.memory, c.dropout};
 }

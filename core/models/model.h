@@ -46,6 +46,10 @@ TransformerConfig transformer_config(const ModelConfig& config);
 // A model's name in tables and labels: "plain", "attention additive", "bahdanau",
 // "luong concat + input feeding", "luong-local general", "transformer (memory all, 4 heads)".
 std::string model_label(const ModelConfig& config);
+// A model's name in the sweeps' files: its kind's name, and where the kind has a memory choice its
+// memory after a dash ("transformer-all"); parse_sweep_name reads the kind and memory back.
+std::string sweep_name(const ModelConfig& config);
+std::optional<ModelConfig> parse_sweep_name(std::string_view name);
 
 Params make_params(const ModelConfig& config);  // zero-filled, the config's shapes
 // Throws std::invalid_argument, saying why, for a config no model has (a width < 1, a scorer or

@@ -27,9 +27,10 @@ namespace lb {
 constexpr int encoder_embedding_width = 32;  // E_in
 constexpr int decoder_embedding_width = 16;  // E_out
 
-// A model kind is a row of registry.h's table; these are the built-in rows'
-// ids. A kind registered at run time (a test's) gets the next id after them.
-enum class DecoderKind : int { plain, attention, transformer, bahdanau, luong, luong_local };
+// A model kind is a row of registry.h's table; these are the built-in rows' ids (registry.cpp
+// checks when compiling that each row sits at its id). A kind registered at run time (a test's)
+// gets the next id after them, the first first_registered, which no built-in row has.
+enum class DecoderKind : int { plain, attention, transformer, bahdanau, luong, luong_local, first_registered };
 
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::attention;

@@ -7,6 +7,7 @@
 #include "models/bahdanau.h"
 #include "models/luong.h"
 #include "models/model.h"
+#include "text/text.h"
 
 namespace lb {
 
@@ -20,11 +21,31 @@ void read_step_alignment(Decoded& d, const Activations& a, const ModelConfig&, i
 
 namespace {
 
-// In DecoderKind's order: a row's place is its id.
+// Each built-in row beside its id. The table's place of a row is its id, so the list must run
+// through the ids in order, all of them.
+struct BuiltInRow {
+    DecoderKind id;
+    ModelKind (*make)();
+};
+constexpr BuiltInRow built_in_rows[] = {
+    {DecoderKind::plain, plain_kind},       {DecoderKind::attention, attention_kind},
+    {DecoderKind::transformer, transformer_kind}, {DecoderKind::bahdanau, bahdanau_kind},
+    {DecoderKind::luong, luong_kind},       {DecoderKind::luong_local, luong_local_kind},
+};
+constexpr bool every_row_at_its_id() {
+    int place = 0;
+    for (const BuiltInRow& row : built_in_rows)
+        if (int(row.id) != place++) return false;
+    return place == int(DecoderKind::first_registered);
+}
+static_assert(every_row_at_its_id(), "built_in_rows must list every built-in DecoderKind once, in the enum's order");
+
 std::vector<ModelKind>& table() {
-    static std::vector<ModelKind> rows = {
-        plain_kind(), attention_kind(), transformer_kind(), bahdanau_kind(), luong_kind(), luong_local_kind(),
-    };
+    static std::vector<ModelKind> rows = [] {
+        std::vector<ModelKind> made;
+        for (const BuiltInRow& row : built_in_rows) made.push_back(row.make());
+        return made;
+    }();
     return rows;
 }
 
@@ -52,6 +73,23 @@ DecoderKind register_model_kind(ModelKind row) {
     return DecoderKind(int(table().size()) - 1);
 }
 
+size_t pair_slot(DecoderKind kind) { return model_kind(kind).has_attention() ? attention_slot : plain_slot; }
+
+std::vector<Memory> memory_choices(DecoderKind kind) {
+    return model_kind(kind).has_memory_choice() ? std::vector{Memory::first, Memory::all} : std::vector{Memory::all};
+}
+
+bool reads_every_state(const ModelConfig& config) {
+    return !model_kind(config.decoder).has_memory_choice() || config.memory == Memory::all;
+}
+
+std::string kind_names(bool (*which)(const ModelKind&)) {
+    std::vector<std::string> names;
+    for (const ModelKind& row : table())
+        if (which(row)) names.emplace_back(row.name);
+    return list_text(names, "and");
+}
+
 std::vector<ModelConfig> model_variants(DecoderKind kind, int H) {
     const ModelKind& row = model_kind(kind);
     std::vector<ModelConfig> variants;
@@ -61,8 +99,7 @@ std::vector<ModelConfig> model_variants(DecoderKind kind, int H) {
     for (Scorer scorer : scorers)
         for (bool feeding : {false, true}) {
             if (feeding && !row.input_feeding) continue;
-            for (Memory memory : {Memory::all, Memory::first}) {
-                if (memory == Memory::first && !row.transformer_options) continue;
+            for (Memory memory : memory_choices(kind)) {
                 ModelConfig config;
                 config.decoder = kind;
                 config.scorer = scorer;

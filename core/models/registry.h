@@ -27,7 +27,11 @@ struct ScorerChoice {
 };
 
 struct ModelKind {
-    std::string_view name;                // on the command line, in weights' metadata and JSON
+    std::string_view name;                // on the command line, in weights' metadata, JSON and URLs
+    // How a sentence names it where "NAME model" would not do ("Transformer"; empty: that), and a
+    // narrow column where its model_label would not fit ("tf"; empty: the label).
+    std::string_view title;
+    std::string_view short_name;
     std::vector<ScorerChoice> scorers;    // those it takes, in the order messages list them;
                                           // empty: it does not score
     Scorer default_scorer = Scorer::additive;
@@ -78,11 +82,30 @@ struct ModelKind {
     // smooth in the weights (local-p's windows, the feed-forward ReLUs' signs): a
     // central difference that changes one straddles a kink. nullptr: smooth.
     std::vector<int> (*piecewise_choices)(const Activations&) = nullptr;
+
+    // What the command line, the settings, the Lab and the figures ask of a kind, from its row.
+    bool has_attention() const { return read_attention != nullptr; }
+    bool has_heads() const { return head_maps != nullptr; }  // several maps per output step
+    bool has_memory_choice() const { return transformer_options; }  // config.memory: all or first
 };
 
-// The built-in rows, in DecoderKind's order, are made in their families' files: plain_kind and
-// attention_kind (encoder_decoder.h), transformer_kind (transformer.h), bahdanau_kind
-// (bahdanau.h), luong_kind and luong_local_kind (luong.h).
+// The lesson's pair sets a model without attention beside one with it: the page's pair of runs,
+// the width sweep's two cells of each width and the source's two models. A kind's runs take the
+// slot of the side it is on (the Transformer's own pair is indexed by its memory instead).
+constexpr size_t plain_slot = 0, attention_slot = 1, pair_slots = 2;
+size_t pair_slot(DecoderKind kind);
+// The memories a kind's configs can choose, in the order the page's pair and messages list
+// them: first, all ({all} without a choice).
+std::vector<Memory> memory_choices(DecoderKind kind);
+// Whether its decoder reads every encoder state, or the first one only (a memory of first).
+bool reads_every_state(const ModelConfig& config);
+// The names of the kinds whose rows answer yes ("transformer", "luong and luong-local"), for a message.
+std::string kind_names(bool (*which)(const ModelKind&));
+
+// The built-in rows are made in their families' files: plain_kind and attention_kind
+// (encoder_decoder.h), transformer_kind (transformer.h), bahdanau_kind (bahdanau.h), luong_kind
+// and luong_local_kind (luong.h); registry.cpp lists each beside its id and checks, when
+// compiling, that a row's place is its id and that every id has a row.
 // For a row whose kind has one map per step (its `alignment`): row b's map [T, L] into d.attention.
 void read_step_alignment(Decoded& d, const Activations& a, const ModelConfig& config, int b, int L, int S);
 

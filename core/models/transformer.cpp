@@ -447,6 +447,8 @@ void read_transformer_attention(Decoded& d, const Activations& a, const ModelCon
 ModelKind transformer_kind() {
     ModelKind row;
     row.name = "transformer";
+    row.title = "Transformer";
+    row.short_name = "tf";
     row.transformer_options = true;
     row.learning_rate = transformer_learning_rate;
     row.warmup_steps = transformer_warmup_steps;

@@ -137,7 +137,7 @@ const std::vector<SettingField> fields = {
      nullptr},
     {"ffn", "--ffn", SettingType::integer, 1, 4096, true, true, transformer_kind, "the feed-forward width (2 x width)",
      [](const S& s) {  // what the model uses: 0 is 2 x width
-         return std::to_string(s.model.decoder == DecoderKind::transformer ? transformer_config(s.model).F : s.model.ffn);
+         return std::to_string(model_kind(s.model.decoder).transformer_options ? transformer_config(s.model).F : s.model.ffn);
      },
      [](S& s, double v) { s.model.ffn = int(v); }, nullptr, nullptr},
     {"dropout", "--dropout", SettingType::decimal, 0, 0.9, true, false, transformer_kind, "dropout while training",
@@ -192,12 +192,7 @@ bool applies_to(const SettingField& field, const ModelConfig& model) {
     return applies_to(field, model.decoder) && (!field.task || model.task->name == field.task);
 }
 
-std::string kinds_text(const SettingField& field) {
-    std::vector<std::string> names;
-    for (DecoderKind kind : model_kinds())
-        if (applies_to(field, kind)) names.emplace_back(decoder_name(kind));
-    return list_text(names, "and");
-}
+std::string kinds_text(const SettingField& field) { return kind_names(field.applies); }
 
 std::string setting_expected(const SettingField& f, const RunSettings& s) {
     switch (f.type) {
@@ -302,7 +297,7 @@ RunSettings read_run_settings(const GivenSettings& given, std::string (*name)(co
                                s.model.task->name);
         set_setting(s, *field, text, name(*field));
     }
-    if (s.model.decoder == DecoderKind::transformer) {
+    if (model_kind(s.model.decoder).transformer_options) {
         try {
             check_transformer_config(transformer_config(s.model));
         } catch (const std::invalid_argument& e) {

@@ -74,10 +74,8 @@ void refresh_alignment(Lab& lab, AlignmentState& st) {
 std::array<ModelRead, 2> alignment_models(const Lab& lab, AlignmentState& st) {
     if (st.use_live && !live_available(lab)) st.use_live = false;
     std::array<ModelRead, 2> read;
-    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention}) {
-        const size_t k = kind == DecoderKind::attention;
-        read[k] = read_model(lab.live[k], lab.shipped_model(date_task(), kind), date_task(), st.use_live);
-    }
+    for (size_t k = 0; k < pair_slots; ++k)
+        read[k] = read_model(lab.live[k], lab.shipped_model(date_task(), lesson_pair[k]), date_task(), st.use_live);
     return read;
 }
 

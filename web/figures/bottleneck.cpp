@@ -95,6 +95,7 @@ void Box(Bottleneck& st, const std::string& id, const char* group, ImVec2 min, I
     if (std::find(described.begin(), described.end(), group) == described.end()) {
         described.push_back(group);
         const Explanation* e = find_explanation(group);
+        // Not a model kind: the drawing's box groups are named after the diagram they sit in.
         const std::string model = std::string(group).starts_with("plain") ? "plain model: " : "attention model: ";
         describe({.id = group, .role = Role::button, .name = model + (e ? e->title : text), .pressed = st.selected == group});
         if (take_action(group, Action::press)) st.selected = group;

@@ -61,9 +61,11 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
                        : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
         case Col::run: return r.label;
         case Col::task: return task_label(*r.model.task);
-        case Col::model:  // a phone's column is narrow: a Transformer by its memory alone
-            return narrow && r.model.decoder == DecoderKind::transformer ? "tf " + std::string(memory_name(r.model.memory))
-                                                                         : model_label(r.model);
+        case Col::model: {  // a phone's column is narrow: a kind with a short name by it and its memory alone
+            const ModelKind& kind = model_kind(r.model.decoder);
+            return narrow && !kind.short_name.empty() ? std::string(kind.short_name) + " " + memory_name(r.model.memory)
+                                                      : model_label(r.model);
+        }
         case Col::width: return std::to_string(r.model.H);
         case Col::exact: return fixed(r.exact, 4);
         case Col::per_char: return fixed(r.per_char, 4);
@@ -208,7 +210,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     for (int r = 0; r < int(st.rows.size()); ++r) {
         const ResultRow& row = st.rows[size_t(r)];
-        const ImU32 row_color = row.model.decoder == DecoderKind::plain ? plain_color() : attention_color();
+        const ImU32 row_color = pair_slot(row.model.decoder) == plain_slot ? plain_color() : attention_color();
         ImGui::TableNextRow();
         for (int i = 0; i < int(shown.size()); ++i) {
             const int c = shown[size_t(i)];

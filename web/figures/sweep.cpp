@@ -57,10 +57,10 @@ void ShowControls(Lab& lab, SweepState& st) {
 
     // Progress over the eight runs: each counts by its share of the work (examples × width²).
     double total = 0, done = 0;
-    for (int i = 0; i < 8; ++i) {
-        const double w = sweep_widths[size_t(i / 2)], cost = w * w + 200;  // small widths still cost something
+    for (size_t i = 0; i < sweep_cell_count; ++i) {
+        const double w = SweepCell::at(i).width(), cost = w * w + 200;  // small widths still cost something
         total += cost;
-        if (lab.sweep[size_t(i)]) done += cost * lab.sweep[size_t(i)]->fraction_done();
+        if (lab.sweep[i]) done += cost * lab.sweep[i]->fraction_done();
     }
     std::string text = "not started";
     std::string training;  // the cells in the workers now: "attention 64 (epoch 3/12)"
@@ -127,8 +127,7 @@ void ShowTable(Lab& lab, const SweepState& st, const std::vector<ResultRow>& row
             text.rows.push_back({std::to_string(width), origin_names(origin).label});
             for (int c = 0; c < 4; ++c) {
                 ImGui::TableSetColumnIndex(2 + c);
-                const int run_index = w * 2 + (c % 2);
-                const Run* run = lab.sweep[size_t(run_index)].get();
+                const Run* run = lab.sweep[SweepCell{size_t(w), size_t(c % 2)}.index()].get();  // columns alternate the pair's slots
                 if (!std::isnan(values[c])) {
                     ImGui::Text("%s", fixed(values[c], digits).c_str());
                     text.rows.back().push_back(fixed(values[c], 4));

@@ -53,13 +53,6 @@ EM_JS(void, js_evaluate, (int k, const uint8_t* bytes, int size), {
     Module.lookbackRuns.evaluate(k, HEAPU8.slice(bytes, bytes + size));
 });
 
-// A run's model as a sweep file records it, read through the settings schema (io/worker_codec.h).
-ModelConfig config_of(const nlohmann::json& run) {
-    const ModelConfig c = run_settings_from_record(run).model;
-    if (c.decoder == DecoderKind::transformer) throw std::invalid_argument("a run of an unknown model");
-    return c;
-}
-
 // A setting a weights file records (its model's, and the seed and epochs its trainer wrote), read
 // through the settings schema; "?" where it is missing or refused.
 std::string recorded(const SafetensorsContent& content, const char* key) {
@@ -94,7 +87,7 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
     const nlohmann::json& seeds = sweep.at("seeds");  // the list of seeds, or their count
     out.seeds = seeds.is_array() ? int(seeds.size()) : seeds.get<int>();
     // The results table's rows: each model's means, its settings read from its first run (the
-    // sweep names a Transformer by its memory, "transformer-all": the schema's model is "transformer").
+    // sweep names a model by sweep_name, "transformer-all": the schema's model is its kind's name).
     const std::string label = "alignment sweep, " + std::to_string(out.seeds) + " seeds";
     for (const auto& s : sweep.at("summary")) {
         const std::string name = s.at("model").get<std::string>();
@@ -102,7 +95,9 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
         const auto run = std::find_if(runs.begin(), runs.end(), [&](const nlohmann::json& r) { return r.at("model") == name; });
         if (run == runs.end()) throw std::runtime_error("no run of " + name);
         nlohmann::json record = *run;
-        if (name.starts_with("transformer")) record["model"] = "transformer";
+        const std::optional<ModelConfig> named = parse_sweep_name(name);
+        if (!named) throw std::runtime_error("no model is named " + name);
+        record["model"] = decoder_name(named->decoder);
         const ModelConfig c = run_settings_from_record(record).model;
         if (c.task != &task) throw std::runtime_error("a run of another task");
         out.results.push_back({Origin::native, label, c, mean_of(s.at("exact")), mean_of(s.at("per_char")),
@@ -118,7 +113,7 @@ AlignmentSweep alignment_sweep_from_json(const nlohmann::json& sweep, const Task
 
 // The two that tell a shipped model apart from the others of its task and kind.
 bool same_model(const ModelConfig& a, const ModelConfig& b) {
-    return a.task == b.task && a.decoder == b.decoder && (a.decoder != DecoderKind::transformer || a.memory == b.memory);
+    return a.task == b.task && a.decoder == b.decoder && (!model_kind(a.decoder).has_memory_choice() || a.memory == b.memory);
 }
 
 // A task's sweep before assets/shipped.json is read, and once it is read and names none.
@@ -130,9 +125,10 @@ const AlignmentSweep& no_sweep(bool listed) {
 }  // namespace
 
 std::string shipped_label(const ModelConfig& c) {
-    if (c.decoder == DecoderKind::transformer)
-        return std::string("Transformer (") + (c.memory == Memory::all ? "all states" : "first state") + ")";
-    return std::string(decoder_name(c.decoder)) + " model" + (c.task == &date_task() ? "" : " for " + c.task->name);
+    const ModelKind& kind = model_kind(c.decoder);
+    std::string label = kind.title.empty() ? std::string(kind.name) + " model" : std::string(kind.title);
+    if (kind.has_memory_choice()) label += reads_every_state(c) ? " (all states)" : " (first state)";
+    return label + (c.task == &date_task() ? "" : " for " + c.task->name);
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -177,7 +173,7 @@ void Lab::start_loading() {
             const nlohmann::json sweep = nlohmann::json::parse(bytes, bytes + size);
             std::vector<ResultRow> rows;
             for (const auto& run : sweep.at("runs")) {
-                const ModelConfig c = config_of(run);
+                const ModelConfig c = run_settings_from_record(run).model;
                 rows.push_back({Origin::native, native_sweep_label, c, run.at("exact").get<double>(), run.at("per_char").get<double>(),
                                 run.at("parameters").get<long>(), run.value("train_seconds", NAN)});
             }
@@ -196,7 +192,7 @@ void Lab::start_loading() {
             std::vector<ResultRow> rows;
             for (const auto& v : published.at("summary"))
                 rows.push_back({Origin::native, "published, mean of " + std::to_string(v.at("seeds").get<int>()) + " seeds",
-                                config_of(v), v.at("exact_mean").get<double>(), v.at("per_char_mean").get<double>(),
+                                run_settings_from_record(v).model, v.at("exact_mean").get<double>(), v.at("per_char_mean").get<double>(),
                                 v.at("parameters").get<long>(),
                                 NAN});  // its seconds are wall clock on a loaded machine: not shown
             native_rows.insert(native_rows.end(), rows.begin(), rows.end());
@@ -221,7 +217,7 @@ void Lab::take_shipped_list(const uint8_t* bytes, size_t size) {
             m.config = run_settings_from_record(entry.at("settings")).model;
             // The lesson's pair: the sweep and results figures show what they score on the page.
             m.checked = m.config.task == &date_task() &&
-                        (m.config.decoder == DecoderKind::plain || m.config.decoder == DecoderKind::attention);
+                        std::find(lesson_pair.begin(), lesson_pair.end(), m.config.decoder) != lesson_pair.end();
             ShippedModel& kept = shipped.emplace_back(std::move(m));
             read(kept.file, [this, &kept](const uint8_t* bytes, size_t size, const char* error) {
                 try {
@@ -263,7 +259,7 @@ void Lab::take_shipped(ShippedModel& m, const uint8_t* bytes, size_t size) {
     if (!same_model(model.config, m.config)) throw SafetensorsError("the file holds another model");
     const auto found = content.metadata.find("exact");  // not a setting: what the run measured
     m.info = "width " + recorded(content, "width") +
-             (m.config.decoder == DecoderKind::transformer ? ", " + recorded(content, "heads") + " heads" : "") + ", " +
+             (model_kind(m.config.decoder).has_heads() ? ", " + recorded(content, "heads") + " heads" : "") + ", " +
              recorded(content, "epochs") + " epochs, seed " + recorded(content, "seed") +
              (found == content.metadata.end() ? "" : "; natively: exact " + found->second.substr(0, 6));
     if (found != content.metadata.end()) m.native_exact = std::strtod(found->second.c_str(), nullptr);
@@ -320,7 +316,7 @@ std::string Lab::shipped_note(const Task& task, DecoderKind kind, Memory memory)
 std::string Lab::shipped_errors(const Task& task, std::initializer_list<DecoderKind> kinds) const {
     std::string errors;
     for (DecoderKind kind : kinds)
-        for (Memory memory : kind == DecoderKind::transformer ? std::vector{Memory::first, Memory::all} : std::vector{Memory::all}) {
+        for (Memory memory : memory_choices(kind)) {
             const ShippedModel* m = find_shipped(task, kind, memory);
             const std::string error = m ? m->error : shipped_note(task, kind, memory);
             if (!error.empty()) errors += (errors.empty() ? "" : " ") + error;

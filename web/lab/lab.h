@@ -33,6 +33,7 @@
 #include "data/metrics.h"
 #include "data/pairs.h"
 #include "io/worker_codec.h"
+#include "lesson/published.h"
 #include "models/model.h"
 #include "analysis.h"
 #include "settings/run_settings.h"
@@ -223,8 +224,8 @@ struct Lab {
     // (Re)creates a pair from its runs' configs, not running.
     void build(RunPair& pair, const std::array<RunSettings, 2>& configs);
 
-    // The width sweep run in the page: index w * 2 + (attention ? 1 : 0), widths sweep_widths.
-    std::array<std::unique_ptr<Run>, 8> sweep;
+    // The width sweep run in the page, a run for each cell (lesson/published.h's SweepCell).
+    std::array<std::unique_ptr<Run>, sweep_cell_count> sweep;
     bool sweep_running = false;
     Stopwatch sweep_clock;
     Redraws sweep_progress;        // who redraws on a report of a cell that finished no epoch
@@ -288,8 +289,9 @@ struct Lab {
     // The figures' analyses of the strings they show, kept (analysis.h).
     Analyses analyses;
 
-    // What the date task's figures read: DecoderKind::plain is the pair's plain run, ::attention
-    // its attention run of whichever design, while the pair learns the dates (read_model's rule).
+    // What the date task's figures read of a side of the pair (the kind's pair_slot): its run, of
+    // whichever design, while the pair learns the dates, else the shipped model of that kind
+    // (read_model's rule).
     const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have

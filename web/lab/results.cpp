@@ -24,16 +24,15 @@ const OriginNames& origin_names(Origin origin) {
 }
 
 const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
-    const size_t k = kind == DecoderKind::attention;
-    const ModelRead read = read_model(live[k], shipped_model(date_task(), kind), date_task());
+    const ModelRead read = read_model(live[pair_slot(kind)], shipped_model(date_task(), kind), date_task());
     if (label && read.model) *label = read.run ? "trained in this page" : "shipped";
     return read.model;
 }
 
 const Metrics* Lab::current_metrics(DecoderKind kind, std::string* label) const {
-    const int k = kind == DecoderKind::attention;
-    if (live[size_t(k)] && live[size_t(k)]->config().model.task == &date_task() && live[size_t(k)]->metrics()) {
-        const Run& run = *live[size_t(k)];
+    const std::unique_ptr<Run>& side = live[pair_slot(kind)];
+    if (side && side->config().model.task == &date_task() && side->metrics()) {
+        const Run& run = *side;
         if (label)
             *label = model_label(run.config().model) + " trained in this page, width " +
                      std::to_string(run.config().model.H) + ", epoch " + std::to_string(run.epoch());
@@ -51,7 +50,7 @@ std::vector<ResultRow> Lab::results() const {
     std::vector<ResultRow> rows;
     // The source's rows quote the source: it published a parameter count and a time at width 64
     // only, so its other widths have neither (a count below 0 is no count, shown as a dash).
-    for (DecoderKind kind : {DecoderKind::plain, DecoderKind::attention})
+    for (DecoderKind kind : lesson_pair)
         for (size_t w = 0; w < sweep_widths.size(); ++w) {
             ModelConfig c;
             c.decoder = kind;

@@ -151,20 +151,21 @@ ModelRead read_model(const std::unique_ptr<Run>& run, const Model* shipped, cons
 
 namespace {
 
-// A cell of the width sweep: index w * 2 + (attention ? 1 : 0), the lesson's other settings.
-RunSettings sweep_cell(int i, int epochs) {
+// The settings of a cell of the width sweep (published.h's SweepCell): the lesson's other settings.
+RunSettings sweep_cell(size_t i, int epochs) {
+    const SweepCell cell = SweepCell::at(i);
     RunSettings s;
-    s.model.decoder = i % 2 ? DecoderKind::attention : DecoderKind::plain;
-    s.model.H = sweep_widths[size_t(i / 2)];
+    s.model.decoder = cell.kind();
+    s.model.H = cell.width();
     s.epochs = epochs;
     return s;
 }
 
 // The sweep's cells, largest first: they take longest, so they start first.
-std::array<int, 8> largest_first() {
-    std::array<int, 8> order{};
-    for (int i = 0; i < 8; ++i) order[size_t(i)] = i;
-    std::stable_sort(order.begin(), order.end(), [](int a, int b) {
+std::array<size_t, sweep_cell_count> largest_first() {
+    std::array<size_t, sweep_cell_count> order{};
+    for (size_t i = 0; i < sweep_cell_count; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [](size_t a, size_t b) {
         return parameter_count(sweep_cell(a, 1).model) > parameter_count(sweep_cell(b, 1).model);
     });
     return order;
@@ -279,9 +280,9 @@ void Lab::schedule_sweep() {
         playing += r && r->playing();
         left += !r || !(r->done() || r->failed());
     }
-    for (int i : largest_first()) {
+    for (size_t i : largest_first()) {
         if (playing >= worker_count) break;
-        auto& cell = sweep[size_t(i)];
+        auto& cell = sweep[i];
         if (cell && (cell->playing() || cell->done() || cell->failed())) continue;
         if (!cell)
             cell = std::make_unique<Run>(sweep_cell(i, sweep_epochs_));
