@@ -104,7 +104,7 @@ fuzz_targets=(weights date options selfcheck url worker pairs inflate)
 # fuzz targets and the doctest suite that runs under the sanitizers: the core is compiled once.
 build_sanitized() {
   say "Building under ASan + UBSan: the fuzz targets and the doctest suite (build/fuzz, clang++-14)"
-  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
+  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
     -DLOOKBACK_FUZZ=ON -DZLIB_SOURCE_DIR="$zlib_dir" >/dev/null || fail "cmake (fuzz) failed"
   cmake --build build/fuzz -j"$jobs" --target lookback_tests "${fuzz_targets[@]/#/fuzz_}" \
     || fail "sanitizer build failed"
