@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lookback's one build script. On a fresh Debian 12 machine it installs what is
-# missing (Debian packages, npm packages from the lockfile, Dear ImGui's sources),
+# missing (Debian packages, npm packages from the lockfile, Dear ImGui's and zlib's sources),
 # builds natively and to WebAssembly, and assembles the site into build/site.
 #
 #   ./build_wasm.sh            install what is missing, build everything
@@ -48,23 +48,34 @@ install_npm() {
   fi
 }
 
-# --- 3. Dear ImGui 1.86 from Debian's source package, into a git-ignored cache -
+# --- 3. Sources from Debian's source packages, into a git-ignored cache ---------
+# Dear ImGui 1.86 for the page, and zlib 1.2.13 (the core's compression), which the wasm build and
+# the fuzz build compile from source (the native build links the system's zlib1g-dev, the same
+# release; Emscripten's own zlib port would download it, and the fuzzers need it instrumented).
 imgui_dir=$root/.cache/imgui-1.86
-fetch_imgui() {
-  [ -f "$imgui_dir/imgui.cpp" ] && return
-  say "Fetching Dear ImGui 1.86 sources (Debian source package imgui)"
+zlib_dir=$root/.cache/zlib-1.2.13.dfsg
+# $1 = source package, $2 = its upstream version (how the tarball's name starts, before Debian's
+# repacking suffix, +ds or .dfsg), $3 = the folder the tarball unpacks to, $4 = a file it must hold.
+fetch_debian_source() {
+  local package=$1 version=$2 dir=$3 file=$4
+  [ -f "$dir/$file" ] && return
+  say "Fetching $package $version sources (Debian source package $package)"
   local d; d=$(mktemp -d); mkdir -p "$d/lists/partial"
   # The system's archive as a deb-src entry, without touching the system's apt configuration.
   awk 'NF==0{exit} {print}' /etc/apt/sources.list.d/debian.sources \
     | sed 's/^Types:.*/Types: deb-src/; s/^Suites:.*/Suites: bookworm/' > "$d/src.sources"
   local o=(-o Dir::Etc::sourcelist=/dev/null -o "Dir::Etc::sourceparts=$d" -o "Dir::State::Lists=$d/lists")
   apt-get "${o[@]}" update -q >/dev/null || fail "could not read Debian's source index"
-  (cd "$d" && apt-get "${o[@]}" source --download-only imgui >/dev/null) \
-    || fail "could not download Debian's imgui source package"
+  (cd "$d" && apt-get "${o[@]}" source --download-only "$package" >/dev/null) \
+    || fail "could not download Debian's $package source package"
   mkdir -p "$root/.cache"
-  tar -xf "$d"/imgui_1.86*.orig.tar.* -C "$root/.cache" || fail "could not unpack the imgui sources"
+  tar -xf "$d/${package}_${version}"*.orig.tar.* -C "$root/.cache" || fail "could not unpack the $package sources"
   rm -rf "$d"
-  [ -f "$imgui_dir/imgui.cpp" ] || fail "unpacked imgui sources but found no $imgui_dir/imgui.cpp"
+  [ -f "$dir/$file" ] || fail "unpacked $package sources but found no $dir/$file"
+}
+fetch_sources() {
+  fetch_debian_source imgui 1.86 "$imgui_dir" imgui.cpp
+  fetch_debian_source zlib 1.2.13 "$zlib_dir" zlib.h
 }
 
 # --- 4. builds -----------------------------------------------------------------
@@ -76,7 +87,7 @@ build_native() {
 build_wasm() {  # $1 = build folder, $2 = ON|OFF for SIMD
   say "Building WebAssembly ($1, SIMD $2)"
   emcmake cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DLOOKBACK_SIMD="$2" \
-    -DIMGUI_DIR="$imgui_dir" >/dev/null || fail "cmake (wasm) failed"
+    -DIMGUI_DIR="$imgui_dir" -DZLIB_SOURCE_DIR="$zlib_dir" >/dev/null || fail "cmake (wasm) failed"
   cmake --build "$1" -j"$jobs" || fail "wasm build failed (see the compiler messages above)"
 }
 # The page's pretrained models (width 64, 12 epochs, seed 1: the lesson's settings) are the native
@@ -93,8 +104,8 @@ fuzz_targets=(weights date options selfcheck url worker pairs inflate)
 # fuzz targets and the doctest suite that runs under the sanitizers: the core is compiled once.
 build_sanitized() {
   say "Building under ASan + UBSan: the fuzz targets and the doctest suite (build/fuzz, clang++-14)"
-  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DLOOKBACK_FUZZ=ON >/dev/null || fail "cmake (fuzz) failed"
+  cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
+    -DLOOKBACK_FUZZ=ON -DZLIB_SOURCE_DIR="$zlib_dir" >/dev/null || fail "cmake (fuzz) failed"
   cmake --build build/fuzz -j"$jobs" --target lookback_tests "${fuzz_targets[@]/#/fuzz_}" \
     || fail "sanitizer build failed"
 }
@@ -127,7 +138,7 @@ assemble_site() {
 build_all() {
   install_debian
   install_npm
-  fetch_imgui
+  fetch_sources
   build_native
   build_weights
   build_wasm build/wasm ON
@@ -192,6 +203,7 @@ case "$mode" in
     node tests/bench/run.mjs "$@" ;;
   fuzz)
     install_debian
+    fetch_sources
     build_native
     build_weights
     build_sanitized

@@ -1,11 +1,8 @@
-// Raw DEFLATE and base64url (text/deflate.h). Correctness is checked against what does not come
-// from our own code: natively, zlib decompresses everything we compress and we decompress what
-// zlib compresses at every level and strategy; everywhere, streams assembled by hand from
-// RFC 1951's bit layout, RFC 4648's test vectors, and hostile streams each refused by name.
-//
-// Measured against zlib (1.2.13, raw, memLevel 8) on the inputs below: the English-like text
-// (300 KB) compresses to 0.993 of zlib level 6's size and 0.999 of level 9's, the JSON-like
-// rows (267 KB) to 0.983 and 0.999; the tests assert at most level 6's size and 1 % over level 9's.
+// Raw DEFLATE by zlib, and base64url (text/deflate.h). zlib does the compressing; what is checked
+// here is what the project asks of it: raw streams (no header) at zlib's best compression, the
+// limits on either output, and every refusal an InflateError in words. Checked against streams
+// assembled by hand from RFC 1951's bit layout, RFC 4648's test vectors, and hostile streams
+// each refused for its reason (zlib's words after ours).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,10 +13,6 @@
 #include <vector>
 
 #include "text/deflate.h"
-
-#ifdef LOOKBACK_TEST_ZLIB
-#include <zlib.h>
-#endif
 
 using namespace lb;
 
@@ -193,38 +186,6 @@ Bits dynamic_header(int hlit, int hdist, std::vector<int> lengths) {
     return b;
 }
 
-#ifdef LOOKBACK_TEST_ZLIB
-std::string zlib_deflate(const std::string& data, int level, int strategy) {
-    z_stream s{};
-    REQUIRE(deflateInit2(&s, level, Z_DEFLATED, -15, 8, strategy) == Z_OK);
-    std::string out(deflateBound(&s, data.size()), '\0');
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    s.avail_in = uInt(data.size());
-    s.next_out = reinterpret_cast<Bytef*>(out.data());
-    s.avail_out = uInt(out.size());
-    REQUIRE(deflate(&s, Z_FINISH) == Z_STREAM_END);
-    out.resize(s.total_out);
-    deflateEnd(&s);
-    return out;
-}
-
-// What zlib makes of a raw stream: the bytes, or "zlib: ..." if it refuses it or wants more.
-std::string zlib_inflate(const std::string& compressed, size_t max_output) {
-    z_stream s{};
-    REQUIRE(inflateInit2(&s, -15) == Z_OK);
-    std::string out(max_output + 1, '\0');
-    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-    s.avail_in = uInt(compressed.size());
-    s.next_out = reinterpret_cast<Bytef*>(out.data());
-    s.avail_out = uInt(out.size());
-    const int rc = inflate(&s, Z_FINISH);
-    const std::string message = s.msg ? s.msg : "";
-    out.resize(s.total_out);
-    const bool whole = rc == Z_STREAM_END && s.avail_in == 0;
-    inflateEnd(&s);
-    return whole ? out : "zlib: rc " + std::to_string(rc) + " " + message;
-}
-#endif
 
 }  // namespace
 
@@ -249,7 +210,7 @@ TEST_CASE("deflate within a size: the stream when it fits, nothing when it is a 
     CHECK_FALSE(deflate_raw_within(random_bytes(2 << 20, 4), 6000).has_value());
 }
 
-TEST_CASE("deflate: matches reach exactly 32,768 bytes back, and small alphabets use dynamic codes") {
+TEST_CASE("deflate: runs become matches, and small alphabets use dynamic codes") {
     const auto& all = inputs();
     auto size_of = [&](const char* name) {
         for (const Input& in : all)
@@ -257,9 +218,12 @@ TEST_CASE("deflate: matches reach exactly 32,768 bytes back, and small alphabets
         FAIL("no input " << name);
         return size_t(0);
     };
-    // Random bytes do not compress: only if the two copies are matched 32,768 back does the
-    // stream come out near one copy's size.
-    CHECK(size_of("32 KiB of random bytes three times") < 32768 + 1000);
+    // Random bytes do not compress: stored blocks, each 5 bytes of header (RFC 1951 §3.2.4) for at
+    // most 65,535 bytes, or a little more (zlib closes a block each 32,768 tokens at its largest
+    // hash tables: 100,000 bytes in four blocks, 20 bytes of headers).
+    CHECK(size_of("100 KB of random bytes") <= 100000 + 4 * 5);
+    // A copy 4,098 back (every triple once, twice) is matched; one 32,768 back is out of zlib's
+    // reach (its window keeps 262 bytes for lookahead), so the three random copies stay stored.
     // 4,098 letters of 16: stored or fixed would take 4,098 bytes or more, dynamic 4 bits a letter.
     CHECK(size_of("every triple once") < 2200);
     CHECK(size_of("every triple once, twice") < 2250);  // the copy is matched (16 tokens)
@@ -273,6 +237,8 @@ TEST_CASE("inflate: a stored block written byte by byte (RFC 1951 §3.2.4)") {
     CHECK(inflate_raw(stored, 5) == "hello");
     // Two blocks, the first not final and empty (LEN 0, NLEN 0xffff).
     CHECK(inflate_raw(bytes_of({0x00, 0x00, 0x00, 0xff, 0xff}) + stored, 100) == "hello");
+    // A stored block that is not final, then the fixed block for "a" of the next test.
+    CHECK(inflate_raw(bytes_of({0x00, 0x05, 0x00, 0xfa, 0xff}) + "hello" + bytes_of({0x4b, 0x04, 0x00}), 6) == "helloa");
 }
 
 TEST_CASE("inflate: the fixed-Huffman block for \"a\", assembled bit by bit (RFC 1951 §3.2.6)") {
@@ -285,7 +251,7 @@ TEST_CASE("inflate: the fixed-Huffman block for \"a\", assembled bit by bit (RFC
     const std::string expected = bytes_of({0x4b, 0x04, 0x00});
     CHECK(b.bytes == expected);
     CHECK(inflate_raw(expected, 1) == "a");
-    CHECK(deflate_raw("a") == expected);  // the fixed block is the cheapest: 18 bits
+    CHECK(deflate_raw("a") == expected);  // zlib too writes the cheapest, the fixed block: 18 bits
     // Nothing: one fixed block holding only end of block, 1 1 0 0000000.
     CHECK(deflate_raw("") == bytes_of({0x03, 0x00}));
     CHECK(inflate_raw(bytes_of({0x03, 0x00}), 0) == "");
@@ -312,11 +278,8 @@ TEST_CASE("inflate: a dynamic block assembled by hand, with a single one-bit dis
     // The one-bit code's other value, 1, is no code.
     Bits other = b;
     other.code(0, 2).code(1, 2).code(3, 2).code(1, 1).code(2, 2);
-    CHECK_THROWS_WITH_AS(inflate_raw(other.bytes, 100), "a code that is not in the block's Huffman table",
+    CHECK_THROWS_WITH_AS(inflate_raw(other.bytes, 100), "the compressed data is not DEFLATE: invalid distance code",
                          InflateError);
-#ifdef LOOKBACK_TEST_ZLIB
-    CHECK(zlib_inflate(data.bytes, 6) == "ababab");  // the hand-made block is valid DEFLATE
-#endif
 }
 
 // --- hostile streams ---------------------------------------------------------------------
@@ -328,29 +291,15 @@ TEST_CASE("inflate: a stream cut short anywhere ends too early") {
         deflate_raw(english_like(3000, 2)),  // dynamic
         deflate_raw(random_bytes(600, 9)),  // stored
     };
-#ifdef LOOKBACK_TEST_ZLIB
-    {  // zlib switching level and strategy mid-stream: stored, then fixed, then dynamic blocks
-        const std::string text = english_like(2000, 4);
-        z_stream s{};
-        REQUIRE(deflateInit2(&s, 0, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
-        std::string out(8000, '\0');
-        s.next_out = reinterpret_cast<Bytef*>(out.data());
-        s.avail_out = uInt(out.size());
-        const int levels[3] = {0, 6, 6}, strategies[3] = {Z_DEFAULT_STRATEGY, Z_FIXED, Z_DEFAULT_STRATEGY};
-        for (int part = 0; part < 3; ++part) {
-            if (part > 0) REQUIRE(deflateParams(&s, levels[part], strategies[part]) == Z_OK);
-            s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()) + part * 600);
-            s.avail_in = 600;
-            REQUIRE(deflate(&s, part == 2 ? Z_FINISH : Z_BLOCK) == (part == 2 ? Z_STREAM_END : Z_OK));
-        }
-        out.resize(s.total_out);
-        deflateEnd(&s);
-        REQUIRE(inflate_raw(out, 1800) == text.substr(0, 1800));
-        streams.push_back(out);
-    }
-#endif
+    // Three blocks: stored and not final, fixed and not final, and the fixed one for "a".
+    Bits three;
+    three.number(0, 1).number(1, 2).code(0x91, 8).code(0x92, 8).code(0, 7);  // "ab", fixed
+    three.number(1, 1).number(1, 2).code(0x91, 8).code(0, 7);                // "a", fixed, final
+    streams.push_back(bytes_of({0x00, 0x05, 0x00, 0xfa, 0xff}) + "hello" + three.bytes);
+    REQUIRE(inflate_raw(streams.back(), 8) == "helloaba");
     for (const std::string& stream : streams) {
         REQUIRE_NOTHROW(inflate_raw(stream, 10000));
+        CHECK(inflate_raw(stream, 10000) != "");
         int wrong = 0;
         for (size_t cut = 0; cut < stream.size(); ++cut) {
             try {
@@ -379,10 +328,13 @@ TEST_CASE("inflate: the output limit is exact, checked before the output grows")
 }
 
 TEST_CASE("inflate: block headers and stored lengths that cannot be") {
-    CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x07}), 100), "a block of an unknown type", InflateError);  // 1, 11
-    CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x06}), 100), "a block of an unknown type", InflateError);  // 0, 11
+    CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x07}), 100), "the compressed data is not DEFLATE: invalid block type",
+                         InflateError);  // 1, 11
+    CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x06}), 100), "the compressed data is not DEFLATE: invalid block type",
+                         InflateError);  // 0, 11
+    // LEN 5, NLEN not its complement.
     CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x01, 0x05, 0x00, 0xfb, 0xff}) + "hello", 100),
-                         "a stored block whose length and its complement disagree", InflateError);
+                         "the compressed data is not DEFLATE: invalid stored block lengths", InflateError);
     CHECK_THROWS_WITH_AS(inflate_raw("", 100), "the compressed data ends too early", InflateError);
     CHECK_THROWS_WITH_AS(inflate_raw(bytes_of({0x01, 0x05, 0x00, 0xfa, 0xff}) + "hel", 100),
                          "the compressed data ends too early", InflateError);
@@ -395,56 +347,58 @@ TEST_CASE("inflate: fixed-block codes that point nowhere") {
     // Length 3 (code 257: 0000001) at distance 1 (distance code 0: 00000) with nothing before it.
     Bits first;
     first.number(1, 1).number(1, 2).code(1, 7).code(0, 5).code(0, 7);
-    CHECK_THROWS_WITH_AS(inflate_raw(first.bytes, 100),
-                         "a distance of 1 byte, further back than the 0 bytes decompressed so far", InflateError);
+    CHECK_THROWS_WITH_AS(inflate_raw(first.bytes, 100), "the compressed data is not DEFLATE: invalid distance too far back",
+                         InflateError);
     // 'a', then distance code 1 (distance 2) with one byte out.
     Bits second;
     second.number(1, 1).number(1, 2).code(0x91, 8).code(1, 7).code(1, 5).code(0, 7);
-    CHECK_THROWS_WITH_AS(inflate_raw(second.bytes, 100),
-                         "a distance of 2 bytes, further back than the 1 byte decompressed so far", InflateError);
+    CHECK_THROWS_WITH_AS(inflate_raw(second.bytes, 100), "the compressed data is not DEFLATE: invalid distance too far back",
+                         InflateError);
     // Length code 286 (8 bits from 11000000 for 280: 11000110) exists in the fixed code only.
     Bits length;
     length.number(1, 1).number(1, 2).code(0xc6, 8);
-    CHECK_THROWS_WITH_AS(inflate_raw(length.bytes, 100), "a length code that does not exist (286 or 287)",
+    CHECK_THROWS_WITH_AS(inflate_raw(length.bytes, 100), "the compressed data is not DEFLATE: invalid literal/length code",
                          InflateError);
     // Distance code 30 (11110) likewise.
     Bits distance;
     distance.number(1, 1).number(1, 2).code(0x91, 8).code(1, 7).code(30, 5);
-    CHECK_THROWS_WITH_AS(inflate_raw(distance.bytes, 100), "a distance code that does not exist (30 or 31)",
+    CHECK_THROWS_WITH_AS(inflate_raw(distance.bytes, 100), "the compressed data is not DEFLATE: invalid distance code",
                          InflateError);
 }
 
 TEST_CASE("inflate: dynamic-block tables that are not prefix codes, or do not fit") {
     // Code-length code (RFC order 16, 17, 18, 0): three codes of one bit cannot all exist.
     CHECK_THROWS_WITH_AS(inflate_raw(dynamic_header(0, 0, {1, 1, 1, 0}).bytes, 100),
-                         "a Huffman code table with more codes than its lengths allow", InflateError);
+                         "the compressed data is not DEFLATE: invalid code lengths set", InflateError);
     // One bit and two bits leave a quarter of the codes unused.
     CHECK_THROWS_WITH_AS(inflate_raw(dynamic_header(0, 0, {1, 2, 0, 0}).bytes, 100),
-                         "a Huffman code table that is not complete", InflateError);
+                         "the compressed data is not DEFLATE: invalid code lengths set", InflateError);
+    // 287 literal/length codes, and 31 distance codes: more than either alphabet has.
     CHECK_THROWS_WITH_AS(inflate_raw(dynamic_header(30, 0, {1, 0, 0, 1}).bytes, 100),
-                         "a block that lists more than 286 literal/length codes", InflateError);
+                         "the compressed data is not DEFLATE: too many length or distance symbols", InflateError);
     CHECK_THROWS_WITH_AS(inflate_raw(dynamic_header(0, 30, {1, 0, 0, 1}).bytes, 100),
-                         "a block that lists more than 30 distance codes", InflateError);
+                         "the compressed data is not DEFLATE: too many length or distance symbols", InflateError);
     // Symbols 0 (code 0) and 16 (code 1): a repeat first has nothing to repeat.
     Bits repeat = dynamic_header(0, 0, {1, 0, 0, 1});
     repeat.code(1, 1).number(0, 2);
-    CHECK_THROWS_WITH_AS(inflate_raw(repeat.bytes, 100), "a repeated code length with no length before it",
+    CHECK_THROWS_WITH_AS(inflate_raw(repeat.bytes, 100), "the compressed data is not DEFLATE: invalid bit length repeat",
                          InflateError);
     // Symbols 0 (code 0) and 18 (code 1): 138 + 138 zeros overrun 257 + 1 lengths.
     Bits overrun = dynamic_header(0, 0, {0, 0, 1, 1});
     overrun.code(1, 1).number(127, 7).code(1, 1).number(127, 7);
-    CHECK_THROWS_WITH_AS(inflate_raw(overrun.bytes, 100), "code lengths that run past the end of the table",
+    CHECK_THROWS_WITH_AS(inflate_raw(overrun.bytes, 100), "the compressed data is not DEFLATE: invalid bit length repeat",
                          InflateError);
     // 138 + 120 zeros fit exactly, but leave end of block without a code.
     Bits no_end = dynamic_header(0, 0, {0, 0, 1, 1});
     no_end.code(1, 1).number(127, 7).code(1, 1).number(109, 7);
-    CHECK_THROWS_WITH_AS(inflate_raw(no_end.bytes, 100), "a block with no end-of-block code", InflateError);
+    CHECK_THROWS_WITH_AS(inflate_raw(no_end.bytes, 100), "the compressed data is not DEFLATE: invalid code -- missing end-of-block",
+                         InflateError);
     // Literal/length codes 0 and 256 of two bits each: half the codes unused. Code-length
     // symbols 0 (0), 2 (10) and 18 (11); symbol 2 is 16th in RFC order.
     //                                     16 17 18 0  8  7  9  6  10 5  11 4  12 3  13 2
     Bits incomplete = dynamic_header(0, 0, {0, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
     incomplete.code(2, 2).code(3, 2).number(127, 7).code(3, 2).number(106, 7).code(2, 2).code(0, 1);
-    CHECK_THROWS_WITH_AS(inflate_raw(incomplete.bytes, 100), "a Huffman code table that is not complete",
+    CHECK_THROWS_WITH_AS(inflate_raw(incomplete.bytes, 100), "the compressed data is not DEFLATE: invalid literal/lengths set",
                          InflateError);
     // The same literal 0 and end of block with one bit each, and no distance code (one length
     // of zero, RFC 1951 §3.2.7): valid for literals, refused once a length code asks for a distance.
@@ -454,9 +408,6 @@ TEST_CASE("inflate: dynamic-block tables that are not prefix codes, or do not fi
     Bits valid = literals;
     valid.code(0, 1).code(0, 1).code(1, 1);  // two zero bytes, end of block
     CHECK(inflate_raw(valid.bytes, 2) == std::string(2, '\0'));
-#ifdef LOOKBACK_TEST_ZLIB
-    CHECK(zlib_inflate(valid.bytes, 2) == std::string(2, '\0'));
-#endif
 }
 
 TEST_CASE("inflate: a match in a block without distance codes is refused") {
@@ -466,50 +417,9 @@ TEST_CASE("inflate: a match in a block without distance codes is refused") {
     b.code(1, 2).code(3, 2).number(127, 7).code(3, 2).number(106, 7).code(2, 2).code(2, 2).code(0, 2);
     Bits match = b;
     match.code(0, 1).code(3, 2);  // literal 0, then length 3
-    CHECK_THROWS_WITH_AS(inflate_raw(match.bytes, 100), "a repeat in a block that has no distance codes",
+    CHECK_THROWS_WITH_AS(inflate_raw(match.bytes, 100), "the compressed data is not DEFLATE: invalid distance code",
                          InflateError);
 }
-
-// --- against zlib ------------------------------------------------------------------------
-
-#ifdef LOOKBACK_TEST_ZLIB
-TEST_CASE("deflate: zlib decompresses every stream we make to its input") {
-    for (const Input& in : inputs()) {
-        CAPTURE(in.name);
-        CHECK(zlib_inflate(deflate_raw(in.data), in.data.size()) == in.data);
-    }
-}
-
-TEST_CASE("inflate: every level and strategy of zlib's raw deflate decompresses to its input") {
-    const int strategies[] = {Z_DEFAULT_STRATEGY, Z_FIXED, Z_HUFFMAN_ONLY, Z_RLE, Z_FILTERED};
-    for (const Input& in : inputs())
-        for (int level : {0, 1, 6, 9})
-            for (int strategy : strategies) {
-                CAPTURE(in.name);
-                CAPTURE(level);
-                CAPTURE(strategy);
-                const std::string z = zlib_deflate(in.data, level, strategy);
-                CHECK(inflate_raw(z, in.data.size()) == in.data);
-            }
-}
-
-TEST_CASE("deflate: no bigger than zlib level 6 on text and JSON, within 1 % of level 9") {
-    for (const char* name : {"300 KB of English-like text", "JSON-like rows"}) {
-        for (const Input& in : inputs()) {
-            if (std::string(in.name) != name) continue;
-            const size_t ours = deflate_raw(in.data).size();
-            const size_t level6 = zlib_deflate(in.data, 6, Z_DEFAULT_STRATEGY).size();
-            const size_t level9 = zlib_deflate(in.data, 9, Z_DEFAULT_STRATEGY).size();
-            CAPTURE(std::string(name));
-            CAPTURE(ours);
-            CAPTURE(level6);
-            CAPTURE(level9);
-            CHECK(ours <= level6);
-            CHECK(ours * 100 <= level9 * 101);
-        }
-    }
-}
-#endif
 
 // --- base64url -----------------------------------------------------------------------------
 

@@ -1,13 +1,14 @@
 // A reader's task as a file and as a link (core/io/task_file.h): the file is JSON that
 // another reader (nlohmann's, here) finds the pairs and options in, and makes the same task from
-// (the same held-out inputs, the same vocabularies); the link is that JSON deflated (checked by
-// zlib natively, in test_deflate.cpp) in base64url; every hostile file and link is refused with
-// its reason; and the command line trains on an exported file.
+// (the same held-out inputs, the same vocabularies); the link is that JSON deflated in base64url,
+// and links made by the project's own DEFLATE, before zlib, still open; every hostile file and
+// link is refused with its reason; and the command line trains on an exported file.
 #include <doctest/doctest.h>
 
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -153,6 +154,44 @@ TEST_CASE("task link: the file's JSON deflated in base64url, for a link of a few
           "the link's task is not a Lookback task: it lacks \"lookback\": \"pairs task\"");
     CHECK(refusal_of_link(base64url_encode(deflate_raw("{\"lookback\""))) ==
           "the link's task is not JSON: it goes wrong at byte 12");
+}
+
+// tests/fixtures/task_links holds links made by the project's own DEFLATE before zlib replaced it,
+// each beside the task file of the same task: a few pairs with every option away from its default,
+// no text at all, words in five scripts with JSON's escapes, a third column of alignments, CSV,
+// and random letters filling the link to its last character.
+std::string fixture(const std::string& name) {
+    std::ifstream file(std::string(LOOKBACK_TASK_LINKS_DIR) + "/" + name, std::ios::binary);
+    REQUIRE(file);
+    std::stringstream bytes;
+    bytes << file.rdbuf();
+    return bytes.str();
+}
+
+TEST_CASE("task link: links made before zlib open to the tasks they were made from") {
+    for (const char* name : {"small", "empty", "unicode", "aligned", "csv", "large"}) {
+        CAPTURE(name);
+        std::string link = fixture(std::string(name) + ".link");
+        REQUIRE(link.back() == '\n');
+        link.pop_back();
+        const PairsTaskSource expected = read_task_file(fixture(std::string(name) + ".lookback.json"));
+        const PairsTaskSource read = read_task_link(link);
+        CHECK(read.text == expected.text);
+        CHECK(read.options.name == expected.options.name);
+        CHECK(read.options.tokens == expected.options.tokens);
+        CHECK(read.options.format == expected.options.format);
+        CHECK(read.options.split_seed == expected.options.split_seed);
+        CHECK(read.options.held_out_size == expected.options.held_out_size);
+        CHECK(read.options.drop_duplicates == expected.options.drop_duplicates);
+        // zlib's link of the same task holds it too, and is no longer: a task that had a link has one.
+        const std::optional<std::string> again = task_link_value(expected);
+        REQUIRE(again.has_value());
+        CHECK(again->size() <= link.size());
+        CHECK(read_task_link(*again).text == expected.text);
+    }
+    CHECK(fixture("large.link").size() == task_link_max_chars + 1);  // the limit, and the line end
+    CHECK(fixture("unicode.lookback.json").find("\xf0\x9f\x90\x88") != std::string::npos);  // U+1F408 as UTF-8
+    CHECK(fixture("aligned.lookback.json").find("\\t0-0 1-1 2-2\\n") != std::string::npos);
 }
 
 TEST_CASE("train --task-file: a task file the page saved, with its own tokens and split") {

@@ -11,9 +11,10 @@
 // text area each replace the task, and a run on the replaced task trains in the worker. The
 // command line trains the numbers from each run's settings to the page's held-out numbers. The
 // task is saved as a file and its link opened where no pairs were used: trained, mapped and typed
-// into there; the file makes the same task again; a broken link is refused by its key. Under
-// node, without a page, the training module driven by engine.js makes the task from its source,
-// replaces it (a run on the old one keeps it) and fails the runs of a source it refused, by line.
+// into there; the file makes the same task again; a broken link is refused by its key; links made
+// before zlib open to their pairs. Under node, without a page, the training module driven by
+// engine.js makes the task from its source, replaces it (a run on the old one keeps it) and fails
+// the runs of a source it refused, by line.
 //
 // Every expected number is computed here from the file the site serves or the text the test
 // wrote (the pairs, the 10 % held out, the vocabularies, the steps of an epoch, the links), never
@@ -480,6 +481,28 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
     assert.ok(await p.isHidden('#own-pairs-forget'));
   });
   await context.close();
+});
+
+// Links made by the project's own DEFLATE before zlib replaced it (tests/fixtures/task_links, each
+// beside the task file of its task): the page decompresses each to the file's pairs. All but the
+// large one hold fewer than the 100 pairs a task needs, so the page refuses them, counting the
+// pairs it found (the empty one is left out: it has no line to name).
+test('links made before zlib open in the page to the pairs they were made from', async () => {
+  const folder = path.join(root, 'tests/fixtures/task_links');
+  for (const name of ['small', 'unicode', 'aligned', 'csv', 'large']) {
+    const link = fs.readFileSync(path.join(folder, `${name}.link`), 'utf8').trim();
+    const file = JSON.parse(fs.readFileSync(path.join(folder, `${name}.lookback.json`), 'utf8'));
+    const pairs = file.text.split('\n').filter(Boolean).length - (file.format === 'csv' ? 1 : 0);  // CSV: a header line
+    const context = await env.browser.newContext();
+    const { page, problems } = await openWatched(context, `${env.url}?pairs.task=${link}`);
+    const lines = file.text.split('\n').filter(Boolean).length;
+    const expected = pairs >= 100 ? `From the link: ${thousands(pairs)} pairs read`
+      : `The link's pairs were refused: line ${lines + 1}: the text ends with ${pairs} pairs; a task needs at least 100`;
+    await until(`the ${name} link read`, async () => (await status(page)).startsWith(expected), 30000);
+    if (pairs >= 100) assert.equal(await page.inputValue('#own-pairs-text'), file.text, `the ${name} link's pairs shown`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
 });
 
 // The worker's side alone, under node (no page): the training module driven by engine.js as a

@@ -1,5 +1,6 @@
-// Fuzz target: raw DEFLATE and base64url (text/deflate.h), what a crafted page link reaches. The
-// contract: the input as a compressed stream either inflates to at most 65,536 bytes or is
+// Fuzz target: raw DEFLATE and base64url (text/deflate.h), what a crafted page link reaches. zlib
+// inflates, compiled from its sources with the fuzzer's coverage (CMakeLists.txt); what is fuzzed
+// is what deflate.cpp puts around it, the output limit and the refusals. The contract: the input as a compressed stream either inflates to at most 65,536 bytes or is
 // refused with an InflateError whose message is short, printable ASCII; the input as plain bytes
 // compresses and comes back exactly with the output limit at its own size, and comes back from
 // base64url; the input as base64url text is refused with std::invalid_argument or decodes to
