@@ -423,11 +423,8 @@ void EditMatrix(const char* name, Mat& m) {
     ImGui::PopID();
     ImGui::EndGroup();
 }
-// Places the next group beside the last one if it fits in the figure's width.
-void SameLineIfFits(float next_width) {
-    const float right = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x * 2;
-    if (right + next_width <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-}
+// The gap between groups of the figure's controls on one line: twice the style's.
+float group_gap() { return ImGui::GetStyle().ItemSpacing.x * 2; }
 
 void ShowScorer(WorkedExample& st) {
     ImGui::AlignTextToFramePadding();
@@ -441,9 +438,9 @@ void ShowScorer(WorkedExample& st) {
         EditMatrix("W", st.params.W);
     } else if (st.scorer == Scorer::additive) {
         EditMatrix("W_d (on s)", st.params.W_d);
-        SameLineIfFits(100);
+        SameLineIfRoom(100, group_gap());
         EditMatrix("W_e (on h)", st.params.W_e);
-        SameLineIfFits(100);
+        SameLineIfRoom(100, group_gap());
         ImGui::BeginGroup();
         ImGui::TextUnformatted("v");
         EditRow("##v", st.params.v, "v");
@@ -461,7 +458,8 @@ void ShowScorer(WorkedExample& st) {
         st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
     const char* const sqrt_d = "\u03c4 = \u221ad = \u221a2";
     const ImGuiStyle& style = ImGui::GetStyle();
-    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
+    SameLineIfRoom(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x,
+                   group_gap());
     if (Button(sqrt_d, "temperature-sqrt-d", "\u03c4 = square root of d = square root of 2"))
         st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
     ImGui::SameLine();
@@ -476,7 +474,7 @@ void ShowScorer(WorkedExample& st) {
     const std::string counts = "dot " + grouped(scorer_parameter_count(Scorer::dot, st.width)) + "   general " +
                                grouped(scorer_parameter_count(Scorer::general, st.width)) + "   additive " +
                                grouped(scorer_parameter_count(Scorer::additive, st.width));
-    SameLineIfFits(ImGui::CalcTextSize(counts.c_str()).x);
+    SameLineIfRoom(ImGui::CalcTextSize(counts.c_str()).x, group_gap());
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(counts.c_str());
     record_rect("parameter-counts");

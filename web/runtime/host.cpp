@@ -211,6 +211,7 @@ std::optional<ImRect> part_rect(const nlohmann::json& j, const char* key, int k)
     const auto list = j.find(key);
     if (list == j.end() || k < 0 || k >= int(list->size())) return std::nullopt;
     const auto& o = (*list)[size_t(k)];
+    if (!o.is_array()) return std::nullopt;  // a column the canvas does not draw
     const ImVec2 min = {o[0].get<float>(), o[1].get<float>()};
     return ImRect(min, {min.x + o[2].get<float>(), min.y + o[3].get<float>()});
 }
