@@ -128,7 +128,7 @@ FigureTable sweep_table(const Lab& lab, const std::vector<ResultRow>& rows) {
     return table;
 }
 
-void ShowTable(const Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
+void ShowSweepTable(const Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
     const bool narrow = ImGui::GetContentRegionAvail().x < 560;
     const FigureTable table = sweep_table(lab, rows);
     const std::pair<ImGuiTableColumnFlags, float> stretch = {0, 1.0f};
@@ -201,7 +201,7 @@ void ShowViews(Lab& lab) {
 void ShowSweep(Lab& lab, SweepState& st) {
     const std::vector<ResultRow> rows = lab.results();
     ShowControls(lab, st);
-    ShowTable(lab, st, rows);
+    ShowSweepTable(lab, st, rows);
     ShowViews(lab);
 }
 
