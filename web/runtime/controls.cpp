@@ -311,9 +311,11 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
         const TableColumn& column = table.columns[size_t(c)];
         ImGui::TableSetupColumn(drawn_text(column.label, column.brief, look.narrow).c_str(), flags, width);
     }
-    // A header wider than its column breaks at its spaces ("attention per-char" over two lines).
-    const auto header = [&](const TableColumn& column, const char* mark) {
+    // A header wider than its stretched column breaks at its spaces ("attention per-char" over two
+    // lines); a column that fits its content is as wide as its header.
+    const auto header = [&](int i, const TableColumn& column, const char* mark) {
         const std::string label = drawn_text(column.label, column.brief, look.narrow) + mark;
+        if (!(ImGui::TableGetColumnFlags(i) & ImGuiTableColumnFlags_WidthStretch)) return label;
         return break_lines(label, ImGui::GetContentRegionAvail().x, [](std::string_view t) {
             return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
         });
@@ -326,14 +328,15 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
         const int c = drawn[size_t(i)];
         const TableColumn& column = table.columns[size_t(c)];
         ImGui::TableSetColumnIndex(i);
+        ImGui::PushID(c);
         if (!table.sortable) {
-            ImGui::TableHeader(header(column, "").c_str());
+            ImGui::TableHeader(header(i, column, "").c_str());
+            ImGui::PopID();
             continue;
         }
         // A sortable table's header cells are buttons: a click ranks by the column, again the other way.
         const char* mark = c != table.sort_column ? "" : table.descending ? " \u25bc" : " \u25b2";
-        ImGui::PushID(c);
-        if (ImGui::Selectable(header(column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
+        if (ImGui::Selectable(header(i, column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
         ImGui::PopID();
         if (!column.key.empty()) record_rect("header-" + column.key);
         header_rects[size_t(c)] = rect_json(last_item_rect());
