@@ -53,7 +53,7 @@ for (const [label, viewport] of [['desktop', { width: 1280, height: 900 }], ['ph
 
     // The peaks: each row's argmax of the weights the figure reports, the weight to three decimals.
     const { mirror: peaks } = await bothTables(page, 'alignment');
-    assert.deepEqual(peaks.header, ['output', 'peak position', 'input there', 'weight']);
+    assert.deepEqual(peaks.header, ['output', 'peak at', 'input there', 'weight']);
     const s = await state(page, 'alignment');
     s.weights.forEach((row, t) => {
       const argmax = row.indexOf(Math.max(...row));

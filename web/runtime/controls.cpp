@@ -312,13 +312,19 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
         ImGui::TableSetupColumn(drawn_text(column.label, column.brief, look.narrow).c_str(), flags, width);
     }
     // A header wider than its stretched column breaks at its spaces ("attention per-char" over two
-    // lines); a column that fits its content is as wide as its header.
+    // lines), never inside a word (a word wider than the column is clipped); a column that fits
+    // its content is as wide as its header.
     const auto header = [&](int i, const TableColumn& column, const char* mark) {
         const std::string label = drawn_text(column.label, column.brief, look.narrow) + mark;
         if (!(ImGui::TableGetColumnFlags(i) & ImGuiTableColumnFlags_WidthStretch)) return label;
-        return break_lines(label, ImGui::GetContentRegionAvail().x, [](std::string_view t) {
-            return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
-        });
+        const auto width = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
+        float widest_word = 0;
+        for (size_t from = 0; from <= label.size();) {
+            const size_t space = std::min(label.find(' ', from), label.size());
+            widest_word = std::max(widest_word, width(std::string_view(label).substr(from, space - from)));
+            from = space + 1;
+        }
+        return break_lines(label, std::max(ImGui::GetContentRegionAvail().x, widest_word), width);
     };
     std::optional<int> ranked;
     nlohmann::json header_rects = nlohmann::json::array();

@@ -62,7 +62,7 @@ inline Peak row_peak(std::span<const float> row) {
 inline FigureTable peak_table(std::string id, std::string name, const std::vector<std::string>& outputs,
                               const std::vector<std::string>& inputs, std::span<const float> weights) {
     FigureTable table{.id = std::move(id), .name = std::move(name),
-                      .columns = {{"output"}, {"peak position"}, {"input there"}, {"weight"}}};
+                      .columns = {{"output"}, {"peak at"}, {"input there"}, {"weight"}}};
     const size_t S = inputs.size();
     for (size_t t = 0; t < outputs.size() && S > 0; ++t) {
         const Peak p = row_peak(weights.subspan(t * S, S));
