@@ -177,7 +177,7 @@ test('the toolbar saves a figure as a PNG with its title and link, its state as 
     assert.deepEqual(json.state, await state(page, 'alignment'));
 
     const csv = (await saved(page, '#figure-5', 'csv')).bytes.toString('utf8').trim().split('\n');
-    assert.deepEqual(csv[0].split(','), ['output', 'peak position', 'input there', 'weight']);
+    assert.deepEqual(csv[0].split(','), ['output', 'peak at', 'input there', 'weight']);
     const peaks = (await state(page, 'alignment')).peaks;
     assert.equal(csv.length, 1 + peaks.length, 'a header and a row per output character');
     assert.deepEqual(csv.slice(1).map((line) => Number(line.split(',').at(-1))), peaks.map((p) => Number(p.weight.toFixed(3))));

@@ -159,36 +159,12 @@ void ShowMap(AlignmentState& st, float width) {
     });
 }
 
-void ShowPeakTable(AlignmentState& st) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("peaks", 4, flags)) return;
-    ImGui::TableSetupColumn("output");
-    ImGui::TableSetupColumn("peak at");
-    ImGui::TableSetupColumn("input there");
-    ImGui::TableSetupColumn("weight");
-    ImGui::TableHeadersRow();
-    for (int t = 0; t < output_length; ++t) {
-        const Peak p = peak_of(st, t);
-        ImGui::TableNextRow();
-        if (t == st.selected_output) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, lesson_colors().highlight);
-        ImGui::TableSetColumnIndex(0);
-        ImGui::Text("%d  %c", t, output(st)[size_t(t)]);
-        ImGui::TableSetColumnIndex(1);
-        ImGui::Text("%d", p.position);
-        ImGui::TableSetColumnIndex(2);
-        ImGui::Text("%s", quoted(st.shown.text[size_t(p.position)]).c_str());
-        ImGui::TableSetColumnIndex(3);
-        ImGui::Text("%.3f", p.weight);
-    }
-    ImGui::EndTable();
-    TableText text{.header = {"output", "peak at", "input there", "weight"}};
-    for (int t = 0; t < output_length; ++t) {
-        const Peak p = peak_of(st, t);
-        text.rows.push_back({std::to_string(t) + " " + quoted(output(st)[size_t(t)]), std::to_string(p.position),
-                             quoted(st.shown.text[size_t(p.position)]), fixed(p.weight, 3)});
-    }
-    Table("peaks", "each output's peak", text);
+// Every output's peak (map_view.h), drawn with the selected output's row highlighted.
+FigureTable peaks(const AlignmentState& st) {
+    return peak_table("peaks", "each output's peak", char_tokens(output(st)), char_tokens(st.shown.text), weights(st));
 }
+
+void ShowPeakTable(const AlignmentState& st) { ShowTable(peaks(st), {.highlighted_row = st.selected_output}); }
 
 void ShowBars(AlignmentState& st, float width) {
     const int S = int(st.shown.text.size()), t = st.selected_output;
@@ -295,16 +271,7 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
 std::string text_alternative(AlignmentState& st) {
     if (!st.analysis) return "<p>The shipped models are loading.</p>";
     std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.shown.text) + "\u201d and writes " +
-                       output(st) + ". Where each output character puts most of its weight:</p><table><thead><tr>"
-                       "<th scope=\"col\">output</th><th scope=\"col\">peak position</th><th scope=\"col\">input there</th>"
-                       "<th scope=\"col\">weight</th></tr></thead><tbody>";
-    for (int t = 0; t < output_length; ++t) {
-        const Peak p = peak_of(st, t);
-        html += "<tr><th scope=\"row\">" + std::to_string(t) + " \u2018" + output(st)[size_t(t)] + "\u2019</th><td>" +
-                std::to_string(p.position) + "</td><td>" + html_escape(quoted(st.shown.text[size_t(p.position)])) + "</td><td>" +
-                fixed(p.weight, 3) + "</td></tr>";
-    }
-    html += "</tbody></table>";
+                       output(st) + ". Where each output character puts most of its weight:</p>" + table_html(peaks(st));
     if (st.move.step >= 0 && st.what_if) html += move_html(st.shown.text, st.move, *st.what_if, "");
     return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }

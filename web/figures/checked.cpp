@@ -126,7 +126,6 @@ Peak peak_of(const TaskMap& m, int t) {
 }
 
 std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : t; }  // a space as a dot
-std::string quoted_token(const std::string& t) { return t == " " ? "space" : "\u2018" + t + "\u2019"; }
 
 std::string joined(const std::vector<std::string>& tokens, bool words) {
     std::string out;
@@ -357,6 +356,16 @@ void ShowExampleScores(const CheckedState& st, const TaskMap& m) {
 
 std::string score_text(double v, int digits) { return std::isnan(v) ? "\u2014" : fixed(v, digits); }
 
+// Every model's mean scores on the task (the native alignment sweep), the diagonal guess dimmed.
+FigureTable scores_table(const AlignmentSweep& sweep) {
+    FigureTable table{.id = "sweep-table", .name = "Every model's scores on this task, mean of " + std::to_string(sweep.seeds) + " seeds",
+                      .columns = {{"map"}, {"AER"}, {"peak on a link", "peak"}, {"within one", "\u00b11"}, {"mass on links", "mass"}}};
+    for (const AlignmentSweepRow& r : sweep.rows)
+        table.rows.push_back({{r.model, "", r.model == "diagonal guess"}, score_text(r.aer, 3), score_text(r.peak_hit, 3),
+                              score_text(r.peak_near, 3), score_text(r.mass, 3)});
+    return table;
+}
+
 void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
     const AlignmentSweep& sweep = lab.alignment_sweep(*st.task);
     if (!sweep.note.empty()) {
@@ -367,27 +376,7 @@ void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
                               std::to_string(sweep.seeds) + " seeds, " + std::to_string(sweep.epochs) + " epochs (lookback sweep --alignment):";
     WrappedText("%s", title.c_str());
     const bool narrow = width < 480;
-    const char* heads[] = {"map", "AER", narrow ? "peak" : "peak on a link", narrow ? "\u00b11" : "within one", narrow ? "mass" : "mass on links"};
-    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("sweep", 5, flags)) return;
-    for (const char* h : heads) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const AlignmentSweepRow& r : sweep.rows) {
-        ImGui::TableNextRow();
-        ImGui::TableSetColumnIndex(0);
-        if (r.model == "diagonal guess") ImGui::TextDisabled("%s", r.model.c_str());
-        else ImGui::TextUnformatted(r.model.c_str());
-        const double values[] = {r.aer, r.peak_hit, r.peak_near, r.mass};
-        for (int k = 0; k < 4; ++k) {
-            ImGui::TableSetColumnIndex(k + 1);
-            ImGui::TextUnformatted(score_text(values[k], 3).c_str());
-        }
-    }
-    ImGui::EndTable();
-    TableText text{.header = {"map", "AER", "peak on a link", "within one", "mass on links"}};
-    for (const AlignmentSweepRow& r : sweep.rows)
-        text.rows.push_back({r.model, score_text(r.aer, 3), score_text(r.peak_hit, 3), score_text(r.peak_near, 3), score_text(r.mass, 3)});
-    Table("sweep-table", "every model's scores on the task", text);
+    ShowTable(scores_table(sweep), {.narrow = narrow});
     if (narrow) DimTextWrapped("peak: peak on a link; \u00b11: within one position; mass: mass on links.");
 }
 
@@ -466,27 +455,21 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
     std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(joined(m.columns, words)) + "\u201d";
     html += m.forced ? ", teacher-forced on its target \u201c" + html_escape(joined(m.rows, st.task->output.words)) + "\u201d."
                      : " and writes \u201c" + html_escape(m.written) + "\u201d. A typed input has no known alignment, so nothing is outlined or scored.";
-    html += " Where each output token puts most of its weight:</p><table><thead><tr><th scope=\"col\">output</th>"
-            "<th scope=\"col\">peak position</th><th scope=\"col\">input there</th><th scope=\"col\">weight</th>";
-    if (m.forced) html += "<th scope=\"col\">its links (sure; possible)</th>";
-    html += "</tr></thead><tbody>";
-    for (size_t t = 0; t < m.rows.size(); ++t) {
-        const Peak p = peak_of(m, int(t));
-        html += "<tr><th scope=\"row\">" + std::to_string(t) + " " + html_escape(quoted_token(m.rows[t])) + "</th><td>" +
-                std::to_string(p.position) + "</td><td>" + html_escape(quoted_token(m.columns[size_t(p.position)])) + "</td><td>" +
-                fixed(p.weight, 3) + "</td>";
-        if (m.forced) {
+    // Each row's peak, and where the task knows them, its links.
+    FigureTable peaks = peak_table("peaks", "each output's peak", m.rows, m.columns, m.attention);
+    if (m.forced) {
+        peaks.columns.push_back({"its links (sure; possible)"});
+        for (size_t t = 0; t < m.rows.size(); ++t) {
             std::string sure, possible;
             for (const AlignmentLink& l : m.links) {
                 if (l.output != int(t)) continue;
                 std::string& list = l.sure ? sure : possible;
                 list += (list.empty() ? "" : ", ") + std::to_string(l.input);
             }
-            html += "<td>" + (sure.empty() ? std::string("\u2014") : sure) + "; " + (possible.empty() ? std::string("\u2014") : possible) + "</td>";
+            peaks.rows[t].push_back((sure.empty() ? std::string("\u2014") : sure) + "; " + (possible.empty() ? std::string("\u2014") : possible));
         }
-        html += "</tr>";
     }
-    html += "</tbody></table>";
+    html += " Where each output token puts most of its weight:</p>" + table_html(peaks);
     if (m.forced) {
         const AlignmentCounts& c = m.scores;
         html += "<p>This example, over the " + std::to_string(c.steps) + " rows with a link: peak on a link " + std::to_string(c.peak_hits) +
@@ -494,13 +477,8 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
     }
     const AlignmentSweep& sweep = lab.alignment_sweep(*st.task);
     if (sweep.note.empty()) {
-        html += "<table><caption>Every model with a map on this task, mean of " + std::to_string(sweep.seeds) + " seeds</caption><thead><tr>"
-                "<th scope=\"col\">map</th><th scope=\"col\">AER</th><th scope=\"col\">peak on a link</th>"
-                "<th scope=\"col\">within one</th><th scope=\"col\">mass on links</th></tr></thead><tbody>";
-        for (const AlignmentSweepRow& r : sweep.rows)
-            html += "<tr><th scope=\"row\">" + html_escape(r.model) + "</th><td>" + score_text(r.aer, 3) + "</td><td>" +
-                    score_text(r.peak_hit, 3) + "</td><td>" + score_text(r.peak_near, 3) + "</td><td>" + score_text(r.mass, 3) + "</td></tr>";
-        html += "</tbody></table>";
+        const FigureTable scores = scores_table(sweep);
+        html += table_html(scores, scores.name);
     } else {
         html += "<p>" + html_escape(sweep.note) + "</p>";
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <imgui.h>
 
@@ -25,15 +26,18 @@ namespace {
 struct Column {
     const char* key;
     const char* title;
+    const char* brief;  // the header on a phone, or ""
     bool numeric;
-    bool wide_only;  // dropped on a phone
+    bool wide_only;     // not drawn on a phone
 };
 // In ResultsState::Column's order.
 const Column columns[] = {
-    {"origin", "measured by", false, false}, {"run", "run", false, true},          {"task", "task", false, true},
-    {"model", "model", false, false},        {"width", "width", true, false},       {"exact", "exact", true, false},
-    {"per_char", "per-token", true, false},  {"bleu", "BLEU", true, true},          {"aer", "AER", true, false},
-    {"parameters", "parameters", true, true}, {"seconds", "train s", true, true},
+    {"origin", "measured by", "by", false, false}, {"run", "run", "", false, true},
+    {"task", "task", "", false, true},             {"model", "model", "", false, false},
+    {"width", "width", "H", true, false},          {"exact", "exact", "", true, false},
+    {"per_char", "per-token", "token", true, false}, {"bleu", "BLEU", "", true, true},
+    {"aer", "AER", "", true, false},               {"parameters", "parameters", "", true, true},
+    {"seconds", "train s", "", true, true},
 };
 using Col = ResultsState::Column;
 constexpr int column_count = Col::column_count;
@@ -57,8 +61,7 @@ double number(const ResultRow& r, int c) {
 std::string text(const ResultRow& r, int c, bool narrow = false) {
     const auto measured = [](double v) { return std::isnan(v) ? std::string("\u2013") : fixed(v, 4); };  // a dash: none
     switch (c) {
-        case Col::origin: return r.origin == Origin::source ? (narrow ? "TF" : "source (TF)")
-                       : r.origin == Origin::native ? (narrow ? "native" : "native sweep") : (narrow ? "page" : "this page");
+        case Col::origin: return narrow ? origin_names(r.origin).narrow : origin_names(r.origin).label;
         case Col::run: return r.label;
         case Col::task: return task_label(*r.model.task);
         case Col::model: {  // a phone's column is narrow: a kind with a short name by it and its memory alone
@@ -77,27 +80,43 @@ std::string text(const ResultRow& r, int c, bool narrow = false) {
     return "";
 }
 
-void rank(std::vector<ResultRow>& rows, int c, bool descending);
-
-// The rows of the task shown (every task's when none is picked). By name: a run on another
-// setting of the date task's dial learns a row of its own, which is still the dates.
-std::vector<ResultRow> shown_rows(const Lab& lab, const ResultsState& st) {
+// The rows of the task shown (every task's when none is picked), ranked, and the table of them in
+// the same order. By name: a run on another setting of the date task's dial learns a row of its
+// own, which is still the dates. The task's column only when every task's rows are shown.
+struct RankedResults {
+    std::vector<ResultRow> rows;
+    std::vector<int> shown;  // the table's columns, as ResultsState's
+    FigureTable table;
+};
+RankedResults ranked_results(const Lab& lab, const ResultsState& st) {
+    RankedResults out;
     std::vector<ResultRow> rows = lab.results();
     if (st.rows_task) std::erase_if(rows, [&](const ResultRow& r) { return r.model.task->name != st.rows_task->name; });
-    rank(rows, st.sort_column, st.descending);
-    return rows;
-}
-
-// Rows ranked by column c; numbers with NaN last whichever the direction, text alphabetically.
-void rank(std::vector<ResultRow>& rows, int c, bool descending) {
-    std::stable_sort(rows.begin(), rows.end(), [&](const ResultRow& a, const ResultRow& b) {
-        if (columns[c].numeric) {
-            const double x = number(a, c), y = number(b, c);
-            if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
-            return descending ? x > y : x < y;
+    FigureTable& table = out.table;
+    table.id = "results";
+    table.name = "every result, ranked by " + std::string(columns[st.sort_column].title);
+    table.sortable = true;
+    table.descending = st.descending;
+    for (int c = 0; c < column_count; ++c) {
+        if (c == Col::task && st.rows_task) continue;
+        if (c == st.sort_column) table.sort_column = int(out.shown.size());
+        out.shown.push_back(c);
+        table.columns.push_back({columns[c].title, columns[c].brief, columns[c].numeric, columns[c].key});
+    }
+    for (const ResultRow& r : rows) {
+        std::vector<TableCell>& row = table.rows.emplace_back();
+        for (int c : out.shown) {
+            std::string wide = text(r, c), narrow = text(r, c, true);
+            row.push_back({wide, narrow == wide ? "" : narrow, false, number(r, c)});
         }
-        return descending ? text(a, c) > text(b, c) : text(a, c) < text(b, c);
-    });
+    }
+    const std::vector<size_t> order = ranked_order(table, table.sort_column, st.descending);
+    std::vector<std::vector<TableCell>> cells = std::exchange(table.rows, {});
+    for (size_t i : order) {
+        out.rows.push_back(rows[i]);
+        table.rows.push_back(std::move(cells[i]));
+    }
+    return out;
 }
 
 // The rows holding the highest and lowest value of a numeric column (first of ties), or -1.
@@ -156,50 +175,23 @@ void ShowResults(Lab& lab, ResultsState& st) {
     const LessonColors& col = lesson_colors();
     const bool narrow = ImGui::GetContentRegionAvail().x < 600;
     ShowTaskPicker(st);
-    st.rows = shown_rows(lab, st);
+    const RankedResults ranked = ranked_results(lab, st);
+    st.rows = ranked.rows;
     if (!narrow) ImGui::SameLine(0, 24);
     ShowDownloads(lab, st, narrow);
-    std::vector<int> shown;  // the task's column only when every task's rows are shown
-    for (int c = 0; c < column_count; ++c)
-        if ((!narrow || !columns[c].wide_only) && (c != Col::task || !st.rows_task)) shown.push_back(c);
 
-    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-                                  ImGuiTableFlags_SizingStretchProp;
-    const float height = 16 * ImGui::GetFrameHeight();  // about 15 rows; the rest scroll
-    if (!ImGui::BeginTable("results", int(shown.size()), flags, {0, height})) return;
-    ImGui::TableSetupScrollFreeze(0, 1);
     // Proportions: the names wrap in their cells, the numbers keep one line.
     const float weights[column_count] = {narrow ? 0.9f : 1.25f, 1.3f, 1.0f, narrow ? 1.5f : 1.6f, narrow ? 0.45f : 0.55f,
                                          narrow ? 1.2f : 0.9f, narrow ? 1.2f : 0.95f, 0.85f, narrow ? 1.05f : 0.85f, 1.0f, 0.75f};
-    for (int c : shown) ImGui::TableSetupColumn(columns[c].title, 0, weights[c]);
-    // Our own header row: a click ranks by that column (a second click turns the order over).
-    // Said once for a screen reader with the row now first: the table's rewrite is not spoken.
-    const auto rank_by = [&st](int c) {
-        st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
-        st.sort_column = c;
-        rank(st.rows, st.sort_column, st.descending);
-        std::string said = std::string("ranked by ") + columns[c].title + (st.descending ? ", descending" : ", ascending");
-        if (!st.rows.empty()) {
-            const ResultRow& first = st.rows.front();
-            said += "; first: " + text(first, Col::model) + ", width " + text(first, Col::width);
-            if (c != Col::model && c != Col::width) said += ", " + std::string(columns[c].title) + " " + text(first, c);
-        }
-        announce(said);
-    };
-    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
-    std::vector<ImRect> header_rects;  // for the keyboard's header buttons (Table, below)
-    for (int i = 0; i < int(shown.size()); ++i) {
-        const int c = shown[size_t(i)];
-        ImGui::TableSetColumnIndex(i);
-        std::string title = narrow && c == Col::origin ? "by" : narrow && c == Col::width ? "H"
-                            : narrow && c == Col::per_char ? "token" : columns[c].title;
-        if (c == st.sort_column) title += st.descending ? " \u25bc" : " \u25b2";
-        ImGui::PushID(c);
-        if (ImGui::Selectable(title.c_str(), c == st.sort_column, ImGuiSelectableFlags_DontClosePopups)) rank_by(c);
-        record_rect(std::string("header-") + columns[c].key);
-        header_rects.emplace_back(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-        ImGui::PopID();
+    TableLook look{.flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp,
+                   .size = {0, 16 * ImGui::GetFrameHeight()},  // about 15 rows; the rest scroll
+                   .narrow = narrow};
+    for (int i = 0; i < int(ranked.shown.size()); ++i) {
+        const int c = ranked.shown[size_t(i)];
+        if (!narrow || !columns[c].wide_only) look.drawn.push_back(i);
+        look.sizing.push_back({0, weights[c]});
     }
+    // Each number sits on a bar scaled to its column's largest; the highest and lowest are marked.
     std::vector<std::pair<int, int>> marks(column_count, {-1, -1});
     std::vector<double> column_max(column_count, 0);
     for (int c = 0; c < column_count; ++c)
@@ -207,55 +199,53 @@ void ShowResults(Lab& lab, ResultsState& st) {
             if (is_result(c)) marks[size_t(c)] = extremes(st.rows, c);
             if (marks[size_t(c)].first >= 0) column_max[size_t(c)] = number(st.rows[size_t(marks[size_t(c)].first)], c);
         }
-    ImDrawList& draw = *ImGui::GetWindowDrawList();
-    for (int r = 0; r < int(st.rows.size()); ++r) {
+    look.draw_cell = [&](int r, int i) {
+        const int c = ranked.shown[size_t(i)];
         const ResultRow& row = st.rows[size_t(r)];
         const ImU32 row_color = pair_slot(row.model.decoder) == plain_slot ? plain_color() : attention_color();
-        ImGui::TableNextRow();
-        for (int i = 0; i < int(shown.size()); ++i) {
-            const int c = shown[size_t(i)];
-            ImGui::TableSetColumnIndex(i);
-            const std::string t = text(row, c, narrow);
-            if (is_result(c)) {
-                const double v = number(row, c);
-                const ImVec2 at = ImGui::GetCursorScreenPos();
-                const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
-                if (!std::isnan(v) && column_max[size_t(c)] > 0)
-                    draw.AddRectFilled({at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
-                                       c == Col::exact || c == Col::per_char || c == Col::bleu ? with_alpha(row_color, 60)
-                                                        : col.bar_track);
-            }
-            // Every row that ties the column's highest or lowest value is marked (none if all are equal).
-            const auto [hi, lo] = marks[size_t(c)];
-            const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
-            const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
-            const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
-            if (!columns[c].numeric) {  // origin and run dimmed, the model in its colour
-                ImGui::PushStyleColor(ImGuiCol_Text, c == Col::model ? row_color : col.text_dim);
-                WrappedText("%s", t.c_str());
-                ImGui::PopStyleColor();
-            } else {
-                ImGui::TextUnformatted(t.c_str());
-            }
-            if (highest || lowest) {
-                ImGui::SameLine(0, 4);
-                ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(highest ? col.context : col.decoder), highest ? "\u25b2" : "\u25bc");
-            }
+        const TableCell& cell = ranked.table.rows[size_t(r)][size_t(i)];
+        const std::string& t = narrow && !cell.brief.empty() ? cell.brief : cell.text;
+        if (is_result(c)) {
+            const double v = number(row, c);
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
+            if (!std::isnan(v) && column_max[size_t(c)] > 0)
+                ImGui::GetWindowDrawList()->AddRectFilled(
+                    {at.x, at.y + 1}, {at.x + w * float(v / column_max[size_t(c)]), at.y + h - 1},
+                    c == Col::exact || c == Col::per_char || c == Col::bleu ? with_alpha(row_color, 60) : col.bar_track);
         }
+        // Every row that ties the column's highest or lowest value is marked (none if all are equal).
+        const auto [hi, lo] = marks[size_t(c)];
+        const bool spread = hi >= 0 && number(st.rows[size_t(hi)], c) != number(st.rows[size_t(lo)], c);
+        const bool highest = spread && number(row, c) == number(st.rows[size_t(hi)], c);
+        const bool lowest = spread && number(row, c) == number(st.rows[size_t(lo)], c);
+        if (!columns[c].numeric) {  // origin and run dimmed, the model in its colour
+            ImGui::PushStyleColor(ImGuiCol_Text, c == Col::model ? row_color : col.text_dim);
+            WrappedText("%s", t.c_str());
+            ImGui::PopStyleColor();
+        } else {
+            ImGui::TextUnformatted(t.c_str());
+        }
+        if (highest || lowest) {
+            ImGui::SameLine(0, 4);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(highest ? col.context : col.decoder), highest ? "\u25b2" : "\u25bc");
+        }
+    };
+    // A click or a key on a header ranks by that column (a second turns the order over). Said once
+    // for a screen reader with the row now first: the table's rewrite is not spoken.
+    if (const auto by = ShowTable(ranked.table, look)) {
+        const int c = ranked.shown[size_t(*by)];
+        st.descending = c == st.sort_column ? !st.descending : columns[c].numeric;
+        st.sort_column = c;
+        st.rows = ranked_results(lab, st).rows;
+        std::string said = std::string("ranked by ") + columns[c].title + (st.descending ? ", descending" : ", ascending");
+        if (!st.rows.empty()) {
+            const ResultRow& first = st.rows.front();
+            said += "; first: " + text(first, Col::model) + ", width " + text(first, Col::width);
+            if (c != Col::model && c != Col::width) said += ", " + std::string(columns[c].title) + " " + text(first, c);
+        }
+        announce(said);
     }
-    ImGui::EndTable();
-    // For a screen reader: the table with its header cells as buttons that rank by the column.
-    TableText table{.sort_column = -1, .descending = st.descending, .sortable = true, .header_rects = std::move(header_rects)};
-    for (int c : shown) {
-        if (c == st.sort_column) table.sort_column = int(table.header.size());
-        table.header.push_back(columns[c].title);
-    }
-    for (const ResultRow& row : st.rows) {
-        table.rows.emplace_back();
-        for (int c : shown) table.rows.back().push_back(text(row, c, false));
-    }
-    if (const auto by = Table("results", "every result, ranked by " + std::string(columns[st.sort_column].title), table))
-        rank_by(shown[size_t(*by)]);
     if (!lab.published_note.empty()) DimTextWrapped(lab.published_note.c_str());
     ImGui::TextDisabled("%s", narrow ? "\u25b2 highest, \u25bc lowest. Click a header to rank."
                                      : "\u25b2 highest, \u25bc lowest of each column. Click a header to rank the rows by it.");
@@ -271,7 +261,7 @@ nlohmann::json row_json(const ResultRow& r) {
 }
 
 nlohmann::json state_json(Lab& lab, ResultsState& st) {
-    const std::vector<ResultRow> rows = shown_rows(lab, st);
+    const std::vector<ResultRow> rows = ranked_results(lab, st).rows;
     nlohmann::json list = nlohmann::json::array(), marks = nlohmann::json::object();
     for (const ResultRow& r : rows) list.push_back(row_json(r));
     for (int c = 0; c < column_count; ++c)
@@ -285,18 +275,9 @@ nlohmann::json state_json(Lab& lab, ResultsState& st) {
 }
 
 std::string text_alternative(Lab& lab, const ResultsState& st) {
-    const std::vector<ResultRow> rows = shown_rows(lab, st);
-    std::string html = "<p>" + (st.rows_task ? "The " + st.rows_task->name + " task's rows" : std::string("Every task's rows")) + ", ranked by " +
-                       std::string(columns[st.sort_column].title) + (st.descending ? ", highest first" : ", lowest first") +
-                       ".</p><table><thead><tr>";
-    for (const Column& c : columns) html += "<th scope=\"col\">" + std::string(c.title) + "</th>";
-    html += "</tr></thead><tbody>";
-    for (const ResultRow& r : rows) {
-        html += "<tr>";
-        for (int c = 0; c < column_count; ++c) html += (c == Col::origin ? "<th scope=\"row\">" : "<td>") + html_escape(text(r, c)) + (c == Col::origin ? "</th>" : "</td>");
-        html += "</tr>";
-    }
-    return html + "</tbody></table>";
+    return "<p>" + (st.rows_task ? "The " + st.rows_task->name + " task's rows" : std::string("Every task's rows")) + ", ranked by " +
+           std::string(columns[st.sort_column].title) + (st.descending ? ", highest first" : ", lowest first") + ".</p>" +
+           table_html(ranked_results(lab, st).table);
 }
 
 }  // namespace

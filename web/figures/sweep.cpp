@@ -98,53 +98,46 @@ void ShowControls(Lab& lab, SweepState& st) {
         DimTextWrapped("One cell trains at a time, in a Web Worker: this machine has a core for the page and one more.");
 }
 
-void ShowTable(Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
-    const LessonColors& col = lesson_colors();
-    const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    const bool narrow = ImGui::GetContentRegionAvail().x < 560;
-    if (!ImGui::BeginTable("sweep-table", 6, flags)) return;
-    ImGui::TableSetupColumn(narrow ? "H" : "width", ImGuiTableColumnFlags_WidthFixed, narrow ? 22.0f : 48.0f);
-    ImGui::TableSetupColumn(narrow ? "by" : "measured by", ImGuiTableColumnFlags_WidthStretch, narrow ? 1.2f : 1.7f);
-    ImGui::TableSetupColumn("plain\nexact", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "attn.\nexact" : "attention\nexact", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "plain\nchar" : "plain\nper-char", 0, 1.0f);
-    ImGui::TableSetupColumn(narrow ? "attn.\nchar" : "attention\nper-char", 0, 1.0f);
-    ImGui::TableHeadersRow();
-    const int digits = narrow ? 3 : 4;
-    TableText text{.header = {"width", "measured by", "plain exact", "attention exact", "plain per-char", "attention per-char"}};
+// The width sweep's table: a row per width and origin, the two models' exact match and
+// per-character accuracy; a cell the page is still training says how far it is.
+FigureTable sweep_table(const Lab& lab, const std::vector<ResultRow>& rows) {
+    FigureTable table{.id = "sweep-table", .name = "exact match and per-character accuracy by width",
+                      .columns = {{"width", "H"}, {"measured by", "by"}, {"plain exact"}, {"attention exact", "attn. exact"},
+                                  {"plain per-char", "plain char"}, {"attention per-char", "attn. char"}}};
     for (int w = 0; w < 4; ++w) {
         const int width = sweep_widths[size_t(w)];
         for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            if (origin == Origin::source) ImGui::Text("%d", width);
-            ImGui::TableSetColumnIndex(1);
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.text_dim), "%s",
-                               narrow ? origin_names(origin).narrow : origin_names(origin).label);
             const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
             const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
             const double values[4] = {p ? p->exact : NAN, a ? a->exact : NAN, p ? p->per_char : NAN, a ? a->per_char : NAN};
-            text.rows.push_back({std::to_string(width), origin_names(origin).label});
+            std::vector<TableCell> row = {std::to_string(width), {origin_names(origin).label, origin_names(origin).narrow, true}};
             for (int c = 0; c < 4; ++c) {
-                ImGui::TableSetColumnIndex(2 + c);
                 const Run* run = lab.sweep[SweepCell{size_t(w), size_t(c % 2)}.index()].get();  // columns alternate the pair's slots
                 if (!std::isnan(values[c])) {
-                    ImGui::Text("%s", fixed(values[c], digits).c_str());
-                    text.rows.back().push_back(fixed(values[c], 4));
+                    row.push_back({fixed(values[c], 4), fixed(values[c], 3)});
                 } else if (origin == Origin::page && run && !run->done()) {
-                    ImGui::TextDisabled("%d%%", int(run->fraction_done() * 100));
-                    text.rows.back().push_back(std::to_string(int(run->fraction_done() * 100)) + "% trained");
+                    const std::string percent = std::to_string(int(run->fraction_done() * 100)) + "%";
+                    row.push_back({percent + " trained", percent, true});
                 } else {
-                    ImGui::TextDisabled("\u2013");
-                    text.rows.back().push_back("none");
+                    row.push_back({"\u2013", "", true});  // a dash: not measured
                 }
-                if (origin == Origin::page) record_rect("cell-" + std::to_string(width) + "-" + std::to_string(c));
             }
+            table.rows.push_back(std::move(row));
         }
     }
-    ImGui::EndTable();
-    Table("sweep-table", "exact match and per-character accuracy by width", text);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(col.text_dim));
+    return table;
+}
+
+void ShowSweepTable(const Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
+    const bool narrow = ImGui::GetContentRegionAvail().x < 560;
+    const FigureTable table = sweep_table(lab, rows);
+    const std::pair<ImGuiTableColumnFlags, float> stretch = {0, 1.0f};
+    ShowTable(table, {.flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,
+                      .narrow = narrow,
+                      .sizing = {{ImGuiTableColumnFlags_WidthFixed, narrow ? 22.0f : 48.0f},
+                                 {ImGuiTableColumnFlags_WidthStretch, narrow ? 1.2f : 1.7f}, stretch, stretch, stretch, stretch},
+                      .grouped = true});
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lesson_colors().text_dim));
     WrappedText("%s", ((narrow ? "TF: the source's run (TensorFlow). Native sweep: " : "Native sweep: ") + lab.native_note +
                               ". This page: additive attention, seed 1, " + std::to_string(st.epochs) + " epochs each.").c_str());
     ImGui::PopStyleColor();
@@ -208,7 +201,7 @@ void ShowViews(Lab& lab) {
 void ShowSweep(Lab& lab, SweepState& st) {
     const std::vector<ResultRow> rows = lab.results();
     ShowControls(lab, st);
-    ShowTable(lab, st, rows);
+    ShowSweepTable(lab, st, rows);
     ShowViews(lab);
 }
 
@@ -238,22 +231,7 @@ nlohmann::json state_json(Lab& lab, const SweepState& st) {
             {"cells", cells}, {"views", views}, {"native_note", lab.native_note}, {"shipped", shipped}};
 }
 
-std::string text_alternative(Lab& lab) {
-    const std::vector<ResultRow> rows = lab.results();
-    std::string html = "<table><thead><tr><th scope=\"col\">width</th><th scope=\"col\">measured by</th>"
-                       "<th scope=\"col\">plain exact</th><th scope=\"col\">attention exact</th>"
-                       "<th scope=\"col\">plain per-char</th><th scope=\"col\">attention per-char</th></tr></thead><tbody>";
-    for (int width : sweep_widths)
-        for (Origin origin : {Origin::source, Origin::native, Origin::page}) {
-            const ResultRow* p = find_row(rows, origin, DecoderKind::plain, width);
-            const ResultRow* a = find_row(rows, origin, DecoderKind::attention, width);
-            if (!p && !a) continue;
-            html += "<tr><th scope=\"row\">" + std::to_string(width) + "</th><td>" + origin_names(origin).label + "</td><td>" +
-                    (p ? fixed(p->exact, 4) : "") + "</td><td>" + (a ? fixed(a->exact, 4) : "") + "</td><td>" +
-                    (p ? fixed(p->per_char, 4) : "") + "</td><td>" + (a ? fixed(a->per_char, 4) : "") + "</td></tr>";
-        }
-    return html + "</tbody></table>";
-}
+std::string text_alternative(Lab& lab) { return table_html(sweep_table(lab, lab.results())); }
 
 }  // namespace
 

@@ -369,20 +369,11 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
     }
     const Analysis& a = *st.analysis;
     const std::string& input = st.typed.input.text;
-    const int S = int(input.size());
     const auto cross = shown(st, a.attention, a.head_attention);
     std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(input) + "\u201d and writes " + a.output +
                        ". Where each output character's cross-attention (" +
                        (st.head == 0 ? std::string("mean over heads") : "head " + std::to_string(st.head)) +
-                       ") peaks:</p><table><thead><tr><th scope=\"col\">output</th><th scope=\"col\">peak position</th>"
-                       "<th scope=\"col\">input there</th><th scope=\"col\">weight</th></tr></thead><tbody>";
-    for (int t = 0; t < output_length; ++t) {
-        const Peak p = row_peak(row_of(cross, t, S));
-        html += "<tr><th scope=\"row\">" + std::to_string(t) + " \u2018" + a.output[size_t(t)] + "\u2019</th><td>" +
-                std::to_string(p.position) + "</td><td>" + html_escape(quoted(input[size_t(p.position)])) + "</td><td>" +
-                fixed(p.weight, 3) + "</td></tr>";
-    }
-    html += "</tbody></table>";
+                       ") peaks:</p>" + table_html(peak_table("peaks", "each output's peak", char_tokens(a.output), char_tokens(input), cross));
     if (st.move.step >= 0 && st.what_if) html += move_html(input, st.move, *st.what_if, moved_whose(st));
     return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }

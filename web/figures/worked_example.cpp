@@ -271,6 +271,21 @@ void ShowPlane(WorkedExample& st, float side) {
     }
 }
 
+// The step's numbers for each encoder state, described once: the canvas draws them as two
+// tables (the step's, and the lengths and cosines that explain its scores), the text alternative
+// writes them as one.
+enum StepColumn { step_state, step_length, step_cosine, step_score, step_exp, step_weight };
+FigureTable step_table(const WorkedExample& st) {
+    const AttentionStep& r = st.result;
+    FigureTable table{.id = "step", .name = "the attention step for each encoder state",
+                      .columns = {{"encoder state"}, {"length |h|"}, {"cos(s, h)"}, {"score e"},
+                                  {st.temperature == 1 ? "exp e" : "exp(e/\u03c4)"}, {"weight \u03b1"}}};
+    for (int i = 0; i < S; ++i)
+        table.rows.push_back({"h" + std::string(sub[i]) + " = " + vec_text(st.hs[i], "%.2f"), fmt("%.3f", r.lengths[i]),
+                              cosine_text(r.cosines[i]), fmt("%.3f", r.scores[i]), fmt("%.3f", r.exps[i]), fmt("%.3f", r.weights[i])});
+    return table;
+}
+
 // Cell tints: what this step computes (highlight) and what it reads (source).
 enum Column { col_h, col_e, col_exp, col_alpha, col_bar, columns };
 ImU32 tint(int step, int column) {
@@ -289,7 +304,7 @@ void TextRight(const std::string& text, bool dim) {
     else ImGui::TextUnformatted(text.c_str());
 }
 
-void ShowTable(const WorkedExample& st) {
+void ShowStepTable(const WorkedExample& st) {
     const LessonColors& col = lesson_colors();
     const AttentionStep& r = st.result;
     // Numbers of steps not reached yet are shown, but dimmed: the eye follows the step.
@@ -305,11 +320,9 @@ void ShowTable(const WorkedExample& st) {
 
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_BordersOuterH |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_NoPadOuterX;
+    const FigureTable table = step_table(st);
     if (ImGui::BeginTable("step", columns, flags)) {
-        ImGui::TableSetupColumn("state");
-        ImGui::TableSetupColumn("score e");
-        ImGui::TableSetupColumn(st.temperature == 1 ? "exp e" : "exp(e/\u03c4)");
-        ImGui::TableSetupColumn("weight \u03b1");
+        for (int c : {step_state, step_score, step_exp, step_weight}) ImGui::TableSetupColumn(table.columns[size_t(c)].label.c_str());
         ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (int i = 0; i < S; ++i) {
@@ -317,14 +330,15 @@ void ShowTable(const WorkedExample& st) {
             for (int k = 0; k < columns; ++k)
                 if (const ImU32 t = tint(st.step, k)) ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, t, k);
             ImGui::TableNextColumn();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.encoder), "h%s %s", sub[i], vec_text(st.hs[i], "%.2f").c_str());
+            const std::vector<TableCell>& row = table.rows[size_t(i)];
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(col.encoder), "%s", row[step_state].text.c_str());
             ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.scores[i]), !e_ready);
+            TextRight(row[step_score].text, !e_ready);
             record_rect("score-" + std::to_string(i + 1));
             ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.exps[i]), !exp_ready);
+            TextRight(row[step_exp].text, !exp_ready);
             ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.weights[i]), !exp_ready);
+            TextRight(row[step_weight].text, !exp_ready);
             record_rect("weight-" + std::to_string(i + 1));
             ImGui::TableNextColumn();
             // The weight as a bar: the whole cell is a weight of 1.
@@ -363,7 +377,6 @@ void ShowTable(const WorkedExample& st) {
 // Why the dot scores come out as they do: s·h = |s| |h| cos(s, h), so a state can win by length
 // as well as by direction. A small table of its own, so the step's table still fits a phone.
 void ShowLengths(const WorkedExample& st) {
-    const AttentionStep& r = st.result;
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Why: s\u00b7h = |s| |h| cos(s, h), so length counts as well as direction.");
     ImGui::PopTextWrapPos();
@@ -373,20 +386,17 @@ void ShowLengths(const WorkedExample& st) {
         for (int i = 0; i < S; ++i) ImGui::TableSetupColumn(("h" + std::string(sub[i])).c_str());
         ImGui::TableHeadersRow();
         ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("length |h|");
-        for (int i = 0; i < S; ++i) {
+        // The step table's length and cosine columns, turned: a row each, a column per state.
+        const FigureTable table = step_table(st);
+        for (const auto& [c, handle] : {std::pair{step_length, "length-"}, std::pair{step_cosine, "cosine-"}}) {
+            if (c == step_cosine) ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            TextRight(fmt("%.3f", r.lengths[i]), false);
-            record_rect("length-" + std::to_string(i + 1));
-        }
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("cos(s, h)");
-        for (int i = 0; i < S; ++i) {
-            ImGui::TableNextColumn();
-            TextRight(cosine_text(r.cosines[i]), false);
-            record_rect("cosine-" + std::to_string(i + 1));
+            ImGui::TextUnformatted(table.columns[size_t(c)].label.c_str());
+            for (int i = 0; i < S; ++i) {
+                ImGui::TableNextColumn();
+                TextRight(table.rows[size_t(i)][size_t(c)].text, false);
+                record_rect(handle + std::to_string(i + 1));
+            }
         }
         ImGui::EndTable();
     }
@@ -423,11 +433,8 @@ void EditMatrix(const char* name, Mat& m) {
     ImGui::PopID();
     ImGui::EndGroup();
 }
-// Places the next group beside the last one if it fits in the figure's width.
-void SameLineIfFits(float next_width) {
-    const float right = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x * 2;
-    if (right + next_width <= ImGui::GetWindowContentRegionMax().x) ImGui::SameLine(0, ImGui::GetStyle().ItemSpacing.x * 2);
-}
+// The gap between groups of the figure's controls on one line: twice the style's.
+float group_gap() { return ImGui::GetStyle().ItemSpacing.x * 2; }
 
 void ShowScorer(WorkedExample& st) {
     ImGui::AlignTextToFramePadding();
@@ -441,9 +448,9 @@ void ShowScorer(WorkedExample& st) {
         EditMatrix("W", st.params.W);
     } else if (st.scorer == Scorer::additive) {
         EditMatrix("W_d (on s)", st.params.W_d);
-        SameLineIfFits(100);
+        SameLineIfRoom(100, group_gap());
         EditMatrix("W_e (on h)", st.params.W_e);
-        SameLineIfFits(100);
+        SameLineIfRoom(100, group_gap());
         ImGui::BeginGroup();
         ImGui::TextUnformatted("v");
         EditRow("##v", st.params.v, "v");
@@ -461,7 +468,8 @@ void ShowScorer(WorkedExample& st) {
         st.temperature = std::clamp(std::round(double(temperature) * 100) / 100, coldest, hottest);
     const char* const sqrt_d = "\u03c4 = \u221ad = \u221a2";
     const ImGuiStyle& style = ImGui::GetStyle();
-    SameLineIfFits(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x);
+    SameLineIfRoom(ImGui::CalcTextSize(sqrt_d).x + ImGui::CalcTextSize("\u03c4 = 1").x + 4 * style.FramePadding.x + style.ItemSpacing.x,
+                   group_gap());
     if (Button(sqrt_d, "temperature-sqrt-d", "\u03c4 = square root of d = square root of 2"))
         st.temperature = std::sqrt(2.0);  // the scaled dot at width 2
     ImGui::SameLine();
@@ -476,7 +484,7 @@ void ShowScorer(WorkedExample& st) {
     const std::string counts = "dot " + grouped(scorer_parameter_count(Scorer::dot, st.width)) + "   general " +
                                grouped(scorer_parameter_count(Scorer::general, st.width)) + "   additive " +
                                grouped(scorer_parameter_count(Scorer::additive, st.width));
-    SameLineIfFits(ImGui::CalcTextSize(counts.c_str()).x);
+    SameLineIfRoom(ImGui::CalcTextSize(counts.c_str()).x, group_gap());
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(counts.c_str());
     record_rect("parameter-counts");
@@ -515,7 +523,7 @@ void ShowWorkedExample(WorkedExample& st) {
         ImGui::SameLine(0, 20);
         ImGui::BeginGroup();
     }
-    ShowTable(st);
+    ShowStepTable(st);
     ImGui::Spacing();
     ShowLengths(st);
     ImGui::Spacing();
@@ -564,17 +572,9 @@ std::string text_alternative(const WorkedExample& st) {
     std::string html;
     html += "<p>Step " + std::to_string(st.step + 1) + " of 4 (" + step_names[st.step] + "): " +
             html_escape(step_description(st)) + "</p>";
-    html += "<table><caption>Scorer: " + std::string(scorer_name(st.scorer)) + "; decoder state s = " +
-            vec_text(st.s, "%.2f") + "; softmax temperature \u03c4 = " + fmt("%.2f", st.temperature) +
-            "</caption><thead><tr><th scope=\"col\">encoder state</th><th scope=\"col\">length |h|</th>"
-            "<th scope=\"col\">cos(s, h)</th><th scope=\"col\">score e</th><th scope=\"col\">exp(e/\u03c4)</th>"
-            "<th scope=\"col\">weight \u03b1</th></tr></thead><tbody>";
-    for (int i = 0; i < S; ++i)
-        html += "<tr><th scope=\"row\">h<sub>" + std::to_string(i + 1) + "</sub> = " + vec_text(st.hs[i], "%.2f") +
-                "</th><td>" + fmt("%.3f", r.lengths[i]) + "</td><td>" + cosine_text(r.cosines[i]) + "</td><td>" +
-                fmt("%.3f", r.scores[i]) + "</td><td>" + fmt("%.3f", r.exps[i]) + "</td><td>" +
-                fmt("%.3f", r.weights[i]) + "</td></tr>";
-    html += "</tbody></table><p>Denominator " + fmt("%.3f", r.denominator) + "; context c = " +
+    html += table_html(step_table(st), "Scorer: " + std::string(scorer_name(st.scorer)) + "; decoder state s = " + vec_text(st.s, "%.2f") +
+                                           "; softmax temperature \u03c4 = " + fmt("%.2f", st.temperature));
+    html += "<p>Denominator " + fmt("%.3f", r.denominator) + "; context c = " +
             vec_text(r.context, "%.3f") + ". Learned parameters at width H = " + std::to_string(st.width) + ": dot " +
             grouped(scorer_parameter_count(Scorer::dot, st.width)) + ", general " +
             grouped(scorer_parameter_count(Scorer::general, st.width)) + ", additive " +

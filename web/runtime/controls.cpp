@@ -11,6 +11,7 @@
 #include <imgui_internal.h>  // LastItemData: whether the item was drawn disabled; ImHashStr
 
 #include "host.h"
+#include "theme.h"
 
 namespace lb::web {
 
@@ -268,21 +269,107 @@ std::optional<GridCell> Grid(std::string_view id, const std::string& name, int r
     return std::nullopt;
 }
 
-std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table) {
-    if (!drawing || rect_only(id, last_item_rect())) return std::nullopt;
-    nlohmann::json j = {{"role", "table"}, {"name", name}, {"header", table.header}, {"rows", table.rows}};
-    if (table.sortable) j["sortable"] = true;
-    if (table.sort_column >= 0) j["sort_column"] = table.sort_column, j["descending"] = table.descending;
-    if (!table.header_rects.empty()) {
-        j["header_rects"] = nlohmann::json::array();
-        for (const ImRect& r : table.header_rects) j["header_rects"].push_back(rect_json(r));
+namespace {
+
+// The table for the page's mirror: every column's header and every cell's text; a sortable
+// table's header cells are buttons, placed over the header cells drawn (`header_rects`, by
+// column; null for a column the canvas does not draw). True when a key asked to rank by a column.
+std::optional<int> describe_table(const FigureTable& table, const ImRect& rect, const nlohmann::json& header_rects) {
+    if (rect_only(table.id, rect)) return std::nullopt;
+    nlohmann::json header = nlohmann::json::array(), rows = nlohmann::json::array();
+    for (const TableColumn& c : table.columns) header.push_back(c.label);
+    for (const std::vector<TableCell>& row : table.rows) {
+        nlohmann::json cells = nlohmann::json::array();
+        for (const TableCell& cell : row) cells.push_back(cell.text);
+        rows.push_back(std::move(cells));
     }
-    record(id, last_item_rect(), std::move(j));
-    if (const auto a = action_for(id, Action::sort, false); a && table.sortable) {
-        const int column = to_int_in(a->value, -1, int(table.header.size()));
-        if (column >= 0 && column < int(table.header.size())) return column;
+    nlohmann::json j = {{"role", "table"}, {"name", table.name}, {"header", header}, {"rows", rows}};
+    if (table.sortable) j["sortable"] = true, j["header_rects"] = header_rects;
+    if (table.sort_column >= 0) j["sort_column"] = table.sort_column, j["descending"] = table.descending;
+    record(table.id, rect, std::move(j));
+    if (const auto a = action_for(table.id, Action::sort, false); a && table.sortable) {
+        const int column = to_int_in(a->value, -1, int(table.columns.size()));
+        if (column >= 0 && column < int(table.columns.size())) return column;
     }
     return std::nullopt;
+}
+
+const std::string& drawn_text(const std::string& text, const std::string& brief, bool narrow) {
+    return narrow && !brief.empty() ? brief : text;
+}
+
+}  // namespace
+
+std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
+    std::vector<int> drawn = look.drawn;
+    if (drawn.empty())
+        for (int c = 0; c < int(table.columns.size()); ++c) drawn.push_back(c);
+    if (!ImGui::BeginTable(table.id.c_str(), int(drawn.size()), look.flags, look.size)) return std::nullopt;
+    if (look.flags & ImGuiTableFlags_ScrollY) ImGui::TableSetupScrollFreeze(0, 1);
+    for (int c : drawn) {
+        const auto [flags, width] = size_t(c) < look.sizing.size() ? look.sizing[size_t(c)] : std::pair<ImGuiTableColumnFlags, float>{0, 0};
+        const TableColumn& column = table.columns[size_t(c)];
+        ImGui::TableSetupColumn(drawn_text(column.label, column.brief, look.narrow).c_str(), flags, width);
+    }
+    // A header wider than its stretched column breaks at its spaces ("attention per-char" over two
+    // lines), never inside a word (a word wider than the column is clipped); a column that fits
+    // its content is as wide as its header.
+    const auto header = [&](int i, const TableColumn& column, const char* mark) {
+        const std::string label = drawn_text(column.label, column.brief, look.narrow) + mark;
+        if (!(ImGui::TableGetColumnFlags(i) & ImGuiTableColumnFlags_WidthStretch)) return label;
+        const auto width = [](std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; };
+        float widest_word = 0;
+        for (size_t from = 0; from <= label.size();) {
+            const size_t space = std::min(label.find(' ', from), label.size());
+            widest_word = std::max(widest_word, width(std::string_view(label).substr(from, space - from)));
+            from = space + 1;
+        }
+        return break_lines(label, std::max(ImGui::GetContentRegionAvail().x, widest_word), width);
+    };
+    std::optional<int> ranked;
+    nlohmann::json header_rects = nlohmann::json::array();
+    for (size_t c = 0; c < table.columns.size(); ++c) header_rects.push_back(nullptr);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i < int(drawn.size()); ++i) {
+        const int c = drawn[size_t(i)];
+        const TableColumn& column = table.columns[size_t(c)];
+        ImGui::TableSetColumnIndex(i);
+        ImGui::PushID(c);
+        if (!table.sortable) {
+            ImGui::TableHeader(header(i, column, "").c_str());
+            ImGui::PopID();
+            continue;
+        }
+        // A sortable table's header cells are buttons: a click ranks by the column, again the other way.
+        const char* mark = c != table.sort_column ? "" : table.descending ? " \u25bc" : " \u25b2";
+        if (ImGui::Selectable(header(i, column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
+        ImGui::PopID();
+        if (!column.key.empty()) record_rect("header-" + column.key);
+        header_rects[size_t(c)] = rect_json(last_item_rect());
+    }
+    const ImVec4 dim = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    for (int r = 0; r < int(table.rows.size()); ++r) {
+        const std::vector<TableCell>& row = table.rows[size_t(r)];
+        ImGui::TableNextRow();
+        if (r == look.highlighted_row) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, lesson_colors().highlight);
+        for (int i = 0; i < int(drawn.size()); ++i) {
+            const int c = drawn[size_t(i)];
+            ImGui::TableSetColumnIndex(i);
+            if (look.draw_cell) {
+                look.draw_cell(r, c);
+                continue;
+            }
+            const TableCell& cell = row[size_t(c)];
+            if (look.grouped && c == 0 && r > 0 && table.rows[size_t(r - 1)][0].text == cell.text) continue;
+            const std::string& text = drawn_text(cell.text, cell.brief, look.narrow);
+            if (cell.dim) ImGui::TextColored(dim, "%s", text.c_str());
+            else ImGui::TextUnformatted(text.c_str());
+        }
+    }
+    ImGui::EndTable();
+    if (!drawing) return ranked;
+    const std::optional<int> keyed = describe_table(table, last_item_rect(), header_rects);
+    return ranked ? ranked : keyed;
 }
 
 void announce(std::string text) {

@@ -24,6 +24,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ImRect
 
+#include "figure_table.h"
+
 namespace lb::web {
 
 // --- controls drawn by ImGui, described by the same call ----------------------------------------
@@ -76,19 +78,22 @@ struct GridCell {
 std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
                              const std::function<std::string(int, int)>& cell_name, int selected_row = -1);
 
-// A table a reader reads (not operates), over the rectangle of the last item: its header and
-// rows of text. A header that sorts its column is a button (`sort_column` sorted `descending`,
-// or -1): true with *clicked set when a key sorted by another column.
-struct TableText {
-    std::vector<std::string> header;
-    std::vector<std::vector<std::string>> rows;
-    int sort_column = -1;
-    bool descending = true;
-    bool sortable = false;     // every header cell is a sort button
-    std::vector<ImRect> header_rects;  // where the figure drew each header cell (screen px): their
-                                       // buttons are placed there and the focus ring drawn around them
+// A table (figure_table.h), drawn by ImGui and described to the mirror from the same description.
+// How the canvas draws it, where that is the figure's own:
+struct TableLook {
+    ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    ImVec2 size{0, 0};            // ImGui's outer size (a height scrolls the rows under ImGuiTableFlags_ScrollY)
+    bool narrow = false;          // the brief headers and cells, where the table has them
+    std::vector<int> drawn;       // the columns drawn, in order (none: every column); the mirror has them all
+    // Each column's ImGui flags and width or weight, by column (none: ImGui's defaults).
+    std::vector<std::pair<ImGuiTableColumnFlags, float>> sizing;
+    int highlighted_row = -1;     // drawn on the highlight colour (the row the figure selected)
+    bool grouped = false;         // a first cell equal to the one above is drawn blank: the rows form groups
+    std::function<void(int row, int col)> draw_cell;  // draws a cell its own way (none: the cell's text)
 };
-std::optional<int> Table(std::string_view id, const std::string& name, const TableText& table);
+// Draws `table` and describes it to the page's mirror. Returns the column a click or a key on a
+// sortable table's header asked to rank by.
+std::optional<int> ShowTable(const FigureTable& table, const TableLook& look = {});
 
 // --- for a custom widget (an InvisibleButton that is a box to click, a point to drag) --------
 enum class Role { button, checkbox, radio, slider, spinbutton, combobox, textbox, progressbar };  // progressbar: value in [min, max], not focusable

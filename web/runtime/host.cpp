@@ -1,6 +1,7 @@
 // web/runtime/host.cpp — the figure runtime's hosts: one WebGL2 context and one ImGui context per
 // <canvas data-figure>, frames only when needed, the figure API (figure.h), and the exports the
-// page glue (web/page/lookback.js) calls. Input is input.cpp's, style and font theme.cpp's.
+// page glue (web/page/lookback.js) calls. The mirror of the controls is mirror.cpp's, input
+// input.cpp's, style and font theme.cpp's.
 //
 // Coordinates: ImGui works in CSS pixels of the canvas (io.DisplaySize); the framebuffer is
 // devicePixelRatio times larger (io.DisplayFramebufferScale) and the font is rasterised at
@@ -18,7 +19,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -87,13 +87,6 @@ EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
     history.replaceState(history.state, "", url.href);
 });
 EM_JS(void, js_figure_failed, (int figure), { Module.lookbackHost.failed(figure); });
-// The figure's controls as JSON (controls.h), for the page's mirror (web/page/mirror.js).
-EM_JS(void, js_set_controls, (int figure, const char* json, int busy), {
-    Module.lookbackHost.setControls(figure, UTF8ToString(json), busy !== 0);
-});
-EM_JS(void, js_announce, (int figure, const char* text), {
-    Module.lookbackHost.announce(figure, UTF8ToString(text));
-});
 
 
 }  // namespace
@@ -204,54 +197,6 @@ void sync_text_alternative(Host& h) {
         h.text_alternative = std::move(text);
         js_set_text_alternative(h.index, h.text_alternative.c_str());
     }
-}
-
-// A part of control `j` the focus can be on: a radio group's option (by `row`), a sortable
-// table's header cell (by `col`), where the control's description gives their rectangles.
-std::optional<ImRect> part_rect(const nlohmann::json& j, const char* key, int k) {
-    const auto list = j.find(key);
-    if (list == j.end() || k < 0 || k >= int(list->size())) return std::nullopt;
-    const auto& o = (*list)[size_t(k)];
-    const ImVec2 min = {o[0].get<float>(), o[1].get<float>()};
-    return ImRect(min, {min.x + o[2].get<float>(), min.y + o[3].get<float>()});
-}
-
-// The focused control's ring (or its cell's, its option's, its header's), over everything the
-// figure drew: 2.5 px in the theme's focus colour, outside the control so that it hides nothing.
-void draw_focus_ring(const Host& h) {
-    if (h.focus_id.empty()) return;
-    const auto c = std::find_if(h.controls.begin(), h.controls.end(), [&](const ControlRecord& r) { return r.id == h.focus_id; });
-    if (c == h.controls.end()) return;
-    ImRect r = c->rect;
-    if (c->cols > 0 && h.focus_row >= 0 && h.focus_col >= 0) {  // a grid's cell
-        const ImVec2 min = {r.Min.x + h.focus_col * c->cell.x, r.Min.y + h.focus_row * c->cell.y};
-        r = ImRect(min, {min.x + c->cell.x, min.y + c->cell.y});
-    } else if (const auto part = part_rect(c->json, "option_rects", h.focus_row)) {
-        r = *part;
-    } else if (const auto header = part_rect(c->json, "header_rects", h.focus_col)) {
-        r = *header;
-    }
-    const float width = 2.5f, gap = 1.5f;
-    ImGui::GetForegroundDrawList()->AddRect({r.Min.x - gap - width / 2, r.Min.y - gap - width / 2},
-                                            {r.Max.x + gap + width / 2, r.Max.y + gap + width / 2},
-                                            lesson_colors().focus, 3, 0, width);
-}
-
-// Sends the figure's controls to the page's mirror when they changed, and what it announced.
-void sync_controls(Host& h) {
-    if (!describing) return;
-    std::string json = "[";  // each control's JSON as it is, not copied into an array first
-    for (const ControlRecord& c : h.controls) {
-        if (json.size() > 1) json += ',';
-        json += c.json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    }
-    json += ']';
-    if (json != h.controls_sent || h.busy != h.busy_sent) {
-        js_set_controls(h.index, json.c_str(), h.busy ? 1 : 0);
-        h.controls_sent = std::move(json);
-        h.busy_sent = h.busy;
-    }
-    for (const std::string& text : std::exchange(h.announcements, {})) js_announce(h.index, lb::sanitize_utf8(text).c_str());
 }
 
 // Draws one frame of the figure, or returns false without drawing when the figure fitted its
@@ -404,11 +349,12 @@ Host* find_host(std::string_view name) {
         if (h->spec.name == name) return h.get();
     return nullptr;
 }
+
+}  // namespace
+
 Host* host_at(int index) {
     return index >= 0 && index < int(hosts.size()) ? hosts[index].get() : nullptr;
 }
-
-}  // namespace
 
 }  // namespace lb::web::detail
 
@@ -625,40 +571,6 @@ EMSCRIPTEN_KEEPALIVE const char* lb_rect(int index, const char* widget) {
 EMSCRIPTEN_KEEPALIVE int lb_locked(int index) {
     const Host* h = host_at(index);
     return h && h->locked ? 1 : 0;
-}
-
-// The page's mirror of a figure's controls (web/page/mirror.js): a key's action for control `id`
-// (kind: press, set, text, submit, activate, sort; controls.h), queued with the mouse's events.
-EMSCRIPTEN_KEEPALIVE void lb_act(int index, const char* id, const char* kind, double value, int col, const char* text) {
-    Host* h = host_at(index);
-    if (!h || !h->imgui || h->locked) return;
-    static const std::pair<const char*, Action::Kind> kinds[] = {
-        {"press", Action::press}, {"set", Action::set}, {"text", Action::edit},
-        {"submit", Action::submit}, {"activate", Action::activate}, {"sort", Action::sort}};
-    const auto k = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& p) { return std::strcmp(p.first, kind) == 0; });
-    if (k == std::end(kinds) || !std::isfinite(value)) return;
-    InputEvent e{InputEvent::action};
-    e.control = id;
-    e.act = {k->second, value, col, lb::sanitize_utf8(text)};
-    h->input.push_back(std::move(e));
-    wake(*h);
-}
-
-// Where the page's focus is among the figure's controls ("" when it left them); a grid's cell
-// or a radio group's option by row and column (-1 when none). The figure draws its ring.
-EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col) {
-    Host* h = host_at(index);
-    if (!h) return;
-    h->focus_id = id;
-    h->focus_row = row;
-    h->focus_col = col;
-    wake(*h);
-}
-
-// Whether figures describe their controls (on by default; off only for a benchmark's baseline).
-EMSCRIPTEN_KEEPALIVE void lb_describe_controls(int on) {
-    describing = on != 0;
-    for (auto& h : hosts) wake(*h);
 }
 
 // The shared font atlas: which characters of `text` it has no glyph for, and its size (theme.cpp).

@@ -1,6 +1,6 @@
-// web/runtime/host.h — inside the figure runtime: what host.cpp (hosts and frames), input.cpp
-// (browser input) and theme.cpp (style and font) share. Figures never include it: their side is
-// figure.h.
+// web/runtime/host.h — inside the figure runtime: what host.cpp (hosts and frames), mirror.cpp (the
+// page's mirror of the controls), input.cpp (browser input) and theme.cpp (style and font) share.
+// Figures never include it: their side is figure.h.
 #pragma once
 #include <emscripten/html5.h>
 
@@ -103,6 +103,11 @@ void request_frame();
 void draw_figure(Host& h, double now_ms);  // one frame of h, now
 // Builds the GL side of a figure: at attach and after the context is restored.
 bool create_gl(Host& h);
+
+// mirror.cpp
+void draw_focus_ring(const Host& h);  // around the control the page's focus is on, over the frame
+void sync_controls(Host& h);          // the frame's controls and announcements, to the page
+Host* host_at(int index);             // an attached figure by index, or null
 
 // input.cpp
 void apply_input(Host& h);   // the queued events, into ImGuiIO, before a frame

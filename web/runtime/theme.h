@@ -37,6 +37,14 @@ const LessonColors& lesson_colors();
 // (page_text.h's break_lines): ImGui also breaks after '.' and ',', which splits a number.
 void WrappedText(const char* format, ...) IM_FMTARGS(1);
 
+// Puts the next item beside the last, `spacing` after it (the style's item spacing if negative),
+// if the line has room for `width` (a control's frame and label together, a group), else at the
+// start of the next line: a row of settings wraps to a phone.
+inline void SameLineIfRoom(float width, float spacing = -1) {
+    ImGui::SameLine(0, spacing);
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
 // --- glyphs beyond the figures' font ------------------------------------------------------------
 // The figures draw with a subset of DejaVu Sans baked into the module (CMakeLists.txt's
 // LOOKBACK_FONT_RANGES). A reader's task may use any character, so the site ships fuller fonts

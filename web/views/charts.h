@@ -23,13 +23,8 @@ inline void DimTextWrapped(const char* text) {
     ImGui::PopStyleColor();
 }
 
-// Puts the next control beside the last if the line has room for `width` (its frame and label
-// together), else at the start of the next line: a row of settings wraps to a phone.
-inline void SameLineIfRoom(float width) {
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
-}
-// The width of a control whose frame is `frame` wide, with its label after it.
+// The width of a control whose frame is `frame` wide, with its label after it (SameLineIfRoom's,
+// theme.h).
 inline float labelled(float frame, const char* label) {
     return frame + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
 }

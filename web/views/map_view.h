@@ -24,6 +24,7 @@
 #include "controls.h"
 #include "data/dataset.h"
 #include "figure.h"
+#include "figure_table.h"
 #include "heatmap.h"
 #include "page_text.h"
 #include "text/text.h"
@@ -33,6 +34,14 @@ namespace lb::web {
 
 inline std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }  // a space as a dot
 inline std::string quoted(char c) { return c == ' ' ? "space" : "'" + std::string(1, c) + "'"; }
+// A token (a character or a word) as a table quotes it: ‘1’, or "space".
+inline std::string quoted_token(const std::string& t) { return t == " " ? "space" : "\u2018" + t + "\u2019"; }
+// A string's characters as tokens.
+inline std::vector<std::string> char_tokens(std::string_view text) {
+    std::vector<std::string> tokens;
+    for (char c : text) tokens.emplace_back(1, c);
+    return tokens;
+}
 
 struct Peak {
     int position;
@@ -44,6 +53,23 @@ inline Peak row_peak(std::span<const float> row) {
     for (size_t j = 0; j < row.size(); ++j)
         if (row[j] > p.weight) p = {int(j), row[j]};
     return p;
+}
+
+// Where each output token puts most of its weight, as a table: a row per output token ("3 ‘1’"),
+// its peak's position, the input token there and the weight. `weights` holds a row of
+// inputs.size() per output. The alignment figure draws it; the alignment, checked and
+// Transformer figures' text alternatives write it.
+inline FigureTable peak_table(std::string id, std::string name, const std::vector<std::string>& outputs,
+                              const std::vector<std::string>& inputs, std::span<const float> weights) {
+    FigureTable table{.id = std::move(id), .name = std::move(name),
+                      .columns = {{"output"}, {"peak at"}, {"input there"}, {"weight"}}};
+    const size_t S = inputs.size();
+    for (size_t t = 0; t < outputs.size() && S > 0; ++t) {
+        const Peak p = row_peak(weights.subspan(t * S, S));
+        table.rows.push_back({std::to_string(t) + " " + quoted_token(outputs[t]), std::to_string(p.position),
+                              quoted_token(inputs[size_t(p.position)]), fixed(p.weight, 3)});
+    }
+    return table;
 }
 
 // What a map's parts are called: the widget names tests click (`map`, `row_prefix` + r) and the
