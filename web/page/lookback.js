@@ -184,18 +184,38 @@
     mode: (text) => call('lb_training_note', ['string'], [text]),
   });
 
+  // The figures, once the module is ready; each step is one function below.
   function start(started) {
     module = started;
-    const canvases = [...document.querySelectorAll('canvas[data-figure]')];
+    followColourScheme();
+    // A task sent in the link, or kept from the last visit, joins the table before the figures
+    // read the address, so a link that chooses it (tr.task=your-pairs) finds it.
+    window.lookbackOwnPairs?.restore(pairsBridge());
+    attachFigures([...document.querySelectorAll('canvas[data-figure]')]);
+    const resize = followSizes();
+    const setOnScreen = keepContexts();
+    startNearFigures(resize, setOnScreen);
+    document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
+    afterFirstFrames();
+    window.lookbackOwnPairs?.connect();
+    window.lookback = pageInterface();
+  }
+
+  const answer = (text) => JSON.parse(text);
+  const indexOf = (canvas) => byIndex.indexOf(canvas);
+
+  function followColourScheme() {
     const dark = matchMedia('(prefers-color-scheme: dark)');
     module._lb_set_dark(dark.matches ? 1 : 0);
     dark.addEventListener('change', (event) => module._lb_set_dark(event.matches ? 1 : 0));
+  }
+
+  function pairsBridge() {
     // The "Your own pairs" block (own_pairs.js) hands its text or file to the module (web/app.cpp's
     // lb_use_pairs) on the heap, not ccall's stack, cut one byte past the most the module reads
     // (lb_pairs_max_bytes, asked when first used): enough for the core to refuse at the line that
     // passes its limit, and a 20 MB file does not grow the module's memory by 20 MB.
-    const answer = (text) => JSON.parse(text);
-    const pairs = {
+    return {
       use(input, options) {
         const whole = typeof input === 'string' ? new TextEncoder().encode(input) : input;
         const bytes = whole.subarray(0, module._lb_pairs_max_bytes() + 1);
@@ -233,9 +253,10 @@
         }
       },
     };
-    // A task sent in the link, or kept from the last visit, joins the table before the figures
-    // read the address, so a link that chooses it (tr.task=your-pairs) finds it.
-    window.lookbackOwnPairs?.restore(pairs);
+  }
+
+  // Each canvas becomes a figure of the module, with its mirror and toolbar.
+  function attachFigures(canvases) {
     for (const canvas of canvases) {
       const name = canvas.dataset.figure;
       if (!canvas.id) canvas.id = `figure-${name}`;
@@ -255,8 +276,9 @@
       });
       wireToolbar(canvas, module._lb_locked(index) === 1);
     }
-    const indexOf = (canvas) => byIndex.indexOf(canvas);
+  }
 
+  function followSizes() {
     // Size: CSS box -> backing store in device pixels. The device-pixel box is exact where the
     // browser reports it truthfully (emulated ratios report CSS pixels: then CSS × ratio).
     const lastBox = new Map();  // canvas -> [css width, css height, device width?, device height?]
@@ -285,6 +307,10 @@
       }, { once: true });
     };
     watchRatio();
+    return resize;
+  }
+
+  function keepContexts() {
     // A figure whose WebGL context the browser took away and does not give back asks for it again
     // when it is near the viewport, else Figure 1 stays blank in WebKit. WebKit keeps at
     // most 16 live WebGL contexts in a web process, counting this page's ten with those of any
@@ -316,6 +342,10 @@
       kept.set(canvas, { gl, restorer });
       canvas.addEventListener('webglcontextlost', () => setTimeout(() => askBack(canvas), 1000));
     };
+    return setOnScreen;
+  }
+
+  function startNearFigures(resize, setOnScreen) {
     // Near the viewport counts as on screen: a figure's contexts are made before it scrolls in.
     const margin = 200;  // CSS px above and below the viewport
     const onScreen = new IntersectionObserver((entries) => {
@@ -342,7 +372,9 @@
       }
       onScreen.observe(canvas);
     }
-    document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
+  }
+
+  function afterFirstFrames() {
     // What the page can wait for (the shipped models, the native sweep) after its first frames.
     const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 200));
     whenIdle(() => {
@@ -353,14 +385,15 @@
           .catch((error) => console.warn('lookback: the page will not be kept for offline reading:', error));
       }
     }, { timeout: 2000 });
+  }
 
-    window.lookbackOwnPairs?.connect();
-
+  // What the tests and benchmarks ask of the page (window.lookback).
+  function pageInterface() {
     const figureIndex = (name) => {
       if (!indexByName.has(name)) throw new Error(`lookback: no figure named ${name}`);
       return indexByName.get(name);
     };
-    window.lookback = Object.freeze({
+    return Object.freeze({
       // The names of the figures running on this page.
       figures: () => [...indexByName.keys()],
       // A figure's state as its C++ code describes it (a fresh copy each call).
