@@ -192,9 +192,9 @@
     // read the address, so a link that chooses it (tr.task=your-pairs) finds it.
     window.lookbackOwnPairs?.restore(pairsBridge());
     attachFigures([...document.querySelectorAll('canvas[data-figure]')]);
-    const resize = followSizes();
+    const sizes = followSizes();
     const setOnScreen = keepContexts();
-    startNearFigures(resize, setOnScreen);
+    startNearFigures(sizes, setOnScreen);
     document.addEventListener('visibilitychange', () => module._lb_set_page_visible(document.hidden ? 0 : 1));
     afterFirstFrames();
     window.lookbackOwnPairs?.connect();
@@ -307,7 +307,14 @@
       }, { once: true });
     };
     watchRatio();
-    return resize;
+    const observe = (canvas) => {
+      try {
+        resized.observe(canvas, { box: 'device-pixel-content-box' });
+      } catch {
+        resized.observe(canvas);  // browsers without device-pixel boxes
+      }
+    };
+    return { resize, observe };
   }
 
   function keepContexts() {
@@ -345,7 +352,7 @@
     return setOnScreen;
   }
 
-  function startNearFigures(resize, setOnScreen) {
+  function startNearFigures(sizes, setOnScreen) {
     // Near the viewport counts as on screen: a figure's contexts are made before it scrolls in.
     const margin = 200;  // CSS px above and below the viewport
     const onScreen = new IntersectionObserver((entries) => {
@@ -361,15 +368,11 @@
     const starting = byIndex.filter((canvas) => near((canvas.closest('section') ?? canvas).getBoundingClientRect()))
       .map((canvas) => [canvas, canvas.getBoundingClientRect()]).filter(([, box]) => near(box));
     for (const [canvas, box] of starting) {
-      resize(canvas, box.width, box.height);
+      sizes.resize(canvas, box.width, box.height);
       setOnScreen(canvas, true);
     }
     for (const canvas of byIndex) {
-      try {
-        resized.observe(canvas, { box: 'device-pixel-content-box' });
-      } catch {
-        resized.observe(canvas);  // browsers without device-pixel boxes
-      }
+      sizes.observe(canvas);
       onScreen.observe(canvas);
     }
   }
