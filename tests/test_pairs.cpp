@@ -657,6 +657,39 @@ TEST_CASE("pairs: a task of non-ASCII characters takes typed input by code point
     CHECK(error == "character 'ж' (U+0436) at position 3 is not accepted: use 'а', 'б', 'в', 'г', 'д' or 'е'");
 }
 
+TEST_CASE("pairs: a task of spelled-out letters takes a word typed whole as its letters") {
+    // 120 words of three to five letters from "abcdeé", spelled with spaces, to the same reversed.
+    const char* const letters[] = {"a", "b", "c", "d", "e", "é"};
+    Rng rng(5);
+    std::set<std::string> seen;
+    std::string text;
+    while (seen.size() < 120) {
+        std::vector<std::string> word;
+        for (int k = 0, n = 3 + int(rng.below(3)); k < n; ++k) word.push_back(letters[rng.below(6)]);
+        std::string in, out;
+        for (size_t k = 0; k < word.size(); ++k) {
+            in += (k ? " " : "") + word[k];
+            out += (k ? " " : "") + word[word.size() - 1 - k];
+        }
+        if (seen.insert(in).second) text += in + "	" + out + "
+";
+    }
+    PairsOptions options = named("spelled");
+    options.tokens = PairsTokens::words;
+    const PairsTask made = make_pairs_task(text, options);
+    const Task& task = made.task;
+    std::string error;
+    const std::vector<int> spaced = encode_user_input(task, "b a d é", error);
+    REQUIRE(spaced.size() == 4);
+    CHECK(encode_user_input(task, "badé", error) == spaced);  // typed whole: its letters, by code point
+    CHECK(encode_user_input(task, "BADé", error) == spaced);  // A-Z folded first, as for any task without capitals
+    CHECK(encode_user_input(task, "BADÉ", error).empty());     // only A-Z are folded: 'É' is no letter of the task
+    CHECK(normalise_user_input(task, " Bad\t") == "b a d");
+    CHECK(normalise_user_input(task, "bx d") == "bx d");  // spaced already: left as typed
+    CHECK(encode_user_input(task, "bax", error).empty());  // 'x' is no word: the whole word is refused
+    CHECK(error == "the word 'bax' at position 1 is not in the spelled task's vocabulary");
+}
+
 TEST_CASE("pairs: the TSV export keeps a first input that opens with U+FEFF") {
     const PairsText read = read_pairs("\xef\xbb\xbf\xef\xbb\xbf" "ab\tc\n", PairsTokens::characters);
     REQUIRE(read.pairs.size() == 1);

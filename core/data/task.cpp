@@ -184,7 +184,20 @@ std::string normalise_user_input(const Task& task, std::string_view text) {
     bool capitals = false;
     for (const std::string& token : task.input.tokens())
         for (char c : token) capitals = capitals || (c >= 'A' && c <= 'Z');
-    return normalise_user_input(text, !capitals);
+    std::string out = normalise_user_input(text, !capitals);
+    // A task of words that are single characters (letters spelled out, "k n i g h t") takes the
+    // word typed whole, "knight", as its characters spaced, when it is not itself a word and every
+    // character is one.
+    const Vocabulary& vocab = task.input;
+    if (!vocab.words || out.empty() || out.find(' ') != std::string::npos || vocab.id(out) >= 0) return out;
+    std::string spaced;
+    for (size_t i = 0; i < out.size();) {
+        const size_t len = utf8_char_length(out, i);
+        if (len == 0 || vocab.id(std::string_view(out).substr(i, len)) < 0) return out;
+        spaced += (spaced.empty() ? "" : " ") + out.substr(i, len);
+        i += len;
+    }
+    return spaced;
 }
 
 std::string normalise_user_input(std::string_view text, bool lowercase) {

@@ -140,7 +140,8 @@ Batch make_batch(const Task& task, const std::vector<Example>& examples,
 // which character or word at which position).
 std::vector<int> encode_user_input(const Task& task, std::string_view text, std::string& error);
 // What encode_user_input checks for the task: the text trimmed of white space and, unless the
-// task's input has capitals, A-Z lowercased.
+// task's input has capitals, A-Z lowercased; for a task whose words include single characters,
+// one word it lacks written as its characters spaced where each is a word ("knight" → "k n i g h t").
 std::string normalise_user_input(const Task& task, std::string_view text);
 std::string normalise_user_input(std::string_view text, bool lowercase = true);
 

@@ -134,7 +134,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   const served = await page.evaluate(() => fetch('examples/numbers.tsv').then((r) => r.text()));
   // The examples are files of the site, kept by the service worker for reading offline.
   const kept = await page.evaluate(() => fetch('service_worker.js').then((r) => r.text()));
-  for (const file of ['examples/numbers.tsv', 'examples/reversed-words.tsv', 'examples/transliteration.tsv']) assert.ok(kept.includes(`"${file}"`), `${file} is kept offline`);
+  for (const file of ['examples/numbers.tsv', 'examples/reversed-words.tsv', 'examples/transliteration.tsv', 'examples/spelling-to-sounds.tsv']) assert.ok(kept.includes(`"${file}"`), `${file} is kept offline`);
   const pairs = readTsv(served);
   const n = pairs.length;
   const heldOut = Math.floor(n / 10), train = n - heldOut;

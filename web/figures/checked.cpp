@@ -92,6 +92,7 @@ void refresh_checked(Lab& lab, CheckedState& st) {
                                                                   : read_model(lab.live[1], lab.attention_model(task), task,
                                                                                st.source == Source::attention_here);
     st.error.clear();
+    st.read = read;
     if (!read.model) {
         st.map = nullptr;
         const std::string note = lab.attention_model_note(task);
@@ -117,6 +118,12 @@ void refresh_checked(Lab& lab, CheckedState& st) {
     st.model_label = read.run ? "The " + model_label(read.model->config) + " model trained in this page (width " +
                                     std::to_string(read.model->config.H) + ", epoch " + std::to_string(read.run->epoch()) + heads + ")"
                               : "The shipped attention model for " + task.name + " (" + lab.attention_model_note(task) + ")";
+}
+
+// Whether the task's held-out pairs come with a known alignment (a reader's may not).
+bool knows_alignment(Lab& lab, const Task& task) {
+    const std::vector<Example>& held_out = lab.held_out(task);
+    return std::any_of(held_out.begin(), held_out.end(), [](const Example& e) { return !e.alignment.empty(); });
 }
 
 // Row t's peak: its largest weight, the lowest position on a tie (as core's scores take it).
@@ -326,7 +333,7 @@ void ShowLegend(const TaskMap& m) {
         ImGui::SameLine();
         ImGui::TextUnformatted(label);
     };
-    if (m.forced) {  // only the kinds of link the example has (a reversal has no possible link)
+    if (m.forced && !m.links.empty()) {  // only the kinds of link the example has (a reversal has no possible link)
         const bool possible = std::any_of(m.links.begin(), m.links.end(), [](const AlignmentLink& l) { return !l.sure; });
         swatch("sure link", 0);
         if (possible) {
@@ -338,7 +345,7 @@ void ShowLegend(const TaskMap& m) {
     swatch("each row's peak", 2);
 }
 
-void ShowExampleScores(const CheckedState& st, const TaskMap& m) {
+void ShowExampleScores(const CheckedState& st, const TaskMap& m, bool aligned) {
     const bool words = st.task->output.words;
     if (!m.forced) {
         WrappedText("Greedy decoding of your input: it writes \u201c%s\u201d; row t is where the model looks while it writes its own token t. "
@@ -349,6 +356,11 @@ void ShowExampleScores(const CheckedState& st, const TaskMap& m) {
     const std::string target = joined(m.rows, words);
     WrappedText("Teacher-forced on the target \u201c%s\u201d: row t is where the model looks while it writes target token t. "
                 "Left alone, it writes \u201c%s\u201d%s.", target.c_str(), m.written.c_str(), m.written == target ? " (right)" : " (wrong)");
+    if (!aligned) {
+        WrappedText("No alignments given: the task's pairs say nothing of which input token each output token comes from, so "
+                    "the map is drawn but not scored.");
+        return;
+    }
     WrappedText("This example, over the %d of its %d rows that have a link: peak on a link %d of %d, within one position %d of %d, "
                 "mass on links %s, AER %s.", c.steps, int(m.rows.size()), c.peak_hits, c.steps, c.peak_near_hits, c.steps,
                 c.steps ? fixed(c.linked_mass / c.steps, 2).c_str() : "\u2014", fixed(alignment_error_rate(c), 3).c_str());
@@ -380,9 +392,23 @@ void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
     if (narrow) DimTextWrapped("peak: peak on a link; \u00b11: within one position; mass: mass on links.");
 }
 
+// What a column of the map is: an encoder state, which holds more than the token under it.
+std::string encoder_note(const ModelConfig& config) {
+    const ModelKind& kind = model_kind(config.decoder);
+    if (kind.transformer_options)
+        return "Each column is an encoder state, and this Transformer's encoder lets every position read every other first: "
+               "a peak is the state the decoder read, not proof of which one token it used.";
+    if (kind.two_way_encoder)
+        return "Each column is an encoder state, and this model's encoder reads both ways: a state holds its token and what "
+               "comes before and after it, so a peak can stand for a neighbour too.";
+    return "Each column is an encoder state, and this model's encoder reads left to right: the state under a token holds that "
+           "token and everything to its left, so a peak is where the decoder read, not proof of which one token it used.";
+}
+
 void ShowChecked(Lab& lab, CheckedState& st) {
     ShowPicker(lab, st);
     refresh_checked(lab, st);
+    const bool aligned = knows_alignment(lab, *st.task);
     const float width = ImGui::GetContentRegionAvail().x;
     if (!st.map) {
         st.outlines.clear();
@@ -399,12 +425,20 @@ void ShowChecked(Lab& lab, CheckedState& st) {
         } else {
             st.outlines.clear();
         }
-        ShowExampleScores(st, m);
+        ShowExampleScores(st, m, aligned);
+        if (st.read.model) DimTextWrapped(encoder_note(st.read.model->config).c_str());
+    }
+    if (st.read.model) {
+        ImGui::Spacing();
+        ShowHeldOutList(lab, st, st.read, width);
     }
     ImGui::Spacing();
     ShowSweepTable(lab, st, width);
-    DimTextWrapped("AER = 1 \u2212 (|A\u2229S| + |A\u2229P|) / (|A| + |S|), A each scored row's peak, S the sure links, P all links; "
-                   "rows whose token has no link (a date's dashes) are not scored. The diagonal guess is a map no model made.");
+    if (aligned)
+        DimTextWrapped((std::string("AER = 1 \u2212 (|A\u2229S| + |A\u2229P|) / (|A| + |S|), A each scored row's peak, S the sure links, "
+                                    "P all links; rows whose token has no link") +
+                        (date_dial(*st.task) ? " (a date's dashes)" : "") + " are not scored. The diagonal guess is a map no model made.")
+                           .c_str());
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -443,8 +477,10 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},
         {"links", links}, {"outlines", outlines},
-        {"scores", m && m->forced ? scores_json(m->scores) : nlohmann::json(nullptr)},
+        {"aligned", knows_alignment(lab, *st.task)},
+        {"scores", m && m->forced && knows_alignment(lab, *st.task) ? scores_json(m->scores) : nlohmann::json(nullptr)},
         {"table", table}, {"table_note", sweep.note}, {"seeds", sweep.seeds}, {"epochs", sweep.epochs},
+        {"held_out_list", held_out_list_json(lab, st)},
     };
 }
 
@@ -457,7 +493,8 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
                      : " and writes \u201c" + html_escape(m.written) + "\u201d. A typed input has no known alignment, so nothing is outlined or scored.";
     // Each row's peak, and where the task knows them, its links.
     FigureTable peaks = peak_table("peaks", "each output's peak", m.rows, m.columns, m.attention);
-    if (m.forced) {
+    const bool aligned = knows_alignment(lab, *st.task);
+    if (m.forced && aligned) {
         peaks.columns.push_back({"its links (sure; possible)"});
         for (size_t t = 0; t < m.rows.size(); ++t) {
             std::string sure, possible;
@@ -470,7 +507,8 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
         }
     }
     html += " Where each output token puts most of its weight:</p>" + table_html(peaks);
-    if (m.forced) {
+    if (m.forced && !aligned) html += "<p>No alignments given: the map is not scored.</p>";
+    if (m.forced && aligned) {
         const AlignmentCounts& c = m.scores;
         html += "<p>This example, over the " + std::to_string(c.steps) + " rows with a link: peak on a link " + std::to_string(c.peak_hits) +
                 ", within one position " + std::to_string(c.peak_near_hits) + ", AER " + fixed(alignment_error_rate(c), 3) + ".</p>";
@@ -482,7 +520,7 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
     } else {
         html += "<p>" + html_escape(sweep.note) + "</p>";
     }
-    return html + (st.message.empty() ? "" : "<p>" + html_escape(st.message) + "</p>");
+    return html + held_out_list_text(lab, st) + (st.message.empty() ? "" : "<p>" + html_escape(st.message) + "</p>");
 }
 
 }  // namespace

@@ -101,11 +101,22 @@ struct CheckedState {
     std::string error;                 // why there is no map (the model failed to load or decode)
     struct Outline { int row, col; bool sure; };
     std::vector<Outline> outlines;     // the links outlined in the last frame drawn
+    ModelRead read;                    // the model whose map and list are shown (model null: none)
+    // The list of every held-out pair (held_out_list.cpp): a piece of the input to find, the
+    // wrong ones only, and the column it is ranked by (its edits, most first, to begin with).
+    char list_filter[64] = "";
+    bool list_wrong_only = false;
+    int list_sort = 4;                 // held_out_list.cpp's edits column
+    bool list_descending = true;
     // Takes `text` as the typed input if `task` can read it, else returns why (nothing changes).
     std::string take(const std::string& text);
     UrlTable url{"ck."};
 };
 FigureSpec checked_figure(Lab& lab, CheckedState& state);
+// Every held-out pair of the task shown, with what `read`'s model writes for it (read.model non-null).
+void ShowHeldOutList(Lab& lab, CheckedState& st, const ModelRead& read, float width);
+nlohmann::json held_out_list_json(Lab& lab, const CheckedState& st);  // for window.lookback.state
+std::string held_out_list_text(Lab& lab, const CheckedState& st);     // for the text alternative
 
 struct ResultsState {
     // The table's columns, in order (figures/results.cpp's `columns` describes each).

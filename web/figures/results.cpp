@@ -3,7 +3,8 @@
 // evaluated in this page — with a column per measure. Clicking a header ranks every row by
 // that column (again: the other direction); each number sits on a bar scaled to its column's
 // largest value, and the highest and lowest of each column are marked, computed from the rows.
-// Buttons save the current weights (safetensors) and the table (CSV), made by the module.
+// Buttons save the weights of the pair the training figure trains, on its task (that task's
+// shipped models until the pair has an epoch), and the table (CSV), made by the module.
 // The ranking lives in the URL (rs.sort, rs.dir).
 #include <algorithm>
 #include <cmath>
@@ -131,25 +132,44 @@ std::pair<int, int> extremes(const std::vector<ResultRow>& rows, int c) {
     return {hi, lo};
 }
 
+// A saved model's file is named after its task, kind, width and origin:
+// lookback-your-pairs-attention-64-page.safetensors.
 void save_weights(Lab& lab, DecoderKind kind) {
     std::string where;
-    const Model* model = lab.current_model(kind, &where);
+    const Model* model = lab.saved_model(kind, &where);
     if (!model) return;
     const std::vector<uint8_t> bytes = encode_safetensors(model_to_safetensors(*model, {{"trained", where}}));
-    const std::string name = "lookback-" + std::string(decoder_name(model->config.decoder)) + "-" +
+    const std::string name = "lookback-" + model->config.task->name + "-" + std::string(decoder_name(model->config.decoder)) + "-" +
                              std::to_string(model->config.H) + (where == "shipped" ? "-shipped" : "-page") + ".safetensors";
     download_bytes(name, "application/octet-stream", bytes.data(), bytes.size());
 }
 
+// What the weight buttons save, in words: the pair's runs on Figure 3's task, or that task's
+// shipped models, or why there is nothing yet.
+std::string saved_weights_note(const Lab& lab) {
+    std::string plain_where, attention_where;
+    const Model* plain = lab.saved_model(DecoderKind::plain, &plain_where);
+    const Model* attention = lab.saved_model(DecoderKind::attention, &attention_where);
+    const Task& task = lab.live.built() ? *lab.live[1]->config().model.task : date_task();
+    if (!plain && !attention)
+        return "Weights: none yet for " + task.name + ". Train Figure 3 on it; its models are saved from their first epoch.";
+    const auto side = [&](const char* name, const Model* m, const std::string& where) {
+        if (!m) return std::string(name) + ": not yet trained";
+        return std::string(name) + (where == "shipped" ? ": shipped" : ": trained in this page") + " (width " + std::to_string(m->config.H) + ")";
+    };
+    return "Weights of " + task.name + ", as safetensors with the task in their metadata (they open in PyTorch or numpy, and `lookback "
+           "predict --weights` reads them): " + side("plain", plain, plain_where) + "; " + side("attention", attention, attention_where) + ".";
+}
+
 void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {
-    std::string where;
-    const bool have = lab.current_model(DecoderKind::attention, &where) && lab.current_model(DecoderKind::plain);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Save:");
     ImGui::SameLine();
-    ImGui::BeginDisabled(!have);
+    ImGui::BeginDisabled(!lab.saved_model(DecoderKind::attention));
     if (Button("attention weights", "save-attention", "save the attention model's weights")) save_weights(lab, DecoderKind::attention);
+    ImGui::EndDisabled();
     ImGui::SameLine();
+    ImGui::BeginDisabled(!lab.saved_model(DecoderKind::plain));
     if (Button("plain weights", "save-plain", "save the plain model's weights")) save_weights(lab, DecoderKind::plain);
     ImGui::EndDisabled();
     if (!narrow) ImGui::SameLine();
@@ -157,9 +177,7 @@ void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {
         const std::string csv = Lab::results_csv(st.rows);
         download_bytes("lookback-results.csv", "text/csv", csv.data(), csv.size());
     }
-    if (have)
-        DimTextWrapped((std::string("Weights: ") + (where == "shipped" ? "the shipped models" : "the models trained in this page") +
-                        ", as safetensors (they open in PyTorch or numpy).").c_str());
+    DimTextWrapped(saved_weights_note(lab).c_str());
 }
 
 // The task whose rows are shown, or every task's.
@@ -271,7 +289,7 @@ nlohmann::json state_json(Lab& lab, ResultsState& st) {
         }
     return {{"sort", columns[st.sort_column].key}, {"descending", st.descending}, {"task", st.rows_task ? st.rows_task->name : "all"},
             {"rows", list}, {"marks", marks},
-            {"published_note", lab.published_note}};
+            {"published_note", lab.published_note}, {"weights_note", saved_weights_note(lab)}};
 }
 
 std::string text_alternative(Lab& lab, const ResultsState& st) {

@@ -113,28 +113,15 @@ namespace {
 // [SECTION] Drawing
 //-----------------------------------------------------------------------------------------------
 
-// The settings' widgets: true when one changed (new settings start new runs).
-bool ShowSettings(TrainingState& st) {
+// The date task's dial: which formats are drawn (at least one) and the order of the fields;
+// true when it changed (model.task is then the dial's task).
+bool ShowDateDial(ModelConfig& model) {
     bool changed = false;
-    RunSettings& run = st.run;
-    ModelConfig& model = run.model;
-    // The date task with any dial is "dates" in the task list; picking it starts from the lesson's dial.
-    const DateDial* task_dial = date_dial(*model.task);
-    const Task* listed = task_dial ? &date_task() : model.task;
-    ImGui::SetNextItemWidth(110);
-    if (ComboOf("task", "task", listed, tasks(), [](const Task* t) { return t->name; }) &&
-        listed != (task_dial ? &date_task() : model.task)) {
-        model.task = listed;
-        changed = true;
-    }
-    // The date task's dial: which formats are drawn (at least one) and the order of the fields.
-    const bool dates = date_dial(*model.task) != nullptr;
-    DateDial dial = dates ? *date_dial(*model.task) : DateDial{};
+    DateDial dial = *date_dial(*model.task);
     const auto set_dial = [&] {
         model.task = &date_task(dial);
         changed = true;
     };
-    ImGui::BeginDisabled(!dates);
     SameLineIfRoom(labelled(120, "formats"));
     ImGui::SetNextItemWidth(120);
     // A format is drawn or not; the last one drawn stays.
@@ -161,13 +148,30 @@ bool ShowSettings(TrainingState& st) {
         const std::string id = "format-" + std::to_string(f);
         const bool last = used && dial.formats.size() == 1;
         describe({.id = id, .role = Role::checkbox, .name = "format " + format_label(f), .checked = used, .disabled = last});
-        if (take_action(id, Action::press) && dates && !last) toggle(f);
+        if (take_action(id, Action::press) && !last) toggle(f);
     }
     SameLineIfRoom(labelled(70, "order"));
     ImGui::SetNextItemWidth(70);
     const std::string orders[] = {"dmy", "dym", "mdy", "myd", "ydm", "ymd"};
     if (ComboOf("order", "order", dial.order, orders, [](const std::string& o) { return o; }, "order of the fields")) set_dial();
-    ImGui::EndDisabled();
+    return changed;
+}
+
+// The settings' widgets: true when one changed (new settings start new runs).
+bool ShowSettings(TrainingState& st) {
+    bool changed = false;
+    RunSettings& run = st.run;
+    ModelConfig& model = run.model;
+    // The date task with any dial is "dates" in the task list; picking it starts from the lesson's dial.
+    const DateDial* task_dial = date_dial(*model.task);
+    const Task* listed = task_dial ? &date_task() : model.task;
+    ImGui::SetNextItemWidth(110);
+    if (ComboOf("task", "task", listed, tasks(), [](const Task* t) { return t->name; }) &&
+        listed != (task_dial ? &date_task() : model.task)) {
+        model.task = listed;
+        changed = true;
+    }
+    if (date_dial(*model.task)) changed |= ShowDateDial(model);
     SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
     changed |= ComboOf("width", "width", model.H, sweep_widths, [](int w) { return std::to_string(w); });
@@ -282,7 +286,8 @@ std::string text_alternative(const Lab& lab, const TrainingState& st) {
     const DateDial* dial = date_dial(*run.model.task);
     const std::string dial_text =
         dial ? " (formats " + formats_text(dial->formats) + ", fields in the order " + dial->order + ")" : "";
-    std::string html = "<p>Plain against " + second + " on the " + run.model.task->name + " task" + dial_text + ", width " +
+    std::string html = "<p>Plain against " + second + " on the " + run.model.task->name + " task" + dial_text + " (" +
+                       grouped(run.model.task->held_out_size) + " held-out pairs), width " +
                        std::to_string(run.model.H) + ", seed " + std::to_string(run.seed) + ", " +
                        std::to_string(run.epochs) + " epochs, learning rate " + rate + ". " + pair_status(lab.live) + "</p>";
     return html + pair_epochs_table(lab.live, shown);

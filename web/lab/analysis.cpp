@@ -126,4 +126,24 @@ std::shared_ptr<const TaskMap> Analyses::typed_task_map(const ModelRead& model, 
                           [&] { return compute_task_map(*model.model, input, nullptr); });
 }
 
+const Analyses::HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const std::vector<Example>& held_out) {
+    auto& [weights, kept] = held_out_outputs_;
+    if (!(weights == weights_of(model)) || kept.total != held_out.size()) {
+        weights = weights_of(model);
+        kept = {.outputs = {}, .total = held_out.size()};
+    }
+    // One decoding batch a call (decode_examples' rows), so a frame stays short.
+    constexpr size_t slice = size_t(decode_batch_rows);
+    if (!kept.complete() && kept.error.empty()) {
+        const size_t from = kept.outputs.size(), to = std::min(kept.total, from + slice);
+        const std::vector<Example> part(held_out.begin() + long(from), held_out.begin() + long(to));
+        try {
+            for (Decoded& d : decode_examples(part, *model.model, false)) kept.outputs.push_back(std::move(d.output));
+        } catch (const std::exception& e) {
+            kept.error = e.what();
+        }
+    }
+    return kept;
+}
+
 }  // namespace lb::web

@@ -108,6 +108,17 @@ public:
     // task): no links, no scores. Rows: the tokens written before the end token.
     std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input);
 
+    // The greedy outputs of a task's held-out split (`held_out`, the Lab's) by a model, decoded a
+    // slice per call so that no frame waits on the whole split: complete once outputs has one
+    // string per example. Kept for the newest model asked; another model starts again.
+    struct HeldOutOutputs {
+        std::vector<std::string> outputs;
+        size_t total = 0;
+        std::string error;  // why decoding stopped (weights that overflow), or ""
+        bool complete() const { return outputs.size() == total; }
+    };
+    const HeldOutOutputs& held_out_outputs(const ModelRead& model, const std::vector<Example>& held_out);
+
     // How many of each were computed rather than found kept.
     struct Counts {
         long analyses = 0, occlusions = 0, gradient_paths = 0, what_ifs = 0, task_maps = 0;
@@ -148,6 +159,7 @@ private:
     Recent<std::tuple<Weights, std::string, Move>, WhatIf> what_ifs_{4};
     Recent<std::tuple<Weights, std::string, std::string>, TaskMap> task_maps_{8};  // target "": typed
     Counts computed_;
+    std::pair<Weights, HeldOutOutputs> held_out_outputs_{};
 };
 
 }  // namespace lb::web

@@ -289,10 +289,12 @@ struct Lab {
     // The figures' analyses of the strings they show, kept (analysis.h).
     Analyses analyses;
 
-    // What the date task's figures read of a side of the pair (the kind's pair_slot): its run, of
-    // whichever design, while the pair learns the dates, else the shipped model of that kind
-    // (read_model's rule).
-    const Model* current_model(DecoderKind kind, std::string* label = nullptr) const;
+    // The weights the results figure saves for a side of the pair (the kind's pair_slot): its run,
+    // on whichever task the training figure chose, once it has an epoch, else the shipped model
+    // of that task and kind; null when there is neither (read_model's rule).
+    const Model* saved_model(DecoderKind kind, std::string* label = nullptr) const;
+    // What the date task's figures read of a side of the pair: the run's held-out scores while
+    // the pair learns the dates, else the shipped model's.
     const Metrics* current_metrics(DecoderKind kind, std::string* label = nullptr) const;
     std::vector<ResultRow> results() const;  // source, native, page: every row we have
     static std::string results_csv(const std::vector<ResultRow>& rows);  // the rows a table shows

@@ -23,8 +23,10 @@ const OriginNames& origin_names(Origin origin) {
     return names[size_t(origin)];
 }
 
-const Model* Lab::current_model(DecoderKind kind, std::string* label) const {
-    const ModelRead read = read_model(live[pair_slot(kind)], shipped_model(date_task(), kind), date_task());
+const Model* Lab::saved_model(DecoderKind kind, std::string* label) const {
+    const std::unique_ptr<Run>& side = live[pair_slot(kind)];
+    const Task& task = side ? *side->config().model.task : date_task();
+    const ModelRead read = read_model(side, shipped_model(task, kind), task);
     if (label && read.model) *label = read.run ? "trained in this page" : "shipped";
     return read.model;
 }

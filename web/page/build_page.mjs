@@ -20,6 +20,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import katex from 'katex';
 import { workerFile, writeServiceWorker } from './offline.mjs';
+import { spellingExample, spellingExampleFile } from './spelling_example.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'build/site'));
@@ -283,6 +284,8 @@ try {
 for (const file of ['numbers.tsv', 'reversed-words.tsv', 'transliteration.tsv']) {
   if (!fs.existsSync(path.join(out, 'examples', file))) fail(`lookback pairs-examples wrote no examples/${file}`);
 }
+// The real one, from a published dictionary (spelling_example.mjs).
+fs.writeFileSync(path.join(out, 'examples', spellingExampleFile), spellingExample());
 
 // KaTeX: its CSS and the woff2 fonts it names. Every browser the page supports reads woff2, so the
 // stylesheet's .woff and .ttf fallbacks, which a browser asks for when a woff2 download fails or
