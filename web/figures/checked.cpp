@@ -120,12 +120,6 @@ void refresh_checked(Lab& lab, CheckedState& st) {
                               : "The shipped attention model for " + task.name + " (" + lab.attention_model_note(task) + ")";
 }
 
-// Whether the task's held-out pairs come with a known alignment (a reader's may not).
-bool knows_alignment(Lab& lab, const Task& task) {
-    const std::vector<Example>& held_out = lab.held_out(task);
-    return std::any_of(held_out.begin(), held_out.end(), [](const Example& e) { return !e.alignment.empty(); });
-}
-
 // Row t's peak: its largest weight, the lowest position on a tie (as core's scores take it).
 Peak peak_of(const TaskMap& m, int t) {
     const size_t S = m.columns.size();
@@ -408,7 +402,7 @@ std::string encoder_note(const ModelConfig& config) {
 void ShowChecked(Lab& lab, CheckedState& st) {
     ShowPicker(lab, st);
     refresh_checked(lab, st);
-    const bool aligned = knows_alignment(lab, *st.task);
+    const bool aligned = lab.knows_alignment(*st.task);
     const float width = ImGui::GetContentRegionAvail().x;
     if (!st.map) {
         st.outlines.clear();
@@ -477,8 +471,8 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},
         {"links", links}, {"outlines", outlines},
-        {"aligned", knows_alignment(lab, *st.task)},
-        {"scores", m && m->forced && knows_alignment(lab, *st.task) ? scores_json(m->scores) : nlohmann::json(nullptr)},
+        {"aligned", lab.knows_alignment(*st.task)},
+        {"scores", m && m->forced && lab.knows_alignment(*st.task) ? scores_json(m->scores) : nlohmann::json(nullptr)},
         {"table", table}, {"table_note", sweep.note}, {"seeds", sweep.seeds}, {"epochs", sweep.epochs},
         {"held_out_list", held_out_list_json(lab, st)},
     };
@@ -493,7 +487,7 @@ std::string text_alternative(Lab& lab, CheckedState& st) {
                      : " and writes \u201c" + html_escape(m.written) + "\u201d. A typed input has no known alignment, so nothing is outlined or scored.";
     // Each row's peak, and where the task knows them, its links.
     FigureTable peaks = peak_table("peaks", "each output's peak", m.rows, m.columns, m.attention);
-    const bool aligned = knows_alignment(lab, *st.task);
+    const bool aligned = lab.knows_alignment(*st.task);
     if (m.forced && aligned) {
         peaks.columns.push_back({"its links (sure; possible)"});
         for (size_t t = 0; t < m.rows.size(); ++t) {

@@ -218,9 +218,9 @@ bool ShowSettings(TrainingState& st) {
 
 // Made each time: the colours follow the page's theme; the second run is named by its model
 // (`second` holds the name the look points at).
-PairLook look(const RunPair& pair, std::string& second) {
-    second = model_label(pair[1]->config().model);
-    return {{"plain", second.c_str()}, {plain_color(), attention_color()}};
+PairLook look(Lab& lab, std::string& second) {
+    second = model_label(lab.live[1]->config().model);
+    return {{"plain", second.c_str()}, {plain_color(), attention_color()}, lab.knows_alignment(*lab.live[1]->config().model.task)};
 }
 
 // The pair is made here, when the figure first draws (its URL read), and again on new settings
@@ -231,7 +231,7 @@ void ShowTraining(Lab& lab, TrainingState& st) {
     if (ShowPairButtons(lab.live)) lab.build(lab.live, st.configs());
     ShowPairProgress(lab.live);
     std::string second;
-    ShowPairCharts(lab.live, look(lab.live, second));
+    ShowPairCharts(lab.live, look(lab, second));
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         WrappedText("%s", lab.training_note.c_str());
@@ -282,7 +282,7 @@ std::string text_alternative(const Lab& lab, const TrainingState& st) {
     const RunSettings& run = st.run;
     const std::string rate = setting_text(*find_setting("learning_rate"), run);
     std::string second;
-    const PairLook shown = look(lab.live, second);
+    const PairLook shown = look(lab, second);
     const DateDial* dial = date_dial(*run.model.task);
     const std::string dial_text =
         dial ? " (formats " + formats_text(dial->formats) + ", fields in the order " + dial->order + ")" : "";

@@ -46,7 +46,9 @@ constexpr int max_transformer_epochs = 30;
 
 // Made each time: the colours follow the page's theme. First is the bottleneck, drawn as the
 // plain GRU model is; all as the attention model.
-PairLook transformer_look() { return {{"first state", "all states"}, {plain_color(), attention_color()}}; }
+PairLook transformer_look(Lab& lab) {
+    return {{"first state", "all states"}, {plain_color(), attention_color()}, lab.knows_alignment(*lab.transformers[1]->config().model.task)};
+}
 
 }  // namespace
 
@@ -110,7 +112,7 @@ void ShowTransformerTraining(Lab& lab, TransformerTrainingState& st) {
     if (ShowTransformerSettings(st)) lab.build(lab.transformers, st.configs());
     if (ShowPairButtons(lab.transformers)) lab.build(lab.transformers, st.configs());
     ShowPairProgress(lab.transformers);
-    ShowPairCharts(lab.transformers, transformer_look());
+    ShowPairCharts(lab.transformers, transformer_look(lab));
     if (!lab.training_note.empty()) WrappedText("%s", lab.training_note.c_str());
     else
         DimTextWrapped(("Both Transformers train in Web Workers with Adam at a learning rate of " +
@@ -137,7 +139,7 @@ std::string training_text(const Lab& lab, const TransformerTrainingState& st) {
     if (!lab.transformers.built()) return "";
     return "<p>The " + st.run.model.task->name + " task, width " + std::to_string(st.run.model.H) + ", " + std::to_string(st.run.model.heads) + " heads, seed " +
            std::to_string(st.run.seed) + ", " + std::to_string(st.run.epochs) + " epochs. " + pair_status(lab.transformers) + "</p>" +
-           pair_epochs_table(lab.transformers, transformer_look());
+           pair_epochs_table(lab.transformers, transformer_look(lab));
 }
 
 }  // namespace

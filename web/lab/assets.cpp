@@ -335,6 +335,11 @@ const std::vector<Example>& Lab::held_out(const Task& task) {
     return split;
 }
 
+bool Lab::knows_alignment(const Task& task) {
+    const std::vector<Example>& split = held_out(task);
+    return std::any_of(split.begin(), split.end(), [](const Example& e) { return !e.alignment.empty(); });
+}
+
 const Model* Lab::attention_model(const Task& task) const { return shipped_model(task, DecoderKind::attention); }
 
 std::string Lab::attention_model_note(const Task& task) const { return shipped_note(task, DecoderKind::attention); }

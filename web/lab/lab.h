@@ -261,6 +261,8 @@ struct Lab {
     // A task's held-out split (data seed 1), built when a figure first asks: the strings a map
     // can show. Training builds its own copy in the worker.
     const std::vector<Example>& held_out(const Task& task = date_task());
+    // Whether that split comes with a known alignment (a reader's pairs may give none).
+    bool knows_alignment(const Task& task);
     // A task's shipped attention model (the checked figure's), and what the native alignment
     // sweep measured of every model on it (assets/alignment-TASK.json).
     const Model* attention_model(const Task& task) const;  // null while loading or when missing

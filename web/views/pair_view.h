@@ -17,18 +17,37 @@
 #include "controls.h"
 #include "figure.h"
 #include "lab.h"
+#include "data/translation.h"
 
 namespace lb::web {
 
 struct PairLook {
     const char* names[2];  // "plain", "attention"
     ImU32 colors[2];
+    bool aligned = true;   // the task's held-out pairs come with alignments (Lab::knows_alignment)
 };
 
-// Whether a run's held-out evaluations score a map (its model has attention) or BLEU (its task's
-// tokens are words): the figure's extra chart and columns.
-inline bool scores_map(const Run& run) { return model_kind(run.config().model.decoder).read_attention != nullptr; }
-inline bool scores_bleu(const Run& run) { return run.config().model.task->output.words; }
+// Whether a run's held-out evaluations score a map (its model has attention and the task knows
+// alignments) or BLEU (the translation: BLEU's n-grams mean nothing on phonemes or digits): the
+// figure's extra charts and columns.
+inline bool scores_map(const Run& run, const PairLook& look) {
+    return look.aligned && model_kind(run.config().model.decoder).read_attention != nullptr;
+}
+inline bool scores_bleu(const Run& run) { return run.config().model.task == &translation_task(); }
+
+// What a task's scores are called: its tokens are characters, the translation's words, or a
+// reader's words (which may be phonemes or digits: tokens). Both scores go token by token; the
+// per-token accuracy compares position with position, the error rate counts edits.
+struct ScoreNames {
+    const char* per_token;   // "per-character"
+    const char* error_rate;  // "character error rate"
+    const char* short_rate;  // "CER"
+};
+inline ScoreNames score_names(const Task& task) {
+    if (!task.output.words) return {"per-character", "character error rate", "CER"};
+    if (&task == &translation_task()) return {"per-word", "word error rate", "WER"};
+    return {"per-token", "token error rate", "TER"};
+}
 
 // Train (or Resume), Pause, Step (one batch each, then pause) and Reset; true when Reset was
 // clicked (the figure makes a new pair).
@@ -121,39 +140,49 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
              narrow ? "training loss, every batch" : "training loss (cross-entropy per token), every batch", "step");
     record_rect("loss-plot");
 
-    std::vector<float> exact[2], per_char[2], aer[2], bleu[2];
+    std::vector<float> exact[2], per_char[2], error_rate[2], aer[2], bleu[2];
     for (int k = 0; k < 2; ++k)
-        for (const EpochRecord& e : pair[size_t(k)]->epochs())
-            exact[k].push_back(e.exact), per_char[k].push_back(e.per_char), aer[k].push_back(e.aer), bleu[k].push_back(e.bleu);
+        for (const EpochRecord& e : pair[size_t(k)]->epochs()) {
+            exact[k].push_back(e.exact), per_char[k].push_back(e.per_char), error_rate[k].push_back(e.token_error_rate);
+            aer[k].push_back(e.aer), bleu[k].push_back(e.bleu);
+        }
     const int epochs = a.config().epochs;
-    const Series exact_series[] = {{exact[0], look.colors[0], look.names[0], true}, {exact[1], look.colors[1], look.names[1], true}};
-    const Series char_series[] = {{per_char[0], look.colors[0], look.names[0], true}, {per_char[1], look.colors[1], look.names[1], true}};
-    const float plot_w = narrow ? width : (width - gap) / 2;
-    const char* exact_title = "held-out exact match";
-    const char* char_title = b.config().model.task->output.words ? "held-out per-word accuracy" : "held-out per-character accuracy";
-    const bool apart = !narrow && (!legend_fits(plot_w, exact_title, std::span<const Series>(exact_series)) ||
-                                   !legend_fits(plot_w, char_title, std::span<const Series>(char_series)));
-    LinePlot("exact", {plot_w, 140}, exact_series, epochs, 0, 1, exact_title, "epoch", apart);
-    record_rect("exact-plot");
-    if (!narrow) ImGui::SameLine();
-    LinePlot("per-char", {plot_w, 140}, char_series, epochs, 0, 1, char_title, "epoch", apart);
-    record_rect("per-char-plot");
-    // Where the maps look, against the alignment the task knows (lower is better), and BLEU for words.
-    std::vector<Series> aer_series, bleu_series;
+    const ScoreNames names = score_names(*b.config().model.task);
+    const auto both = [&](std::vector<float>* values) {
+        return std::vector<Series>{{values[0], look.colors[0], look.names[0], true}, {values[1], look.colors[1], look.names[1], true}};
+    };
+    // The held-out charts, two a row: exact match and per-token accuracy, the error rate by edit
+    // distance, then where the maps look against the alignment the task knows, and BLEU.
+    struct Chart {
+        const char* id;
+        std::string title;
+        std::vector<Series> series;
+        float top;
+    };
+    std::vector<Chart> charts = {{"exact", "held-out exact match", both(exact), 1},
+                                 {"per-char", std::string("held-out ") + names.per_token + " accuracy (by position)", both(per_char), 1}};
+    float top_rate = 1;  // an error rate passes 1 when the outputs hold more edits than the targets tokens
+    for (int k = 0; k < 2; ++k)
+        for (float r : error_rate[k])
+            if (std::isfinite(r)) top_rate = std::max(top_rate, std::ceil(r * 2) / 2);
+    charts.push_back({"error-rate", std::string("held-out ") + names.error_rate + " (edits; lower is better)", both(error_rate), top_rate});
+    Chart aer_chart{"aer", "held-out alignment error rate (AER, lower is better)", {}, 1}, bleu_chart{"bleu", "held-out BLEU", {}, 1};
     for (int k = 0; k < 2; ++k) {
-        if (scores_map(*pair[size_t(k)])) aer_series.push_back({aer[k], look.colors[k], look.names[k], true});
-        if (scores_bleu(*pair[size_t(k)])) bleu_series.push_back({bleu[k], look.colors[k], look.names[k], true});
+        if (scores_map(*pair[size_t(k)], look)) aer_chart.series.push_back({aer[k], look.colors[k], look.names[k], true});
+        if (scores_bleu(*pair[size_t(k)])) bleu_chart.series.push_back({bleu[k], look.colors[k], look.names[k], true});
     }
-    const float second_w = aer_series.empty() || bleu_series.empty() ? width : plot_w;
-    if (!aer_series.empty()) {
-        LinePlot("aer", {second_w, 140}, std::span<const Series>(aer_series), epochs, 0, 1,
-                 "held-out alignment error rate (AER, lower is better)", "epoch", apart);
-        record_rect("aer-plot");
-    }
-    if (!bleu_series.empty()) {
-        if (!narrow && !aer_series.empty()) ImGui::SameLine();
-        LinePlot("bleu", {second_w, 140}, std::span<const Series>(bleu_series), epochs, 0, 1, "held-out BLEU", "epoch", apart);
-        record_rect("bleu-plot");
+    for (Chart* extra : {&aer_chart, &bleu_chart})
+        if (!extra->series.empty()) charts.push_back(std::move(*extra));
+    const float plot_w = narrow ? width : (width - gap) / 2;
+    bool apart = false;
+    for (const Chart& c : charts) apart |= !narrow && !legend_fits(plot_w, c.title.c_str(), std::span<const Series>(c.series));
+    for (size_t i = 0; i < charts.size(); ++i) {
+        const Chart& c = charts[i];
+        const bool alone = i + 1 == charts.size() && i % 2 == 0;  // the last of an odd count takes the row
+        if (!narrow && i % 2 == 1) ImGui::SameLine();
+        LinePlot(c.id, {alone && !narrow ? width : plot_w, 140}, std::span<const Series>(c.series), epochs, 0, c.top, c.title.c_str(),
+                 "epoch", apart);
+        record_rect(std::string(c.id) + "-plot");
     }
 
     for (int k = 0; k < 2; ++k) {
@@ -163,9 +192,10 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
         if (run.steps() > 0) line += ", loss " + fixed(run.losses().back(), 3);
         if (!run.epochs().empty()) {
             const EpochRecord& e = run.epochs().back();
-            line += ", exact " + fixed(e.exact, 4) + (scores_bleu(run) ? ", per-word " : ", per-char ") + fixed(e.per_char, 4);
+            line += ", exact " + fixed(e.exact, 4) + ", " + names.per_token + " " + fixed(e.per_char, 4) + ", " + names.short_rate +
+                    " " + fixed(e.token_error_rate, 4);
             if (scores_bleu(run)) line += ", BLEU " + fixed(e.bleu, 4);
-            if (scores_map(run)) line += ", AER " + fixed(e.aer, 4);
+            if (scores_map(run, look)) line += ", AER " + fixed(e.aer, 4);
         }
         if (run.evaluating()) line += " (decoding the held-out strings)";
         if (run.failed()) line += ". Stopped: " + run.message();
@@ -187,6 +217,7 @@ inline nlohmann::json pair_run_json(const Run& run, const char* name) {
     nlohmann::json epochs = nlohmann::json::array();
     for (const EpochRecord& e : run.epochs())
         epochs.push_back({{"epoch", e.epoch}, {"loss", e.train_loss}, {"exact", e.exact}, {"per_char", e.per_char},
+                          {"token_error_rate", std::isnan(e.token_error_rate) ? nlohmann::json(nullptr) : nlohmann::json(e.token_error_rate)},
                           {"aer", std::isnan(e.aer) ? nlohmann::json(nullptr) : nlohmann::json(e.aer)},
                           {"bleu", std::isnan(e.bleu) ? nlohmann::json(nullptr) : nlohmann::json(e.bleu)}});
     return {
@@ -208,16 +239,17 @@ inline nlohmann::json pair_run_json(const Run& run, const char* name) {
 
 // Every finished epoch of both runs as an HTML table (the figures' text alternatives).
 inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) {
-    // Each run's columns: loss, exact, per-token, then BLEU and AER where it has them.
-    const auto columns = [](const Run& run) { return 3 + scores_bleu(run) + scores_map(run); };
+    // Each run's columns: loss, exact, per-token, the error rate, then BLEU and AER where it has them.
+    const auto columns = [&look](const Run& run) { return 4 + scores_bleu(run) + scores_map(run, look); };
+    const ScoreNames names = score_names(*pair[1]->config().model.task);
     std::string html = "<table><thead><tr><th scope=\"col\">epoch</th>";
     for (int k = 0; k < 2; ++k) {
         const Run& run = *pair[size_t(k)];
         const std::string name = look.names[k];
         html += "<th scope=\"col\">" + name + " loss</th><th scope=\"col\">" + name + " exact</th><th scope=\"col\">" + name +
-                (scores_bleu(run) ? " per-word" : " per-char") + "</th>";
+                " " + names.per_token + "</th><th scope=\"col\">" + name + " " + names.short_rate + "</th>";
         if (scores_bleu(run)) html += "<th scope=\"col\">" + name + " BLEU</th>";
-        if (scores_map(run)) html += "<th scope=\"col\">" + name + " AER</th>";
+        if (scores_map(run, look)) html += "<th scope=\"col\">" + name + " AER</th>";
     }
     html += "</tr></thead><tbody>";
     const auto &p = pair[0]->epochs(), &a = pair[1]->epochs();
@@ -231,9 +263,10 @@ inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) 
                 continue;
             }
             const EpochRecord& e = list[i];
-            html += "<td>" + fixed(e.train_loss, 3) + "</td><td>" + fixed(e.exact, 4) + "</td><td>" + fixed(e.per_char, 4) + "</td>";
+            html += "<td>" + fixed(e.train_loss, 3) + "</td><td>" + fixed(e.exact, 4) + "</td><td>" + fixed(e.per_char, 4) + "</td><td>" +
+                    fixed(e.token_error_rate, 4) + "</td>";
             if (scores_bleu(run)) html += "<td>" + fixed(e.bleu, 4) + "</td>";
-            if (scores_map(run)) html += "<td>" + fixed(e.aer, 4) + "</td>";
+            if (scores_map(run, look)) html += "<td>" + fixed(e.aer, 4) + "</td>";
         }
         html += "</tr>";
     }
