@@ -52,7 +52,7 @@ FigureTable list_table(const std::vector<PredictionRow>& rows, const std::vector
 // The rows once every output is decoded, else none.
 std::vector<PredictionRow> decoded_rows(Lab& lab, const CheckedState& st, const ModelRead& read) {
     const std::vector<Example>& held_out = lab.held_out(*st.task);
-    const Analyses::HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, held_out);
+    const HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, held_out);
     if (!decoded.complete() || !decoded.error.empty()) return {};
     return prediction_rows(*st.task, held_out, decoded.outputs);
 }
@@ -86,7 +86,7 @@ std::string held_out_list_text(Lab& lab, const CheckedState& st) {
 }
 
 void ShowHeldOutList(Lab& lab, CheckedState& st, const ModelRead& read, float width) {
-    const Analyses::HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, lab.held_out(*st.task));
+    const HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, lab.held_out(*st.task));
     if (!decoded.error.empty()) {
         DimTextWrapped(sanitize_utf8("Every held-out pair: not decoded (" + decoded.error + ").").c_str());
         return;

@@ -126,7 +126,7 @@ std::shared_ptr<const TaskMap> Analyses::typed_task_map(const ModelRead& model, 
                           [&] { return compute_task_map(*model.model, input, nullptr); });
 }
 
-const Analyses::HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const std::vector<Example>& held_out) {
+const HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const std::vector<Example>& held_out) {
     auto& [weights, kept] = held_out_outputs_;
     if (!(weights == weights_of(model)) || kept.total != held_out.size()) {
         weights = weights_of(model);

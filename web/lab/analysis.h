@@ -86,6 +86,15 @@ struct TaskMap {
     AlignmentCounts scores;                // the map scored against the links (core's score_alignment)
 };
 
+// A held-out split's greedy outputs as far as they are decoded: complete once outputs has one
+// string per example.
+struct HeldOutOutputs {
+    std::vector<std::string> outputs;
+    size_t total = 0;
+    std::string error;  // why decoding stopped (weights that overflow), or ""
+    bool complete() const { return outputs.size() == total; }
+};
+
 // The last few of each asked, kept by the weights read, the input and what else was asked (a
 // target, a move): asked again, the same object comes back, not computed again. Every `model`
 // given must have a non-null model.model that outlives what is kept of it: a run's weights are
@@ -109,14 +118,8 @@ public:
     std::shared_ptr<const TaskMap> typed_task_map(const ModelRead& model, const ModelInput& input);
 
     // The greedy outputs of a task's held-out split (`held_out`, the Lab's) by a model, decoded a
-    // slice per call so that no frame waits on the whole split: complete once outputs has one
-    // string per example. Kept for the newest model asked; another model starts again.
-    struct HeldOutOutputs {
-        std::vector<std::string> outputs;
-        size_t total = 0;
-        std::string error;  // why decoding stopped (weights that overflow), or ""
-        bool complete() const { return outputs.size() == total; }
-    };
+    // slice per call so that no frame waits on the whole split. Kept for the newest model asked;
+    // another model starts again.
     const HeldOutOutputs& held_out_outputs(const ModelRead& model, const std::vector<Example>& held_out);
 
     // How many of each were computed rather than found kept.
@@ -159,7 +162,7 @@ private:
     Recent<std::tuple<Weights, std::string, Move>, WhatIf> what_ifs_{4};
     Recent<std::tuple<Weights, std::string, std::string>, TaskMap> task_maps_{8};  // target "": typed
     Counts computed_;
-    std::pair<Weights, HeldOutOutputs> held_out_outputs_{};
+    std::pair<Weights, HeldOutOutputs> held_out_outputs_;
 };
 
 }  // namespace lb::web
