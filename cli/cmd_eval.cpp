@@ -56,10 +56,8 @@ uint64_t data_seed_of(const SafetensorsContent& content) {
 }
 
 void print_model(const Model& model, const std::string& weights, int held_out) {
-    const ModelConfig& c = model.config;
-    std::printf("%s decoder, width %d, from %s; task %s; held-out: %d strings\n\n",
-                std::string(decoder_name(c.decoder)).c_str(), c.H, shown(weights).c_str(), shown(c.task->name).c_str(),
-                held_out);
+    std::printf("%s, from %s; task %s; held-out: %d strings\n\n", model_description(model.config).c_str(),
+                shown(weights).c_str(), shown(model.config.task->name).c_str(), held_out);
 }
 
 }  // namespace

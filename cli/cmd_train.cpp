@@ -132,6 +132,19 @@ HeldOutResult evaluate_held_out(const Model& model, const std::vector<Example>& 
     return result;
 }
 
+std::string model_description(const ModelConfig& model) {
+    const ModelKind& kind = model_kind(model.decoder);
+    const std::string detail =
+        kind.transformer_options
+            ? " (memory " + std::string(memory_name(model.memory)) + ", " + std::to_string(model.heads) +
+                  " heads, feed-forward " + std::to_string(transformer_config(model).F) + ")"
+        : !kind.scorers.empty()
+            ? " (" + std::string(model_scorer_name(model.decoder, model.scorer)) + " scorer" +
+                  (model.input_feeding ? ", input feeding" : "") + ")"
+            : "";
+    return std::string(decoder_name(model.decoder)) + " decoder" + detail + ", width " + std::to_string(model.H);
+}
+
 namespace {
 
 bool has_alignments(const std::vector<Example>& examples) {
@@ -273,19 +286,8 @@ const char* train_usage() {
 }
 
 void print_metrics(const RunOptions& o, const RunResult& r, const std::vector<Example>& held_out) {
-    const ModelKind& kind = model_kind(o.model.decoder);
-    const std::string detail =
-        kind.transformer_options
-            ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
-                  std::to_string(o.model.heads) + " heads, feed-forward " +
-                  std::to_string(transformer_config(o.model).F) + ")"
-        : !kind.scorers.empty()
-            ? " (" + std::string(model_scorer_name(o.model.decoder, o.model.scorer)) + " scorer" +
-                  (o.model.input_feeding ? ", input feeding" : "") + ")"
-            : "";
-    std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                std::string(decoder_name(o.model.decoder)).c_str(), detail.c_str(),
-                o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
+    std::printf("%s, %d epoch%s, seed %llu: %ld parameters\n", model_description(o.model).c_str(), o.epochs,
+                o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, r.metrics.count);
     print_held_out(*o.model.task, held_out, {r.metrics, r.alignment, r.predictions});

@@ -206,6 +206,8 @@ struct HeldOutResult {
     std::vector<std::string> predictions;  // in the split's order
 };
 HeldOutResult evaluate_held_out(const Model& model, const std::vector<Example>& held_out);
+// "attention decoder (additive scorer), width 64": the kind, its options and its width.
+std::string model_description(const ModelConfig& model);
 // The held-out scores as train and eval print them, named for the task: per-token accuracy and
 // the character or word error rate; BLEU for the translation; the maps' scores where the split
 // has alignments, else a line saying none were given; the per-position table where every target

@@ -418,11 +418,17 @@ TEST_CASE("eval: weights of a built-in task scored on its split; per-position ta
     REQUIRE(printed.code == 0);
     const auto table = read_csv(text_of(csv));
     CHECK(table.size() == size_t(date_task().held_out_size) + 1);
-    // Exact match from the rows, against the one train recorded in the file when it saved it.
+    // Exact match from the rows, against the one the native train recorded in the file (to six
+    // decimals); as wasm the sums run in another order, and a near-tie may flip a string or two.
     long exact = 0;
     for (size_t i = 1; i < table.size(); ++i) exact += table[i][3] == "1";
     const double recorded = std::stod(read_safetensors_file(dates).metadata.at("exact"));
-    CHECK(double(exact) / double(table.size() - 1) == Approx(recorded).epsilon(1e-5));
+#ifdef __EMSCRIPTEN__
+    const double flipped = 2;
+#else
+    const double flipped = 0;
+#endif
+    CHECK(std::abs(double(exact) - recorded * double(table.size() - 1)) <= flipped + 0.01);
     if (printed.captured) {
         check_every_value_given(printed);
         CHECK(printed.out.find("character error rate") != std::string::npos);
