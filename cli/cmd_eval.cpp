@@ -1,11 +1,12 @@
-// `lookback eval --weights FILE (--task-file PAIRS | --task NAME) [--predictions CSV]`: saved
-// weights scored on the held-out split their task was trained against, printed as train prints
-// it, and the split's outputs written as CSV. A model of a reader's task is given the pairs it was
+// `lookback eval --weights FILE (--task-file PAIRS | --task NAME) [--predictions CSV] [--json FILE]`:
+// saved weights scored on the held-out split their task was trained against, printed as train
+// prints it (or as JSON with train --json's names), and the split's outputs written as CSV. A model of a reader's task is given the pairs it was
 // trained on, read as train reads them, so the split is the same; a model of a built-in task names
 // its task, and its split is drawn with the data seed its file records.
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "io/metrics_json.h"
 #include "io/safetensors.h"
 #include "models/decoding_check.h"
 
@@ -15,11 +16,13 @@ namespace {
 
 const char* const eval_usage =
     "lookback eval --weights FILE (--task-file FILE [--tokens chars|words] | --task NAME) [--predictions FILE]\n"
+    "              [--json FILE]\n"
     "  --task-file FILE    the pairs (or task file) the weights were trained on, read as train --task-file\n"
     "                      reads them: the same held-out split (duplicates dropped, 10% held out by split\n"
     "                      seed 1, or the task file's own split)\n"
     "  --task NAME         weights of a built-in task: dates, reversal or translation\n"
     "  --predictions FILE  the held-out split's outputs as CSV (as train --predictions writes them)\n"
+    "  --json FILE         the scores as JSON, named as train --json names them (- : stdout, no table)\n"
     "  e.g. lookback eval --weights numbers.safetensors --task-file numbers.tsv --tokens words --predictions held-out.csv";
 
 // The first way the pairs' task differs from the one the weights carry, or "" when a model of one
@@ -60,6 +63,22 @@ void print_model(const Model& model, const std::string& weights, int held_out) {
                 shown(weights).c_str(), shown(model.config.task->name).c_str(), held_out);
 }
 
+// The scores with train --json's names; the maps' only where the split has links to score them by.
+nlohmann::json eval_json(const Model& model, const std::string& weights, const std::vector<Example>& held_out,
+                         const HeldOutResult& result) {
+    nlohmann::json json = metrics_to_json(result.metrics);
+    json.erase("alignment");  // the worker's counts; train --json's scores go under this key
+    json["weights"] = weights;
+    json["task"] = model.config.task->name;
+    json["model"] = decoder_name(model.config.decoder);
+    json["width"] = model.config.H;
+    if (result.alignment && has_alignments(held_out)) {
+        json["aer"] = result.alignment->map.aer();
+        json["alignment"] = map_scores_json(map_scores(result.alignment->map));
+    }
+    return json;
+}
+
 }  // namespace
 
 EvalArgs parse_eval_args(const Args& args) {
@@ -81,6 +100,9 @@ EvalArgs parse_eval_args(const Args& args) {
         } else if (take_option(args, i, "--predictions", v)) {
             if (v.empty()) throw UsageError("--predictions needs a file name");
             o.predictions_path = v;
+        } else if (take_option(args, i, "--json", v)) {
+            if (v.empty()) throw UsageError("--json needs a file name (or -)");
+            o.json_path = v;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
@@ -99,13 +121,15 @@ int eval(const Args& args) {
     } catch (const UsageError& e) {
         return usage_error(e.what(), eval_usage);
     }
-    if (!parsed.predictions_path.empty()) {
-        const std::string problem = write_problem(parsed.predictions_path);
+    for (const std::string* path : {&parsed.predictions_path, &parsed.json_path}) {
+        if (path->empty() || *path == "-") continue;
+        const std::string problem = write_problem(*path);
         if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(parsed.predictions_path).c_str(), problem.c_str());
+            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(*path).c_str(), problem.c_str());
             return 1;
         }
     }
+    const bool json_to_stdout = parsed.json_path == "-";
 
     SafetensorsContent content;
     std::optional<Task> carried;
@@ -143,7 +167,7 @@ int eval(const Args& args) {
         const std::string difference = task_difference(carried_task(pairs->task), carried_task(*carried));
         if (!difference.empty())
             return refuse("the weights were not trained on the pairs of " + shown(parsed.task_file) + ": " + difference);
-        std::printf("%s: %s\n\n", pairs->task.name.c_str(), describe_pairs(pairs->summary).c_str());
+        if (!json_to_stdout) std::printf("%s: %s\n\n", pairs->task.name.c_str(), describe_pairs(pairs->summary).c_str());
     } else if (carried) {
         return refuse("these weights carry a task of your own pairs, " + shown(carried->name) +
                       ": give the pairs they were trained on with --task-file");
@@ -169,12 +193,23 @@ int eval(const Args& args) {
     } catch (const DecodingError& e) {
         return refuse(e.what());
     }
-    print_model(model, parsed.weights, result.metrics.count);
-    print_held_out(task, data.held_out, result);
+    if (!json_to_stdout) {
+        print_model(model, parsed.weights, result.metrics.count);
+        print_held_out(task, data.held_out, result);
+    }
+    if (!parsed.json_path.empty()) {
+        const std::string text = eval_json(model, parsed.weights, data.held_out, result).dump(2) + "\n";
+        if (json_to_stdout) std::fputs(text.c_str(), stdout);
+        else if (!write_text(parsed.json_path, text)) {
+            std::fprintf(stderr, "lookback: cannot write %s\n", shown(parsed.json_path).c_str());
+            return 1;
+        }
+    }
     if (!parsed.predictions_path.empty()) {
         if (!write_predictions(parsed.predictions_path, task, data.held_out, result.predictions)) return 1;
-        std::printf("\npredictions of the %zu held-out strings written to %s\n", data.held_out.size(),
-                    parsed.predictions_path.c_str());
+        if (!json_to_stdout)
+            std::printf("\npredictions of the %zu held-out strings written to %s\n", data.held_out.size(),
+                        parsed.predictions_path.c_str());
     }
     return 0;
 }

@@ -145,13 +145,9 @@ std::string model_description(const ModelConfig& model) {
     return std::string(decoder_name(model.decoder)) + " decoder" + detail + ", width " + std::to_string(model.H);
 }
 
-namespace {
-
 bool has_alignments(const std::vector<Example>& examples) {
     return std::any_of(examples.begin(), examples.end(), [](const Example& e) { return !e.alignment.empty(); });
 }
-
-}  // namespace
 
 void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& r) {
     const Metrics& m = r.metrics;

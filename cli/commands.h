@@ -116,6 +116,7 @@ struct EvalArgs {
     std::optional<PairsTokens> tokens;  // --tokens, beside --task-file
     const Task* task = nullptr;         // --task: a built-in task
     std::string predictions_path;       // --predictions: the held-out predictions as CSV
+    std::string json_path;              // --json: the scores as JSON ("-": stdout)
 };
 EvalArgs parse_eval_args(const Args& args);
 struct SweepArgs {
@@ -206,6 +207,8 @@ struct HeldOutResult {
     std::vector<std::string> predictions;  // in the split's order
 };
 HeldOutResult evaluate_held_out(const Model& model, const std::vector<Example>& held_out);
+// Whether any example has a link of a known alignment: what the maps' scores need.
+bool has_alignments(const std::vector<Example>& examples);
 // "attention decoder (additive scorer), width 64": the kind, its options and its width.
 std::string model_description(const ModelConfig& model);
 // The held-out scores as train and eval print them, named for the task: per-token accuracy and

@@ -368,7 +368,7 @@ TEST_CASE("train --predictions and eval on a reader's pairs, with and without al
     for (const std::string& pairs : {unaligned, aligned}) {
         CAPTURE(pairs);
         const std::string weights = pairs + ".safetensors", json = pairs + ".json", csv = pairs + ".csv",
-                          eval_csv = pairs + ".eval.csv";
+                          eval_csv = pairs + ".eval.csv", eval_json = pairs + ".eval.json";
         const Printed trained = printed_by([&] {
             return train({"--task-file", pairs, "--tokens", "words", "--model", "attention", "--width", "16", "--epochs",
                           "3", "--save", weights, "--json", json, "--predictions", csv});
@@ -381,10 +381,18 @@ TEST_CASE("train --predictions and eval on a reader's pairs, with and without al
         CHECK(run.at("token_error_rate").get<double>() == Approx(rate));
 
         const Printed evaluated = printed_by([&] {
-            return lb::cli::eval({"--weights", weights, "--task-file", pairs, "--tokens", "words", "--predictions", eval_csv});
+            return lb::cli::eval({"--weights", weights, "--task-file", pairs, "--tokens", "words", "--predictions", eval_csv,
+                                  "--json", eval_json});
         });
         REQUIRE(evaluated.code == 0);
         CHECK(text_of(eval_csv) == text_of(csv));  // the same split, decoded to the same outputs
+        const nlohmann::json scored = nlohmann::json::parse(std::ifstream(eval_json));
+        for (const char* key : {"held_out_size", "exact", "per_char", "token_error_rate", "task"}) {
+            CAPTURE(key);
+            CHECK(scored.at(key) == run.at(key));
+        }
+        CHECK(scored.contains("aer") == (pairs == aligned));
+        if (pairs == aligned) CHECK(scored.at("aer") == run.at("aer"));
         if (!trained.captured) continue;
         for (const Printed* printed : {&trained, &evaluated}) {
             check_every_value_given(*printed);
