@@ -1,6 +1,6 @@
 // `lookback predict --weights FILE [--json] TEXT...`: a trained model's output
 // for each input of its task (a date unless the weights say otherwise), its attention matrix (a text heat map, or numbers in JSON
-// lines), and for each output character the input position it attends to most.
+// lines), and for each output token the input position it attends to most.
 // For a Transformer the matrix is its cross-attention, the mean over heads;
 // --per-head adds each head's. --gradient-path DATE adds, for the teacher-forced
 // loss of writing DATE, the gradient's norm at every encoder state (probes.h):
@@ -26,6 +26,7 @@ namespace {
 const char* const predict_usage =
     "lookback predict --weights FILE [--json] [--per-head] [--gradient-path YYYY-MM-DD]\n"
     "                 [--attend STEP=POS[,STEP=POS...] [--head H]] TEXT...\n"
+    "  TEXT: inputs of the weights' task, each decoded (a date, for the date task's weights)\n"
     "  --per-head: a Transformer's cross-attention for each head too (the map is their mean)\n"
     "  --gradient-path DATE: the norm of d loss / d h_j at each encoder state, for the loss of writing DATE\n"
     "  --attend STEP=POS: decode again with output step STEP's attention moved wholly onto input\n"
@@ -241,7 +242,7 @@ PredictArgs parse_predict_args(const Args& args) {
     }
     if (o.head && o.attend.empty()) throw UsageError("--head says which head --attend moves: give --attend too");
     if (o.weights.empty()) throw UsageError("--weights FILE is required");
-    if (o.texts.empty()) throw UsageError("give at least one date to read");
+    if (o.texts.empty()) throw UsageError("give at least one input to read");
     return o;
 }
 

@@ -2,14 +2,18 @@
 // progress bar on a terminal, then the held-out metrics (and optionally saves
 // the weights as safetensors and the metrics as JSON). Also the training run
 // that `lookback sweep` shares.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <utility>
 
 #include "cli/commands.h"
+#include "data/translation.h"
+#include "io/predictions_csv.h"
 #include "io/safetensors.h"
 #include "io/task_file.h"
 #include "io/worker_codec.h"
@@ -104,22 +108,88 @@ RunResult train_and_evaluate(const RunOptions& options, const Splits& data) {
     if (!result.failure.empty()) return result;  // diverged: the last sound weights, nothing to evaluate
 
     const Clock::time_point eval_start = Clock::now();
-    std::vector<Decoded> decoded;
     try {
-        decoded = decode_examples(data.held_out, trainer.model(), false);
+        HeldOutResult held_out = evaluate_held_out(trainer.model(), data.held_out);
+        result.metrics = std::move(held_out.metrics);
+        result.alignment = std::move(held_out.alignment);
+        result.predictions = std::move(held_out.predictions);
     } catch (const DecodingError& e) {
         result.failure = e.what();
         return result;
     }
-    std::vector<std::string> predictions;
-    predictions.reserve(decoded.size());
-    for (const Decoded& d : decoded) predictions.push_back(d.output);
-    const Task& task = *options.model.task;
-    result.metrics = evaluate_predictions(task, data.held_out, predictions);  // BLEU too, for a task of words
-    result.alignment = check_alignment(trainer.model(), data.held_out);
-    result.predictions = std::move(predictions);
     result.eval_seconds = seconds_since(eval_start);
     return result;
+}
+
+HeldOutResult evaluate_held_out(const Model& model, const std::vector<Example>& held_out) {
+    HeldOutResult result;
+    const std::vector<Decoded> decoded = decode_examples(held_out, model, false);
+    result.predictions.reserve(decoded.size());
+    for (const Decoded& d : decoded) result.predictions.push_back(d.output);
+    // BLEU too, for a task of words
+    result.metrics = evaluate_predictions(*model.config.task, held_out, result.predictions);
+    result.alignment = check_alignment(model, held_out);
+    return result;
+}
+
+std::string model_description(const ModelConfig& model) {
+    const ModelKind& kind = model_kind(model.decoder);
+    const std::string detail =
+        kind.transformer_options
+            ? " (memory " + std::string(memory_name(model.memory)) + ", " + std::to_string(model.heads) +
+                  " heads, feed-forward " + std::to_string(transformer_config(model).F) + ")"
+        : !kind.scorers.empty()
+            ? " (" + std::string(model_scorer_name(model.decoder, model.scorer)) + " scorer" +
+                  (model.input_feeding ? ", input feeding" : "") + ")"
+            : "";
+    return std::string(decoder_name(model.decoder)) + " decoder" + detail + ", width " + std::to_string(model.H);
+}
+
+bool has_alignments(const std::vector<Example>& examples) {
+    return std::any_of(examples.begin(), examples.end(), [](const Example& e) { return !e.alignment.empty(); });
+}
+
+void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& r) {
+    const Metrics& m = r.metrics;
+    const char* error_rate = task.output.words ? "word error rate" : "character error rate";
+    std::printf("  %-22s %.4f   outputs equal to their target\n", "exact match", m.exact);
+    std::printf("  %-22s %.4f   target tokens right at their own position\n", "per-token accuracy", m.per_char);
+    std::printf("  %-22s %.4f   edits (a token inserted, dropped or replaced) per target token\n", error_rate,
+                m.token_error_rate);
+    // BLEU's n-grams mean something for a translation; a reader's words may be digits or phonemes.
+    if (&task == &translation_task() && !std::isnan(m.bleu)) std::printf("  %-22s %.4f\n", "BLEU", m.bleu);
+    if (!has_alignments(held_out))
+        std::printf("  %-22s no alignments given\n", "alignment");
+    else if (r.alignment)
+        std::printf("  %-22s AER %.4f, peak on a true position %.4f (within one %.4f), "
+                    "mass on true positions %.4f\n",
+                    "alignment", r.alignment->map.aer(), r.alignment->map.peak_hit_rate(),
+                    r.alignment->map.peak_near_rate(), r.alignment->map.mean_linked_mass());
+    if (!task.ends) {  // every target has the task's length: position t is the same field in each
+        std::printf("\n  output position       ");
+        for (size_t t = 0; t < m.per_position.size(); ++t) std::printf("%7zu", t + 1);
+        std::printf("\n  per-token accuracy    ");
+        for (double a : m.per_position) std::printf("%7.4f", a);
+        std::printf("\n");
+    }
+    std::printf("\n  input length (quartile buckets)   strings   per-token\n");
+    for (int k = 0; k < length_bucket_count; ++k)
+        if (m.bucket_count[size_t(k)] > 0)  // ties leave a bucket empty
+            std::printf("  %2d..%-2d                            %7d   %.4f\n",
+                        m.buckets.lowest_length(k), m.buckets.highest_length(k),
+                        m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
+    std::printf("\n  group                     strings   per-token  exact\n");
+    for (size_t f = 0; f < task.group_names.size(); ++f)
+        if (m.examples_per_format[f] > 0)  // a reader's length band may hold no held-out pair
+            std::printf("  %-24s  %7d   %.4f     %.4f\n", task.group_names[f].c_str(), m.examples_per_format[f],
+                        m.per_format[f], m.per_format_exact[f]);
+}
+
+bool write_predictions(const std::string& path, const Task& task, const std::vector<Example>& held_out,
+                       const std::vector<std::string>& predictions) {
+    if (write_text(path, predictions_csv(prediction_rows(task, held_out, predictions)))) return true;
+    std::fprintf(stderr, "lookback: cannot write %s\n", shown(path).c_str());
+    return false;
 }
 
 MapScores map_scores(const AlignmentScores& a) {
@@ -155,6 +225,7 @@ nlohmann::json run_json(const RunOptions& options, const RunResult& r) {
         {"held_out_size", m.count},
         {"exact", m.exact},
         {"per_char", m.per_char},
+        {"token_error_rate", m.token_error_rate},
         {"per_position", m.per_position},
         {"length_buckets", m.per_length_bucket},
         {"length_bucket_ranges", ranges},
@@ -191,62 +262,31 @@ std::vector<std::string> run_setting_keys() {
 // Built when first shown: the schema is another file's static.
 const char* train_usage() {
     static const std::string text =
-        "lookback train [SETTINGS] [--task-file FILE [--tokens chars|words]] [--save FILE] [--json FILE] [--yes-long]\n"
+        "lookback train [SETTINGS] [--task-file FILE [--tokens chars|words]] [--save FILE] [--json FILE]\n"
+        "               [--predictions FILE] [--yes-long]\n"
         "  SETTINGS (what each takes, and its default):\n" +
         settings_usage(run_setting_keys()) +
         "  --task-file FILE    a task of your own pairs instead of --task: one pair a line, input TAB output\n"
         "                      [TAB alignment], or a CSV with a header (docs/own-pairs.md); as the page reads it:\n"
         "                      duplicates dropped, 10% held out by split seed 1\n"
-        "  --tokens WORD       the task file's tokens: chars or words (chars)\n" +
+        "  --tokens WORD       the task file's tokens: chars or words (chars)\n"
+        "  --predictions FILE  the held-out split's outputs as CSV: input, target, output, exact (1 or 0),\n"
+        "                      edit_distance (in tokens) and token_marks ('=' right, 'x' wrong or missing at\n"
+        "                      that target position, '+' a token past the target's end)\n" +
         "  a run whose loss or gradient goes NaN or infinite stops with a message (exit 1);\n"
         "  --json - writes the JSON to stdout\n"
-        "  --save and --json are checked before training; a run estimated (docs/design.md's FLOP model at\n"
-        "    the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
+        "  --save, --json and --predictions are checked before training; a run estimated (docs/design.md's\n"
+        "    FLOP model at the measured 50 GFLOP/s) to take over an hour is refused unless --yes-long is given:\n"
         "    width 64 for 12 epochs is about 6 s, width 1024 for 10000 epochs about 12 days";
     return text.c_str();
 }
 
-void print_metrics(const RunOptions& o, const RunResult& r) {
-    const Metrics& m = r.metrics;
-    const ModelKind& kind = model_kind(o.model.decoder);
-    const std::string detail =
-        kind.transformer_options
-            ? " (memory " + std::string(memory_name(o.model.memory)) + ", " +
-                  std::to_string(o.model.heads) + " heads, feed-forward " +
-                  std::to_string(transformer_config(o.model).F) + ")"
-        : !kind.scorers.empty()
-            ? " (" + std::string(model_scorer_name(o.model.decoder, o.model.scorer)) + " scorer" +
-                  (o.model.input_feeding ? ", input feeding" : "") + ")"
-            : "";
-    std::printf("%s decoder%s, width %d, %d epoch%s, seed %llu: %ld parameters\n",
-                std::string(decoder_name(o.model.decoder)).c_str(), detail.c_str(),
-                o.model.H, o.epochs, o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
+void print_metrics(const RunOptions& o, const RunResult& r, const std::vector<Example>& held_out) {
+    std::printf("%s, %d epoch%s, seed %llu: %ld parameters\n", model_description(o.model).c_str(), o.epochs,
+                o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
-                r.examples_per_second, m.count);
-    std::printf("  exact match     %.4f\n  per token       %.4f\n", m.exact, m.per_char);
-    if (!std::isnan(r.metrics.bleu)) std::printf("  BLEU            %.4f\n", r.metrics.bleu);
-    if (r.alignment)
-        std::printf("  alignment       AER %.4f, peak on a true position %.4f (within one %.4f), "
-                    "mass on true positions %.4f\n",
-                    r.alignment->map.aer(), r.alignment->map.peak_hit_rate(),
-                    r.alignment->map.peak_near_rate(), r.alignment->map.mean_linked_mass());
-    std::printf("\n");
-    std::printf("  output position ");
-    for (size_t t = 0; t < m.per_position.size(); ++t) std::printf("%7zu", t + 1);
-    std::printf("\n  accuracy        ");
-    for (double a : m.per_position) std::printf("%7.4f", a);
-    std::printf("\n\n  input length (quartile buckets)   strings   per-token\n");
-    for (int k = 0; k < length_bucket_count; ++k)
-        if (m.buckets.lowest_length(k) <= m.buckets.highest_length(k))  // a short range has empty ones
-            std::printf("  %2d..%-2d                            %7d   %.4f\n",
-                        m.buckets.lowest_length(k), m.buckets.highest_length(k),
-                        m.bucket_count[size_t(k)], m.per_length_bucket[size_t(k)]);
-    std::printf("\n  group                     strings   per-token  exact\n");
-    const auto& groups = o.model.task->group_names;
-    for (size_t f = 0; f < groups.size(); ++f)
-        std::printf("  %-24s  %7d   %.4f     %.4f\n", groups[f].c_str(),
-                    m.examples_per_format[size_t(f)], m.per_format[size_t(f)],
-                    m.per_format_exact[size_t(f)]);
+                r.examples_per_second, r.metrics.count);
+    print_held_out(*o.model.task, held_out, {r.metrics, r.alignment, r.predictions});
 }
 
 std::string hours_text(double seconds) {
@@ -313,6 +353,9 @@ TrainArgs parse_train_args(const Args& args) {
         } else if (take_option(args, i, "--json", v)) {
             if (v.empty()) throw UsageError("--json needs a file name (or -)");
             o.json_path = v;
+        } else if (take_option(args, i, "--predictions", v)) {
+            if (v.empty()) throw UsageError("--predictions needs a file name");
+            o.predictions_path = v;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
@@ -338,7 +381,7 @@ int train(const Args& args) {
     const std::string& json_path = parsed.json_path;
 
     // Refused before any work: an output that cannot be written, a run of hours.
-    for (const std::string* path : {&save_path, &json_path}) {
+    for (const std::string* path : {&save_path, &json_path, &std::as_const(parsed.predictions_path)}) {
         if (path->empty() || *path == "-") continue;
         const std::string problem = write_problem(*path);
         if (!problem.empty()) {
@@ -378,7 +421,7 @@ int train(const Args& args) {
         return 1;
     }
 
-    if (!json_to_stdout) print_metrics(options, result);
+    if (!json_to_stdout) print_metrics(options, result, data.held_out);
     if (!json_path.empty()) {
         const std::string text = run_json(options, result).dump(2) + "\n";
         if (json_to_stdout) std::fputs(text.c_str(), stdout);
@@ -401,10 +444,16 @@ int train(const Args& args) {
         }
         if (!json_to_stdout) std::printf("\nweights saved to %s\n", save_path.c_str());
     }
+    if (!parsed.predictions_path.empty()) {
+        if (!write_predictions(parsed.predictions_path, task, data.held_out, result.predictions)) return 1;
+        if (!json_to_stdout)
+            std::printf("%spredictions of the %zu held-out strings written to %s\n", save_path.empty() ? "\n" : "",
+                        data.held_out.size(), parsed.predictions_path.c_str());
+    }
     return 0;
 }
 
-PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens) {
+PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens, const std::string& name) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error)) throw std::invalid_argument("not a file that can be read");
     std::ifstream in(path, std::ios::binary);
@@ -421,9 +470,13 @@ PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> to
         source.options.tokens = tokens.value_or(PairsTokens::characters);
     }
     PairsOptions& options = source.options;
-    options.name = std::filesystem::path(path).filename().string();
-    options.name.resize(std::min(options.name.size(), options.name.find('.')));  // "numbers.tsv": numbers
-    if (!valid_pairs_task_name(options.name) || task_named(options.name)) options.name = "pairs";
+    if (!name.empty()) {
+        options.name = name;
+    } else {
+        options.name = std::filesystem::path(path).filename().string();
+        options.name.resize(std::min(options.name.size(), options.name.find('.')));  // "numbers.tsv": numbers
+        if (!valid_pairs_task_name(options.name) || task_named(options.name)) options.name = "pairs";
+    }
     return make_pairs_task(source.text, options);
 }
 

@@ -33,6 +33,7 @@ int bench(const Args& args);  // cmd_bench.cpp
 int chance(const Args& args);  // cmd_chance.cpp
 int counterfactual(const Args& args);  // cmd_counterfactual.cpp
 int pairs_examples(const Args& args);  // cmd_pairs.cpp
+int eval(const Args& args);  // cmd_eval.cpp
 
 // A usage error: prints the message and the command's usage, returns 2.
 int usage_error(const std::string& message, const char* usage);
@@ -108,6 +109,16 @@ struct CounterfactualArgs {
 CounterfactualArgs parse_counterfactual_args(const Args& args);
 struct TrainArgs;
 TrainArgs parse_train_args(const Args& args);
+// `lookback eval`: saved weights scored on their task's held-out split.
+struct EvalArgs {
+    std::string weights;
+    std::string task_file;              // --task-file: the pairs a model of a reader's task was trained on
+    std::optional<PairsTokens> tokens;  // --tokens, beside --task-file
+    const Task* task = nullptr;         // --task: a built-in task
+    std::string predictions_path;       // --predictions: the held-out predictions as CSV
+    std::string json_path;              // --json: the scores as JSON ("-": stdout)
+};
+EvalArgs parse_eval_args(const Args& args);
 struct SweepArgs {
     std::string out_dir = "assets";
     int epochs = 12;
@@ -164,12 +175,13 @@ struct TrainArgs {
     bool yes_long = false;             // --yes-long: run even if it is estimated to be long
     std::string task_file;             // --task-file: a reader's pairs (data/pairs.h), else run.model.task
     std::optional<PairsTokens> tokens;  // --tokens chars|words, for pairs (characters if not given)
+    std::string predictions_path;      // --predictions: the held-out predictions as CSV; empty: none
 };
 // A file of pairs as the page reads it (the page's defaults: duplicates dropped, 10 % held out,
 // split seed 1), or a task file the page exported (io/task_file.h), which states its own tokens
-// and split; named after the file when its name may be a task's and not taken. Throws PairsError
-// (with the line) or std::invalid_argument.
-PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens);
+// and split; named `name`, or if none is given after the file when its name may be a task's and
+// not taken. Throws PairsError (with the line) or std::invalid_argument.
+PairsTask read_pairs_file(const std::string& path, std::optional<PairsTokens> tokens, const std::string& name = "");
 // docs/design.md's FLOP model of one training example with S source tokens (3 × the kind's
 // forward pass, registry.h's forward_flops, for the config's task), and from it the estimated
 // seconds of a run natively: at the 50 GFLOP/s BENCHMARKS.md measured for attention at width 64
@@ -184,9 +196,30 @@ constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 std::string write_problem(const std::string& path);
 // Writes text to path, replacing what was there; false if that failed.
 bool write_text(const std::string& path, const std::string& text);
-// How predict reports a refused date: the text escaped and cut, then why.
+// How predict reports a refused input: the text escaped and cut, then why.
 std::string refusal_line(const std::string& text, const std::string& error);
 RunResult train_and_evaluate(const RunOptions& options, const Splits& data);
+// A model's greedy outputs on a split, scored, and its maps checked against the task's alignment:
+// what train and eval report. Throws DecodingError (models/decoding_check.h).
+struct HeldOutResult {
+    Metrics metrics;
+    std::optional<AlignmentCheck> alignment;
+    std::vector<std::string> predictions;  // in the split's order
+};
+HeldOutResult evaluate_held_out(const Model& model, const std::vector<Example>& held_out);
+// Whether any example has a link of a known alignment: what the maps' scores need.
+bool has_alignments(const std::vector<Example>& examples);
+// "attention decoder (additive scorer), width 64": the kind, its options and its width.
+std::string model_description(const ModelConfig& model);
+// The held-out scores as train and eval print them, named for the task: per-token accuracy and
+// the character or word error rate; BLEU for the translation; the maps' scores where the split
+// has alignments, else a line saying none were given; the per-position table where every target
+// has one length; then the length buckets and the groups that hold examples.
+void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& result);
+// Writes the split's predictions as CSV (io/predictions_csv.h); false, having said why on stderr,
+// if the file cannot be written.
+bool write_predictions(const std::string& path, const Task& task, const std::vector<Example>& held_out,
+                       const std::vector<std::string>& predictions);
 // `train --json`'s fields: model, scorer, width, epochs, seed, parameters,
 // train_seconds, examples_per_second, exact, per_char, per_position[10],
 // length_buckets[4], per_format[6]; plus the bucket ranges and counts, the

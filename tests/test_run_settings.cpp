@@ -221,13 +221,14 @@ TEST_CASE("worker codec: a record's settings, the rest of the row ignored") {
 TEST_CASE("worker codec: a report's numbers must fit the types they are stored in") {
     using nlohmann::json;
     const json good = json::parse(R"({"first_step":0,"losses":[2.5,null],"epochs":[{"epoch":1,"train_loss":null,
-        "exact":null,"per_char":0.5,"aer":0.25,"bleu":null}],"steps":2,"epoch":1,"examples":128,"evaluating":false,"fraction":0.5,
+        "exact":null,"per_char":0.5,"aer":0.25,"bleu":null,"token_error_rate":0.75}],"steps":2,"epoch":1,"examples":128,"evaluating":false,"fraction":0.5,
         "train_seconds":0.25,"done":false})");
     const WorkerReport r = worker_report_from_json(good);
     CHECK(std::isnan(r.losses[1]));  // a loss gone non-finite travels as null
     CHECK(std::isnan(r.epochs[0].train_loss));
     CHECK(r.epochs[0].aer == 0.25f);
     CHECK(std::isnan(r.epochs[0].bleu));  // a task of characters has none
+    CHECK(r.epochs[0].token_error_rate == 0.75f);
     CHECK(worker_report_to_json(r) == good);
     for (const auto& entry : std::vector<std::pair<const char*, json>>{
              {"first_step", -1}, {"first_step", 1.5}, {"steps", "2"}, {"examples", -128}, {"fraction", nullptr},

@@ -40,6 +40,26 @@ LengthBuckets length_quartiles(const Task& task, const std::vector<Example>& ref
     return b;
 }
 
+int edit_distance(const std::vector<std::string_view>& from, const std::vector<std::string_view>& to) {
+    // One row of the dynamic programme at a time: row[j] = distance of from[0, i) to to[0, j).
+    std::vector<int> row(to.size() + 1);
+    for (size_t j = 0; j <= to.size(); ++j) row[j] = int(j);
+    for (size_t i = 1; i <= from.size(); ++i) {
+        int diagonal = row[0];  // distance of from[0, i-1) to to[0, j-1)
+        row[0] = int(i);
+        for (size_t j = 1; j <= to.size(); ++j) {
+            const int above = row[j];
+            row[j] = std::min({above + 1, row[j - 1] + 1, diagonal + (from[i - 1] == to[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row.back();
+}
+
+int token_edit_distance(const Vocabulary& vocabulary, std::string_view output, std::string_view target) {
+    return edit_distance(vocabulary.split(output), vocabulary.split(target));
+}
+
 Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examples,
                              const std::vector<std::string>& predictions) {
     return evaluate_predictions(task, examples, predictions, length_quartiles(task, examples));
@@ -57,7 +77,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
     Metrics m;
     m.count = int(examples.size());
     m.buckets = buckets;
-    long right_total = 0, exact_total = 0, tokens_total = 0;
+    long right_total = 0, exact_total = 0, tokens_total = 0, edits_total = 0;
     BleuCounts bleu;  // of a task of words only
     std::vector<long> right_at(T), scored_at(T);
     std::array<long, length_bucket_count> right_in_bucket{}, tokens_in_bucket{};
@@ -79,6 +99,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
             ++scored_at[t];
         }
         if (task.output.words) bleu.add(predicted, target);
+        edits_total += edit_distance(predicted, target);
         const bool exact = predictions[i] == ex.target;
         const long tokens = long(target.size());
         right_total += right;
@@ -99,6 +120,7 @@ Metrics evaluate_predictions(const Task& task, const std::vector<Example>& examp
     const double nan = std::numeric_limits<double>::quiet_NaN();
     m.exact = double(exact_total) / n;
     m.per_char = double(right_total) / double(tokens_total);
+    m.token_error_rate = double(edits_total) / double(tokens_total);
     m.per_position.assign(T, nan);
     for (size_t t = 0; t < T; ++t)
         if (scored_at[t] > 0) m.per_position[t] = double(right_at[t]) / double(scored_at[t]);

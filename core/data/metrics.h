@@ -15,6 +15,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/alignment_scores.h"
@@ -40,7 +41,12 @@ struct Metrics {
     int count = 0;                      // examples scored
     double exact = 0;                   // the whole target right
     double per_char = 0;                // right tokens / target tokens (a token is a character
-                                        // for dates and reversal, a word for translation)
+                                        // for dates and reversal, a word for translation), token t
+                                        // of the output against token t of the target
+    // Σ token_edit_distance / Σ target tokens: the character or word error rate. Unlike
+    // per_char, one dropped token costs one edit, not every token after it; above 1 when the
+    // outputs hold more edits than the targets tokens. NaN until evaluated.
+    double token_error_rate = NAN;
     std::vector<double> per_position;   // [T] of the targets that reach position t, the share
                                         // right there (NaN where none does)
     LengthBuckets buckets;
@@ -54,6 +60,13 @@ struct Metrics {
     // filled by the held-out evaluator (training/trainer.h) for a model with attention, else empty.
     std::optional<AlignmentScores> alignment;
 };
+
+// Levenshtein distance between two token sequences: the fewest insertions, deletions and
+// substitutions of one token that turn `from` into `to`.
+int edit_distance(const std::vector<std::string_view>& from, const std::vector<std::string_view>& to);
+// The same between an output and its target as the vocabulary splits them (code points or
+// words): an empty output is the target's length away.
+int token_edit_distance(const Vocabulary& vocabulary, std::string_view output, std::string_view target);
 
 // predictions[i] is the model's output for examples[i]; target token t is right when the
 // prediction's token t equals it (a prediction shorter than its target counts its missing
@@ -92,6 +105,7 @@ struct EpochRecord {
     float per_char;    // held-out per-character accuracy (NaN if not evaluated)
     float aer = NAN;   // held-out alignment error rate (NaN if not evaluated or the model has no map)
     float bleu = NAN;  // held-out BLEU (NaN if not evaluated or the task's tokens are not words)
+    float token_error_rate = NAN;  // held-out Metrics::token_error_rate (NaN if not evaluated)
 };
 
 }  // namespace lb

@@ -75,6 +75,7 @@ nlohmann::json metrics_to_json(const Metrics& m) {
         {"held_out_size", m.count},
         {"exact", m.exact},
         {"per_char", m.per_char},
+        {"token_error_rate", number(m.token_error_rate)},
         {"per_position", numbers(m.per_position)},
         {"length_quartiles", m.buckets.quartiles},
         {"length_shortest", m.buckets.shortest},
@@ -96,6 +97,8 @@ Metrics metrics_from_json(const nlohmann::json& json) {
         m.count = json.at("held_out_size").get<int>();
         m.exact = json.at("exact").get<double>();
         m.per_char = json.at("per_char").get<double>();
+        // Absent from metrics written before it was measured: not evaluated.
+        if (json.contains("token_error_rate")) m.token_error_rate = number_from(json.at("token_error_rate"));
         read_array(json, "per_position", m.per_position);
         read_array(json, "length_quartiles", m.buckets.quartiles);
         m.buckets.shortest = json.at("length_shortest").get<int>();

@@ -102,7 +102,7 @@ nlohmann::json worker_report_to_json(const WorkerReport& r) {
     for (const EpochRecord& e : r.epochs)
         epochs.push_back({{"epoch", e.epoch}, {"train_loss", number_or_null(e.train_loss)}, {"exact", number_or_null(e.exact)},
                           {"per_char", number_or_null(e.per_char)}, {"aer", number_or_null(e.aer)},
-                          {"bleu", number_or_null(e.bleu)}});
+                          {"bleu", number_or_null(e.bleu)}, {"token_error_rate", number_or_null(e.token_error_rate)}});
     nlohmann::json losses = nlohmann::json::array();
     for (float loss : r.losses) losses.push_back(number_or_null(loss));
     nlohmann::json json = {
@@ -120,10 +120,15 @@ WorkerReport worker_report_from_json(const nlohmann::json& json) {
     WorkerReport r;
     r.first_step = size_t(whole(json.at("first_step"), "first_step"));
     for (const nlohmann::json& loss : json.at("losses")) r.losses.push_back(float_number(loss, "loss", true));
-    for (const nlohmann::json& e : json.at("epochs"))
+    for (const nlohmann::json& e : json.at("epochs")) {
+        // Reports written before the token error rate have none: not evaluated.
+        const float token_error_rate =
+            e.contains("token_error_rate") ? float_number(e.at("token_error_rate"), "token_error_rate", true) : NAN;
         r.epochs.push_back({int(whole(e.at("epoch"), "epoch", INT_MAX)), float_number(e.at("train_loss"), "train_loss", true),
                             float_number(e.at("exact"), "exact", true), float_number(e.at("per_char"), "per_char", true),
-                            float_number(e.at("aer"), "aer", true), float_number(e.at("bleu"), "bleu", true)});
+                            float_number(e.at("aer"), "aer", true), float_number(e.at("bleu"), "bleu", true),
+                            token_error_rate});
+    }
     if (json.contains("metrics")) {
         r.metrics = metrics_from_json(json.at("metrics"));
         if (!std::isfinite(r.metrics->exact) || !std::isfinite(r.metrics->per_char))

@@ -30,7 +30,7 @@ RunSettings run_settings_from_record(const nlohmann::json& row);
 struct WorkerReport {
     size_t first_step = 0;            // the step of losses[0]: steps already reported
     std::vector<float> losses;        // per-step training losses
-    std::vector<EpochRecord> epochs;  // epochs finished (exact and per_char NaN when not evaluated)
+    std::vector<EpochRecord> epochs;  // epochs finished (exact, per_char, token_error_rate NaN when not evaluated)
     std::optional<Metrics> metrics;   // the newest held-out evaluation, sent with the epoch that made it
     size_t steps = 0;                 // steps taken in all
     int epoch = 0;                    // epochs finished in all

@@ -296,6 +296,7 @@ void Trainer::finish_epoch() {
         record.exact = float(evaluator_.metrics()->exact);
         record.per_char = float(evaluator_.metrics()->per_char);
         record.bleu = float(evaluator_.metrics()->bleu);
+        record.token_error_rate = float(evaluator_.metrics()->token_error_rate);
         if (evaluator_.metrics()->alignment) record.aer = float(evaluator_.metrics()->alignment->aer());
     }
     epochs_.push_back(record);

@@ -55,7 +55,7 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
 // AdamConfig's defaults. epochs = 0 here means never done (the benchmark's runs).
 struct TrainerConfig : RunSettings {
     float clip_norm = 0.0f;           // global gradient-norm clipping; 0 = off
-    bool evaluate_each_epoch = true;  // held-out exact / per-char after each epoch
+    bool evaluate_each_epoch = true;  // held-out exact / per-char / token error rate after each epoch
 };
 
 // EpochRecord, what one epoch measured, is data/metrics.h's (the worker's reports carry it).

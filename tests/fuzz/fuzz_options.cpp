@@ -2,7 +2,7 @@
 // input's first byte picks the command, the rest splits at NUL bytes into arguments.
 // The contract:
 // - a bad command line is a UsageError whose message is valid UTF-8 with no control byte;
-// - the values a command line leaves in its arguments (train's, sweep's, bench's, counterfactual's)
+// - the values a command line leaves in its arguments (train's, sweep's, bench's, counterfactual's, eval's)
 //   are within their documented ranges, read as the type they are stored in (a float learning rate above 0, not the double it was parsed as);
 // - predict and worked-example run: predict against small weights files of every model kind (and
 //   one whose weights overflow when decoded, and a missing file), picked by --weights' text; each
@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         else args.back() += char(data[i]);
     }
     try {
-        switch (data[0] % 6) {
+        switch (data[0] % 7) {
             case 0: {
                 parse_worked_example_args(args);
                 if (run_quietly(worked_example, args) != 0) std::abort();
@@ -143,6 +143,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             case 5: {  // its --data-seed is the settings schema's, as train's is
                 const CounterfactualArgs a = parse_counterfactual_args(args);
                 if (a.weights.empty() || a.out_dir.empty() || a.data_seed > 2147483647u) std::abort();
+                break;
+            }
+            case 6: {  // one task, from a file or by a name the table has
+                const EvalArgs a = parse_eval_args(args);
+                if (a.weights.empty() || a.task_file.empty() == (a.task == nullptr) || (a.tokens && a.task_file.empty()))
+                    std::abort();
                 break;
             }
         }
