@@ -6,6 +6,7 @@
 
 #include "figure.h"
 #include "lab.h"
+#include "data/translation.h"
 #include "lesson/published.h"
 
 namespace lb::web {
@@ -67,10 +68,11 @@ std::vector<ResultRow> Lab::results() const {
         const std::vector<ResultRow>& measured = alignment_sweep(*task).results;
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
-    // A held-out evaluation's row: its BLEU and AER where the task and the model have them.
+    // A held-out evaluation's row: its AER where the model has a map and the task alignments (NaN
+    // without links), its BLEU for the translation (a reader's words may be phonemes or digits).
     auto measured_row = [&](const std::string& label, const ModelConfig& c, const Metrics& m, double seconds) {
         rows.push_back({Origin::page, label, c, m.exact, m.per_char, parameter_count(c), seconds,
-                        m.alignment ? m.alignment->aer() : NAN, m.bleu});
+                        m.alignment ? m.alignment->aer() : NAN, c.task == &translation_task() ? m.bleu : NAN});
     };
     // A run on another setting of the date task's dial says which, so its row is told apart.
     auto page_row = [&](const Run& run, const std::string& label) {
