@@ -259,8 +259,21 @@ window.lookbackFragment = Object.freeze({
         }
       },
       // A task sent in the page's address (pairs.task=... in its fragment, or in an older link's
-      // query), read by the module's URL table.
-      useLink: () => answer(module.ccall('lb_use_pairs_link', 'string', ['string', 'string'], [location.search, location.hash.slice(1)])),
+      // query), read by the module's URL table. On the heap too: an address may hold megabytes.
+      useLink() {
+        const texts = [location.search, location.hash.slice(1)].map((t) => new TextEncoder().encode(t));
+        const pointers = texts.map((bytes) => module._malloc(bytes.length + 1));
+        try {
+          if (pointers.includes(0)) return { ok: false, message: 'The link took more memory than this page has.', line: 0 };
+          texts.forEach((bytes, k) => {
+            module.HEAPU8.set(bytes, pointers[k]);
+            module.HEAPU8[pointers[k] + bytes.length] = 0;
+          });
+          return answer(module.UTF8ToString(module._lb_use_pairs_link(...pointers)));
+        } finally {
+          pointers.forEach((pointer) => module._free(pointer));
+        }
+      },
       // The name of the reader's task ("your-pairs"), as figures' keys name it in the address.
       taskName: module.ccall('lb_own_pairs_name', 'string', [], []),
       // Forget my pairs: the figures' choices of the task leave the address.
