@@ -122,7 +122,7 @@ TEST_CASE("url table: a value left out of links is used but not written; an entr
     CHECK(url.messages() == std::vector<std::string>{"tr.width is too wide here."});
     url.read("tr.width=0");  // the entry leaves this one to the table's own words
     REQUIRE(url.messages().size() == 1);
-    CHECK(url.messages()[0].rfind("The link's tr.width=0 is not usable (tr.width takes a whole number from 1 to 64)", 0) == 0);
+    CHECK(url.messages()[0].rfind("The link's tr.width='0' is not usable (tr.width takes a whole number from 1 to 64)", 0) == 0);
 }
 
 TEST_CASE("url table: a link that chose the reader's task without its pairs says so, not that the task is unknown") {
