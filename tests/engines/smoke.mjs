@@ -297,6 +297,7 @@ export function smokeSet(engine, launch) {
       30000, 100).catch(async (error) => { throw new Error(`${error.message}: ${await said()}`); });
     assert.equal((await state(driver, 'training')).task, 'your-pairs');
     note(t, `a link of ${value.length} characters of pairs opened to them`);
+    await shippedSettled('the link\'s page');  // leaving sooner would cut its downloads short, an error in Firefox
   });
 
   // The narrow frame is the page's second copy: it opens in embed.html with no figure (a light page,
