@@ -104,6 +104,40 @@ TEST_CASE("url table: a task is looked up by name when the link is read, so one 
     CHECK(results.messages().empty());
 }
 
+TEST_CASE("url table: a value left out of links is used but not written; an entry may word its own refusal") {
+    int width = 8;
+    bool unlinked = true;
+    lb::web::UrlTable url("tr.");
+    url.integer("width", width, 1, 64)
+        .left_out_when([&unlinked](const std::string& value) { return unlinked && value == "32"; })
+        .refused_as([](const std::string& key, const std::string& value) { return value == "99" ? key + " is too wide here." : ""; });
+    url.read("tr.width=32");
+    CHECK(width == 32);
+    CHECK(url.query().empty());
+    CHECK(url.leaves_out());
+    unlinked = false;
+    CHECK(url.query() == "tr.width=32");
+    CHECK_FALSE(url.leaves_out());
+    url.read("tr.width=99");
+    CHECK(url.messages() == std::vector<std::string>{"tr.width is too wide here."});
+    url.read("tr.width=0");  // the entry leaves this one to the table's own words
+    REQUIRE(url.messages().size() == 1);
+    CHECK(url.messages()[0].rfind("The link's tr.width='0' is not usable (tr.width takes a whole number from 1 to 64)", 0) == 0);
+}
+
+TEST_CASE("url table: a link that chose the reader's task without its pairs says so, not that the task is unknown") {
+    const lb::Task* chosen = &lb::date_task();
+    lb::web::UrlTable url("ck.");
+    lb::web::url_task(url, "task", chosen);
+    REQUIRE(lb::task_named(lb::web::own_pairs_name) == nullptr);
+    url.read("?ck.task=your-pairs");
+    CHECK(chosen == &lb::date_task());
+    REQUIRE(url.messages().size() == 1);
+    CHECK(url.messages()[0] == "This link chose the sender's own pairs (ck.task=your-pairs), but did not carry them (they were too large "
+                               "for a link, or the link was cut): ask the sender for the task file (Save as a file in \u201cYour own "
+                               "pairs\u201d). Until then the figure shows its default.");
+}
+
 TEST_CASE("url table: numbers out of range, not finite, or of the wrong count are refused") {
     for (const char* bad : {"tr.seed=1001", "tr.seed=-1", "tr.seed=99999999999999999999", "tr.seed=", "tr.seed=%201",
                             "tr.p=nan,0", "tr.p=inf,0", "tr.p=0,0,0", "tr.p=2,0", "tr.p=1e999,0", "tr.p=,",

@@ -17,6 +17,7 @@
 #include "lesson2.h"
 #include "text/text.h"
 #include "theme.h"
+#include "url_setting.h"
 
 namespace {
 
@@ -87,16 +88,18 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const 
     return answer.c_str();
 }
 
-// A task sent in a link: `query` is the page's address's query ("?pairs.task=...&tr.width=16").
-// The same answer as lb_use_pairs, with "absent": true when the address holds no task.
-EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs_link(const char* query) {
+// A task sent in a link: `fragment` is the page's address's fragment without its '#'
+// ("own-pairs&pairs.task=..."), `query` its query ("?tr.width=16", or "?pairs.task=..." in a link
+// made before the fragment held the pairs). The same answer as lb_use_pairs, with "absent": true
+// when the address holds no task.
+EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs_link(const char* query, const char* fragment) {
     static std::string answer;
     lb::web::PairsOutcome out;
     lb::web::GlyphNeed glyphs;
     bool absent = false;
     try {
         if (!app_made) throw std::logic_error("the page has not started");
-        out = lb::web::use_pairs_link(app_made->lab, app_made->lesson2, query, absent);
+        out = lb::web::use_pairs_link(app_made->lab, app_made->lesson2, query, fragment, absent);
         if (out.ok) glyphs = own_task_glyphs();
     } catch (const std::exception& e) {
         out.message = lb::sanitize_utf8(e.what());
@@ -108,7 +111,8 @@ EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs_link(const char* query) {
 }
 
 // The reader's task as a task file's text ("" when there is none), and as a link's value:
-// {"value": "..."} or {"refusal": "... too large for a link ..."}.
+// {"value": "...", "long": longer than some mail and chat programs pass whole} or {"refusal":
+// "No link for these pairs: ..."}.
 EMSCRIPTEN_KEEPALIVE const char* lb_pairs_file() {
     static std::string answer;
     try {
@@ -126,9 +130,14 @@ EMSCRIPTEN_KEEPALIVE const char* lb_pairs_link() {
     } catch (const std::exception& e) {
         link.refusal = lb::sanitize_utf8(e.what());
     }
-    answer = link.refusal.empty() ? nlohmann::json{{"value", link.value}}.dump() : nlohmann::json{{"refusal", link.refusal}}.dump();
+    answer = link.refusal.empty() ? nlohmann::json{{"value", link.value}, {"long", link.long_link}}.dump()
+                                  : nlohmann::json{{"refusal", link.refusal}}.dump();
     return answer.c_str();
 }
+// Forget my pairs: the figures' choices of the reader's task leave the address too.
+EMSCRIPTEN_KEEPALIVE void lb_pairs_forget() { lb::web::forget_own_pairs_link(); }
+// The name the reader's task takes ("your-pairs"), which the page looks for in its address.
+EMSCRIPTEN_KEEPALIVE const char* lb_own_pairs_name() { return lb::web::own_pairs_name; }
 
 // What the page holds of its shipped models, so that a test knows when the page has finished
 // loading them (a reload before that cancels their transfers): {"listed": assets/shipped.json was

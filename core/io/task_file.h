@@ -20,9 +20,14 @@ constexpr std::string_view task_file_tag = "pairs task";  // the value of the fi
 // The largest task file read: its text is at most pairs_max_bytes, which JSON's escapes (a tab,
 // a line end, a quote: two bytes each) can at most double, and the options around it.
 constexpr size_t task_file_max_bytes = 2 * pairs_max_bytes + 4096;
-// The longest link value: a teacher's task travels in a link pasted into a mail or a chat, where
-// a few kilobytes still go through whole. Larger tasks are exported as a file.
-constexpr size_t task_link_max_chars = 8000;
+// The longest link value. The page puts it in its address's fragment, which no server is sent:
+// a fifth of the shortest address the three engines open (Firefox ESR: 1 MiB; Chromium 2 MiB,
+// WebKitGTK 32 MiB; measured in docs/own-pairs.md), room left for the page's own keys. About
+// 16,000 short word pairs; larger tasks are exported as a file.
+constexpr size_t task_link_max_chars = 200000;
+// Some mail and chat programs cut links longer than this (the limit until links moved to the
+// fragment): the page still makes such a link, and says so.
+constexpr size_t task_link_mail_chars = 8000;
 // The compressed bytes that many characters hold: base64url writes 4 for every 3.
 constexpr size_t task_link_max_bytes = task_link_max_chars / 4 * 3;
 static_assert(task_link_max_chars % 4 == 0, "a whole number of base64url groups");

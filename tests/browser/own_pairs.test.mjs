@@ -26,12 +26,17 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { randomLettersText, spellingText } from './generated_pairs.mjs';
 import { clickWidget, openWatched, rect, root, screenshotPath, site, state, typeIntoField, until, useBrowser } from './helpers.mjs';
 
 const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
 
 const status = (page) => page.textContent('#own-pairs-status');
 const thousands = (n) => n.toLocaleString('en-US');
+// The reader's task in an address's fragment ("#own-pairs&pairs.task=…"), or null.
+const fragmentKey = (url) => new URLSearchParams(url.hash.slice(1).split('&').filter((part) => part.includes('=')).join('&')).get('pairs.task');
+const notCarried = 'This link chose the sender\'s own pairs, but did not carry them (they were too large for a link, or the link was cut)';
+const askForFile = 'ask the sender for the task file (Save as a file in \u201cYour own pairs\u201d) and open it here.';
 
 // The served file read as docs/own-pairs.md says: a TSV of input, output and Pharaoh links, words
 // split on spaces; links as the checked figure lists them, {output, input, sure}.
@@ -397,8 +402,9 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   assert.equal(saved.split_seed, 1);
   assert.match(await status(page), /^Saved your-pairs\.lookback\.json/);
   const link = new URL(page.url());
-  assert.ok(link.searchParams.get('pairs.task'), 'the address holds the task');
-  assert.ok(link.searchParams.get('pairs.task').length < 8000);
+  assert.ok(fragmentKey(link), 'the address holds the task, in its fragment');
+  assert.equal(link.searchParams.get('pairs.task'), null, 'not in its query, which is sent to the server');
+  assert.ok(fragmentKey(link).length < 8000);
   assert.equal(link.searchParams.get('ck.task'), 'your-pairs', 'the map check names the task in the address');
   assert.deepEqual(problems, []);
   await page.close();
@@ -440,14 +446,14 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   assert.equal(await other.inputValue('#own-pairs-text'), dropped, 'the file\'s pairs shown, not its JSON');
   // A broken link is refused by its key, and the page shows the lesson's task.
   const broken = new URL(link);
-  broken.searchParams.set('pairs.task', link.searchParams.get('pairs.task').slice(0, 40));
+  broken.hash = `pairs.task=${fragmentKey(link).slice(0, 40)}`;
   assert.deepEqual(fromLink.problems, []);
   await other.close();
   const brokenVisit = await openWatched(await env.browser.newContext(), broken.href);
   await until('the broken link refused', async () => (await status(brokenVisit.page)).includes('refused'), 30000);
   assert.match(await status(brokenVisit.page), /The link's pairs were refused: The link's pairs\.task=.* does not decompress/);
   assert.equal((await state(brokenVisit.page, 'training')).task, 'dates');
-  assert.equal(new URL(brokenVisit.page.url()).searchParams.get('pairs.task'), null, 'the broken task leaves the address');
+  assert.equal(fragmentKey(new URL(brokenVisit.page.url())), null, 'the broken task leaves the address');
   await cyrillicGlyphs(brokenVisit.page);
   await brokenVisit.page.context().close();
   await elsewhere.close();
@@ -463,11 +469,15 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
     assert.deepEqual(opened.problems.filter((m) => !m.startsWith('request failed')), []);
     await opened.page.close();
   };
+  // A link that chose the reader's task without carrying it: the pairs kept here are used, and
+  // the status says they may not be the sender's; the address then carries them.
   const restored = 'Your pairs from your last visit: 130 pairs read';
   await visit(env.url + '?tr.task=your-pairs#own-pairs', async (p) => {
-    assert.ok((await status(p)).startsWith(restored), await status(p));
+    assert.ok((await status(p)).startsWith(`${notCarried}, so the figures use your own from your last visit, which may not be ` +
+      'the sender\'s: 130 pairs read'), await status(p));
     assert.equal((await state(p, 'training')).task, 'your-pairs');
     assert.equal(await p.inputValue('#own-pairs-text'), dropped);
+    assert.equal(fragmentKey(new URL(p.url())), fragmentKey(link), 'the address carries the pairs it names');
   });
   await visit(env.url + '#own-pairs', async (p) => {
     assert.ok((await status(p)).startsWith(restored), await status(p));
@@ -499,10 +509,110 @@ test('links made before zlib open in the page to the pairs they were made from',
     const expected = pairs >= 100 ? `From the link: ${thousands(pairs)} pairs read`
       : `The link's pairs were refused: line ${lines + 1}: the text ends with ${pairs} pairs; a task needs at least 100`;
     await until(`the ${name} link read`, async () => (await status(page)).startsWith(expected), 30000);
-    if (pairs >= 100) assert.equal(await page.inputValue('#own-pairs-text'), file.text, `the ${name} link's pairs shown`);
+    if (pairs >= 100) {
+      assert.equal(await page.inputValue('#own-pairs-text'), file.text, `the ${name} link's pairs shown`);
+      const address = new URL(page.url());
+      assert.equal(address.searchParams.get('pairs.task'), null, 'the address moves the pairs out of its query...');
+      assert.ok(fragmentKey(address), '... into its fragment');
+    }
     assert.deepEqual(problems, []);
     await context.close();
   }
+});
+
+// A teacher's large task: 5,000 word pairs (132 KB) go in a link's fragment, never sent to the
+// server, and open to the same task in a fresh context, scrolled to the block; a figure's Copy
+// link carries them with its choice of the task. Pairs too large for a link are refused one, with
+// the file offered, and no figure names them in the address or its links. A link that names the
+// reader's task without its pairs says so, in the block and in each figure that chose it.
+test('a task of 5,000 word pairs travels in the link\'s fragment; the largest go as a file; a link that names pairs it lacks says so', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { page, problems } = await openWatched(context, env.url);
+  const spelling = spellingText(5000);
+  const copied = () => page.evaluate(() => navigator.clipboard.readText());
+  await page.locator('#own-pairs').scrollIntoViewIfNeeded();
+  await page.check('input[name="own-pairs-tokens"][value="words"]');
+  await useText(page, spelling);
+  // Every input is distinct: 10 % of them held out.
+  await until('the spelling task used', async () => (await status(page)).startsWith('5,000 pairs read; 4,500 to train, 500 held out'), 30000);
+  const summary = (await status(page)).split(' Figure 3')[0];
+  assert.equal(fragmentKey(new URL(page.url())) !== null, true, 'the address holds the task in its fragment');
+
+  await page.focus('#own-pairs-link');
+  await page.keyboard.press('Enter');
+  await until('the link copied', async () => (await status(page)).startsWith('Copied a link'), 10000);
+  const link = new URL(await copied());
+  const value = fragmentKey(link);
+  assert.ok(link.hash.startsWith('#own-pairs&pairs.task='), link.hash.slice(0, 40));
+  assert.equal(link.searchParams.get('pairs.task'), null);
+  assert.ok(value.length > 8000 && value.length < 200000, `${value.length} characters`);
+  assert.equal(await status(page), `Copied a link that holds these pairs (${thousands(link.href.length)} characters): whoever opens ` +
+    'it trains on the same task. Fine in a browser and in a chat that keeps whole links; some mail and chat programs cut links ' +
+    'this long, so send the file where links are cut (Save as a file).');
+  console.log(`# 5,000 spelling pairs: ${spelling.length} bytes of TSV, a link of ${link.href.length} characters ` +
+    `(${Math.floor(value.length / 4 * 3)} bytes compressed)`);
+
+  // Opened where no pairs were used: the same task, the same split.
+  const elsewhere = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await elsewhere.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const fromLink = await openWatched(elsewhere, link.href);
+  const other = fromLink.page;
+  await until('the link\'s task used', async () => (await status(other)).startsWith(`From the link: ${summary}`), 30000);
+  assert.equal((await state(other, 'training')).task, 'your-pairs');
+  const block = await other.evaluate(() => document.getElementById('own-pairs').getBoundingClientRect().top);
+  assert.ok(block >= 0 && block < 900, `scrolled to the block's anchor (its top at ${block} px)`);
+  // Figure 3's own Copy link: its choice of the task and the pairs with it.
+  await other.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  await until('the training figure names the task in the address', async () =>
+    new URL(other.url()).searchParams.get('tr.task') === 'your-pairs', 20000);
+  const training = other.locator('figure:has(canvas[data-figure="training"])');
+  await training.locator('[data-export="link"]').click();
+  await until('the figure\'s link copied', async () => /Link copied/.test(await training.locator('.figure-tools-status').textContent()), 10000);
+  const figureLink = new URL(await other.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(figureLink.searchParams.get('tr.task'), 'your-pairs');
+  assert.equal(fragmentKey(figureLink), value, 'the figure\'s link carries the pairs it names');
+  assert.equal(await training.locator('.figure-tools-status').textContent(), 'Link copied: it opens this figure as it is now.');
+
+  // Pairs too large for a link: the figures keep training on them but no longer name them in the
+  // address, a figure's link says it leaves them out, and the block offers the file.
+  await other.locator('#own-pairs').scrollIntoViewIfNeeded();
+  await other.check('input[name="own-pairs-tokens"][value="characters"]');
+  await useText(other, randomLettersText(5000));
+  await until('the random letters used', async () => (await status(other)).startsWith('5,000 pairs read'), 30000);
+  assert.ok((await status(other)).includes('They are too large for a link: to pass them on, Save as a file.'), await status(other));
+  const address = new URL(other.url());
+  assert.equal(fragmentKey(address), null, 'the address no longer holds pairs');
+  assert.equal(address.searchParams.get('tr.task'), null, 'nor names the task it cannot carry');
+  assert.equal((await state(other, 'training')).task, 'your-pairs', 'the figure still trains on it');
+  await other.focus('#own-pairs-link');
+  await other.keyboard.press('Enter');
+  assert.equal(await status(other), 'No link for these pairs: compressed, they pass the 150,000 bytes a link holds. Save as a file ' +
+    'and send that instead: it opens here by Open a file, or dropped on this block.');
+  assert.equal(await other.getAttribute('#own-pairs', 'data-own-pairs'), 'refused');
+  await training.locator('[data-export="link"]').click();
+  await until('the figure\'s link copied', async () => /without your own pairs/.test(await training.locator('.figure-tools-status').textContent()), 10000);
+  const withoutPairs = new URL(await other.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(withoutPairs.searchParams.get('tr.task'), null);
+  assert.equal(fragmentKey(withoutPairs), null);
+  assert.deepEqual([...problems, ...fromLink.problems], []);
+  await elsewhere.close();
+
+  // A link that names the reader's task without its pairs, where none were kept: the block says
+  // what happened and what to ask for, and each figure that chose it says so instead of refusing
+  // the name as an unknown task.
+  const bare = await openWatched(await env.browser.newContext(), `${env.url}?tr.task=your-pairs&ck.task=your-pairs#own-pairs`);
+  await until('the status', async () => (await status(bare.page)) !== '', 30000);
+  assert.equal(await status(bare.page), `${notCarried}: ${askForFile}`);
+  const trained = await state(bare.page, 'training');
+  assert.equal(trained.task, 'dates');
+  assert.deepEqual(trained.url_messages, ['This link chose the sender\'s own pairs (tr.task=your-pairs), but did not carry them (they ' +
+    'were too large for a link, or the link was cut): ask the sender for the task file (Save as a file in \u201cYour own pairs\u201d). ' +
+    'Until then the figure shows its default.']);
+  assert.match((await state(bare.page, 'checked')).url_messages.join(' '), /chose the sender's own pairs \(ck\.task=your-pairs\)/);
+  assert.deepEqual(bare.problems, []);
+  await bare.page.context().close();
+  await context.close();
 });
 
 // The worker's side alone, under node (no page): the training module driven by engine.js as a

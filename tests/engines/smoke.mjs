@@ -10,10 +10,12 @@
 // asked the server for failed (no 404), nothing logged an error. The Chromium suite
 // (tests/browser/) tests all of this and much more; this set is what must also hold in the
 // engines of Safari and Firefox. What it measures on the way (the module's start, each figure's
-// first drawing, the epoch's examples per second) it prints.
+// first drawing, the epoch's examples per second) it prints. A link carrying a reader's task of
+// 3,000 pairs in its fragment opens to it; that page is the one reloaded offline.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import path from 'node:path';
+import { taskLinkValue, spellingText } from '../browser/generated_pairs.mjs';
 import { inkInPage, shippedFailures } from '../browser/helpers.mjs';
 import { logs, serveLogged, site, sleep, startXvfb, until } from './helpers.mjs';
 
@@ -294,10 +296,25 @@ export function smokeSet(engine, launch) {
     assert.ok(narrow.widest <= 390, `a canvas reaches ${narrow.widest} px`);
   });
 
-  test('with the server gone the page reloads from its service worker', { timeout: 180000 }, async (t) => {
+  // A teacher's link: 3,000 word pairs (made here as the page makes a link) in the address's
+  // fragment, opened by a new page load (the smoke set's second copy of the page, which the offline
+  // test goes on with): the page makes the task from it and says so. The fragment's length is
+  // what the engine must keep (docs/own-pairs.md: each engine's measured limit).
+  test('a link carrying 3,000 pairs in its fragment opens to them', { timeout: 120000 }, async (t) => {
     await gatherErrors();
-    await driver.goto(url);
+    const value = taskLinkValue(spellingText(3000), 'words');
+    await driver.goto(`${url}#own-pairs&pairs.task=${value}`);
     await until('window.lookback', () => driver.run(() => window.lookback !== undefined), 30000, 50);
+    await driver.run(watchErrors);
+    const said = () => driver.run(() => document.getElementById('own-pairs-status').textContent);
+    await until('the link\'s task used', async () => (await said()).startsWith('From the link: 3,000 pairs read; 2,700 to train, 300 held out'),
+      30000, 100).catch(async (error) => { throw new Error(`${error.message}: ${await said()}`); });
+    assert.equal((await state(driver, 'training')).task, 'your-pairs');
+    note(t, `a link of ${value.length} characters of pairs opened to them`);
+  });
+
+  // On the link's page, opened by the test before: reloaded offline, it trains on the link's task.
+  test('with the server gone the page reloads from its service worker', { timeout: 180000 }, async (t) => {
     await until('the service worker to keep the site', () => driver.run(async () =>
       (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), 60000, 250);
     // The reload would cancel the page's own loading (the shipped models, streaming from the

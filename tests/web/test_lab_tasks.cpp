@@ -40,6 +40,7 @@
 #include "kernels/rng.h"
 #include "lab.h"
 #include "lesson2.h"
+#include "url_setting.h"
 #include "map_view.h"
 
 using namespace lb;
@@ -544,11 +545,16 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         link = own_pairs_link(lab);
         REQUIRE(link.refusal.empty());
 
-        // 3,000 pairs of random letters do not fit in a link: it says what a link holds.
+        CHECK_FALSE(link.long_link);  // 1.5 KB: whole through any mail
+        CHECK(own_pairs_in_links);
+        CHECK(contains(lesson.training.url.query(), "tr.task=your-pairs"));  // the figure names it: the link carries it
+
+        // 5,000 pairs of 40 random letters do not fit in a link: it says what a link holds, and
+        // the figures no longer name the task in the address (they still train on it).
         Rng rng(3);
         std::string large;
-        for (int i = 0; i < 3000; ++i) {
-            std::string s(12, ' ');
+        for (int i = 0; i < 5000; ++i) {
+            std::string s(40, ' ');
             for (char& c : s) c = char('a' + rng.below(26));
             large += s + "\t" + std::string(s.rbegin(), s.rend()) + "\n";
         }
@@ -556,7 +562,18 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         const PairsLink too_large = own_pairs_link(lab);
         CHECK(too_large.value.empty());
         CHECK(too_large.refusal ==
-              "These pairs are more than a link holds (6,000 bytes compressed): save them as a file and send that instead.");
+              "No link for these pairs: compressed, they pass the 150,000 bytes a link holds. Save as a file and send that "
+              "instead: it opens here by Open a file, or dropped on this block.");
+        CHECK_FALSE(own_pairs_in_links);
+        CHECK(lesson.training.run.model.task == &lab.own_task->task);
+        CHECK_FALSE(contains(lesson.training.url.query(), "task="));
+        CHECK_FALSE(contains(lesson.checked.url.query(), "task="));
+        // Small pairs again: named, and linked, again; forgotten, no longer named.
+        REQUIRE(use_own_pairs(lab, lesson, reversal_pairs(150, 25, true), options).ok);
+        CHECK(contains(lesson.training.url.query(), "tr.task=your-pairs"));
+        forget_own_pairs_link();
+        CHECK_FALSE(contains(lesson.training.url.query(), "task="));
+        CHECK(own_pairs_link(lab).value == link.value);  // a link asked for still holds them
     }
     const auto same_split = [&](Lab& lab) {
         std::vector<std::string> inputs;
@@ -575,29 +592,51 @@ TEST_CASE("own pairs: the task leaves as a file and a link and comes back the sa
         same_split(other);
     }
     {
-        // The link, read from an address with figures' keys around it.
+        // The link, read from an address's fragment after its anchor, figures' keys in the query.
         Lab linked;
         Lesson2 lesson;
         bool absent = true;
-        PairsOutcome out = use_pairs_link(linked, lesson, "?tr.width=16&pairs.task=" + link.value + "&ck.example=2", absent);
+        PairsOutcome out = use_pairs_link(linked, lesson, "?tr.width=16&ck.example=2", "own-pairs&pairs.task=" + link.value, absent);
         REQUIRE(out.ok);
         CHECK_FALSE(absent);
         CHECK(out.text == reversal_pairs(150, 25, true));
         CHECK(lesson.training.run.model.task == &linked.own_task->task);  // chosen in Figure 3
         same_split(linked);
-        out = use_pairs_link(linked, lesson, "?tr.width=16", absent);
+        out = use_pairs_link(linked, lesson, "?tr.width=16", "own-pairs", absent);
         CHECK(absent);
         CHECK_FALSE(out.ok);
+        // A link made before the fragment held the pairs: in the query.
+        out = use_pairs_link(linked, lesson, "?tr.width=16&pairs.task=" + link.value + "&ck.example=2", "", absent);
+        REQUIRE(out.ok);
+        CHECK(out.text == reversal_pairs(150, 25, true));
         // A broken link is refused by its key and changes nothing.
         const Task* kept = &linked.own_task->task;
-        out = use_pairs_link(linked, lesson, "?pairs.task=" + link.value.substr(0, link.value.size() / 2 / 4 * 4), absent);
+        out = use_pairs_link(linked, lesson, "", "pairs.task=" + link.value.substr(0, link.value.size() / 2 / 4 * 4), absent);
         CHECK_FALSE(absent);
         CHECK_FALSE(out.ok);
         CHECK(contains(out.message, "pairs.task"));
         CHECK(contains(out.message, "does not decompress"));
         CHECK(&linked.own_task->task == kept);
-        out = use_pairs_link(linked, lesson, "?pairs.tusk=1", absent);
+        out = use_pairs_link(linked, lesson, "?pairs.tusk=1", "", absent);
         CHECK_FALSE(out.ok);
         CHECK(contains(out.message, "pairs.tusk"));
+    }
+    {
+        // A link that chose the reader's task without carrying it, where no pairs were used: each
+        // figure says so, not that the task is unknown, and keeps its default.
+        Lesson2 lesson;
+        REQUIRE(task_named(own_pairs_name) == nullptr);
+        lesson.training.url.read("?tr.task=your-pairs");
+        lesson.checked.url.read("?ck.task=your-pairs");
+        CHECK(lesson.training.run.model.task == &date_task());
+        for (const UrlTable* url : {&lesson.training.url, &lesson.checked.url}) {
+            REQUIRE(url->messages().size() == 1);
+            CHECK(url->messages()[0] ==
+                  "This link chose the sender's own pairs (" + url->prefix() + "task=your-pairs), but did not carry them (they were too "
+                  "large for a link, or the link was cut): ask the sender for the task file (Save as a file in \u201cYour own pairs\u201d). "
+                  "Until then the figure shows its default.");
+        }
+        lesson.training.url.read("?tr.task=yours");  // another unknown name: the table's own words
+        CHECK(contains(lesson.training.url.messages()[0], "is not usable (tr.task takes"));
     }
 }

@@ -182,8 +182,6 @@ struct PairsOutcome {
     std::string tokens;   // "characters" or "words": what the task was made with (a task file says)
     std::string text;     // the pairs made into the task, when they came from a task file or a link
 };
-// The name a reader's task takes in the table and the training figure's list.
-constexpr const char* own_pairs_name = "your-pairs";
 // Makes a task of `text` (make_pairs_task, named own_pairs_name whatever `options` says; a task
 // file the page exported, io/task_file.h, brings its own options) and,
 // once it is made, puts it in place of the reader's previous task: the runs trained on that one
@@ -196,15 +194,21 @@ constexpr const char* own_pairs_name = "your-pairs";
 PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, PairsOptions options,
                            bool select = true);
 // The same for a task sent in a link: the page's address holds `pairs.task` (io/task_file.h's
-// link value), read through a URL table like every figure's setting. `absent` when it holds none;
-// a refusal names the key and why, and changes nothing.
-PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, bool& absent);
+// link value) in its fragment ("own-pairs&pairs.task=...", without the '#'), or, in a link made
+// before the fragment held it, in its query; read through a URL table like every figure's
+// setting. `absent` when neither holds one; a refusal names the key and why, and changes nothing.
+PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, std::string_view fragment, bool& absent);
 // The reader's task as a task file, or "" when there is none.
 std::string own_pairs_file(const Lab& lab);
-// Its link value, or the reason it has none: no task, or too large for a link (then its size).
+// Its link value, or the reason it has none: no task, or too large for a link (then what a link
+// holds). `long_link`: longer than some mail and chat programs pass whole (task_link_mail_chars).
 struct PairsLink {
     std::string value, refusal;
+    bool long_link = false;
 };
 PairsLink own_pairs_link(Lab& lab);
+// The reader asked the page to forget the pairs: figures' choices of them leave the address
+// (own_pairs_in_links) until a task is used again.
+void forget_own_pairs_link();
 
 }  // namespace lb::web

@@ -4,7 +4,8 @@
 // core/data/pairs.h, replaces the reader's previous one everywhere the page held it, and reaches
 // the training workers as its text and options (Lab::replace_own_task). The same task leaves the page
 // as a task file or a link (io/task_file.h) and comes back through use_own_pairs or a link's
-// `pairs.task` (use_pairs_link).
+// `pairs.task` (use_pairs_link). Whether links carry it decides whether the figures may name it
+// in the address (url_setting.h's own_pairs_in_links).
 #include <new>
 
 #include "figure.h"
@@ -12,6 +13,7 @@
 #include "io/worker_codec.h"
 #include "lesson2.h"
 #include "text/text.h"
+#include "url_setting.h"
 #include "url_state.h"
 
 namespace lb::web {
@@ -61,6 +63,14 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
             if (drawn) lab.build(lab.live, lesson.training.configs());
             for (const char* figure : {"training", "transformer-training", "checked", "results"}) request_redraw(figure);
         }
+        // Whether links can carry the new task, now: the figures that name it in the address
+        // (drawn or not) leave it out at once when they cannot.
+        try {
+            own_pairs_link(lab);
+        } catch (...) {  // out of memory: no link, and the task stays made
+            own_pairs_in_links = false;
+        }
+        write_urls();
     } catch (const PairsError& e) {
         out.message = e.what();
         out.line = e.line;
@@ -75,7 +85,7 @@ PairsOutcome use_own_pairs(Lab& lab, Lesson2& lesson, std::string_view text, Pai
     return out;
 }
 
-PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, bool& absent) {
+PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, std::string_view fragment, bool& absent) {
     std::string value;
     PairsTaskSource source;
     UrlTable table("pairs.");
@@ -87,8 +97,13 @@ PairsOutcome use_pairs_link(Lab& lab, Lesson2& lesson, std::string_view query, b
             return std::string(e.what());
         }
     });
-    table.read(query);
+    // The fragment's anchor ("own-pairs") is no key of the table's, so it is passed over.
+    table.read(fragment);
     absent = value.empty() && table.messages().empty();
+    if (absent) {  // a link made before the fragment held the pairs
+        table.read(query);
+        absent = value.empty() && table.messages().empty();
+    }
     if (!table.messages().empty()) return {.message = table.messages().front()};
     if (absent) return {};
     PairsOutcome out = use_own_pairs(lab, lesson, source.text, source.options);
@@ -100,11 +115,20 @@ std::string own_pairs_file(const Lab& lab) { return lab.own_task ? task_file_tex
 
 PairsLink own_pairs_link(Lab& lab) {
     if (!lab.own_task) return {.refusal = "There are no pairs of yours to link to."};
-    if (!lab.own_task_link) lab.own_task_link = task_link_value(lab.own_task_source).value_or("");
+    if (!lab.own_task_link) {
+        lab.own_task_link = task_link_value(lab.own_task_source).value_or("");
+        own_pairs_in_links = !lab.own_task_link->empty();
+    }
     if (lab.own_task_link->empty())
-        return {.refusal = "These pairs are more than a link holds (" + grouped(long(task_link_max_bytes)) +
-                           " bytes compressed): save them as a file and send that instead."};
-    return {.value = *lab.own_task_link};
+        return {.refusal = "No link for these pairs: compressed, they pass the " + grouped(long(task_link_max_bytes)) +
+                           " bytes a link holds. Save as a file and send that instead: it opens here by Open a file, "
+                           "or dropped on this block."};
+    return {.value = *lab.own_task_link, .long_link = lab.own_task_link->size() > task_link_mail_chars};
+}
+
+void forget_own_pairs_link() {
+    own_pairs_in_links = false;
+    write_urls();
 }
 
 }  // namespace lb::web

@@ -3,18 +3,39 @@
 // (settings/run_settings.h) reads, checks and writes the value and words the refusal, so the page
 // takes what the command line and the worker take. `page_hi`, when given, is the figure's own
 // narrower top (its slider's), stated in the schema's words. A figure's choice of task (ck.task,
-// rs.task). And a moved step's attention (al.move, tm.move), which the alignment and
+// rs.task), and the reader's own task in links. And a moved step's attention (al.move, tm.move), which the alignment and
 // Transformer-maps figures read alike.
 #pragma once
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "analysis.h"
 #include "settings/run_settings.h"
 #include "url_state.h"
 
 namespace lb::web {
+
+// The reader's own task (docs/own-pairs.md, "Keep and share"): the name it takes in the table,
+// and whether the page's links carry its pairs. While they do not (too large for a link, or
+// forgotten from the address: figures/own_pairs.cpp sets it), a figure's choice of it is left out
+// of the address, and so of every link copied from it: no link names pairs it does not bring.
+constexpr const char* own_pairs_name = "your-pairs";
+inline bool own_pairs_in_links = true;
+
+// For a figure's task entry, the last added to `url`: its choice of the reader's task is left out
+// of links that do not carry the pairs, and a link that chose the task without bringing them is
+// refused saying so, rather than as an unknown task.
+inline void own_pairs_entry(UrlTable& url) {
+    url.left_out_when([](const std::string& name) { return name == own_pairs_name && !own_pairs_in_links; })
+        .refused_as([](const std::string& key, const std::string& name) {
+            if (name != own_pairs_name || task_named(name)) return std::string();
+            return "This link chose the sender's own pairs (" + key + "=" + name +
+                   "), but did not carry them (they were too large for a link, or the link was cut): ask the sender "
+                   "for the task file (Save as a file in \u201cYour own pairs\u201d). Until then the figure shows its default.";
+        });
+}
 
 inline void url_setting(UrlTable& url, const std::string& key, RunSettings& run, const char* setting,
                         double page_hi = INFINITY) {
@@ -30,6 +51,7 @@ inline void url_setting(UrlTable& url, const std::string& key, RunSettings& run,
                   run = checked;
                   return true;
               });
+    if (std::string_view(setting) == "task") own_pairs_entry(url);
 }
 
 // A figure's task (ck.task, rs.task) by its name, looked up in the table of tasks when the link is
@@ -45,6 +67,7 @@ inline void url_task(UrlTable& url, const std::string& key, const Task*& field, 
                   if (task) field = task;
                   return task != nullptr;
               });
+    own_pairs_entry(url);
 }
 
 // A move of one output step's attention (analysis.h) as "STEP:POSITION" or "STEP:FIRST-LAST": an

@@ -15,7 +15,22 @@
 // wasm was preloaded) and attaches the canvases. A link into the page (#figure-3) is scrolled to
 // only after parsing, so nothing is drawn sooner by attaching the canvases as they are parsed.
 'use strict';
+// The address's fragment, which is never sent to a server: an anchor in the page (a figure's id,
+// own-pairs), then keys the page keeps there, each after an '&' (a reader's task, pairs.task=…):
+// "#own-pairs&pairs.task=…", "#pairs.task=…" without an anchor, "#figure-3" without keys.
+window.lookbackFragment = Object.freeze({
+  read(hash) {
+    const parts = hash.replace(/^#/, '').split('&');
+    const anchor = parts[0].includes('=') ? '' : parts.shift();
+    return { anchor, keys: new URLSearchParams(parts.join('&')) };
+  },
+  text(anchor, keys) {
+    const written = keys.toString();
+    return anchor && written ? `${anchor}&${written}` : anchor || written;
+  },
+});
 (() => {
+  const fragment = window.lookbackFragment;
   const byIndex = [];            // the module's figure index -> canvas
   const mirrors = [];            // the module's figure index -> its controls as HTML (mirror.js)
   const indexByName = new Map(); // figure name -> the module's figure index
@@ -52,16 +67,25 @@
     failed(index) { byIndex[index].dataset.figureFailed = ''; },
     setControls(index, json, busy) { mirrors[index].setControls(json, busy); },
     announce(index, text) { mirrors[index].announce(text); },
+    // A figure wrote its keys: the address carries the reader's task if one now names it.
+    addressWritten() { window.lookbackOwnPairs?.fitAddress(); },
   };
 
   // --- the toolbar under a figure -------------------------------------------------------------
   const toolbarOf = (canvas) => canvas.closest('figure')?.querySelector('.figure-tools');
 
-  // The page's address now (each figure keeps its settings in it), pointing at the figure.
+  // The page's address now (each figure keeps its settings in it, and the reader's task rides in
+  // its fragment when a figure names it), pointing at the figure.
   function figureLink(canvas) {
     const url = new URL(location.href);
-    url.hash = canvas.closest('figure')?.id ?? canvas.id;
+    url.hash = fragment.text(canvas.closest('figure')?.id ?? canvas.id, fragment.read(url.hash).keys);
     return url.href;
+  }
+  // Whether the figure uses the reader's task while its link does not carry them (too large for a
+  // link, or forgotten): the module then leaves its choice of the task out of the address.
+  function leavesOutOwnPairs(canvas) {
+    const name = module.ccall('lb_own_pairs_name', 'string', [], []);
+    return window.lookback.state(canvas.dataset.figure).task === name && !fragment.read(location.hash).keys.has('pairs.task');
   }
 
   function save(file, blob) {
@@ -136,6 +160,10 @@
       return `Saved lookback-${name}.csv.`;
     }
     await navigator.clipboard.writeText(link);
+    if (leavesOutOwnPairs(canvas)) {
+      return 'Link copied, without your own pairs (too large for a link, or forgotten from the address): it opens this ' +
+        'figure as it is now, but on its default task. To pass the pairs on, use Save as a file in \u201cYour own pairs\u201d.';
+    }
     return 'Link copied: it opens this figure as it is now.';
   }
 
@@ -230,8 +258,26 @@
           module._free(pointer);
         }
       },
-      // A task sent in the page's address (pairs.task=...), read by the module's URL table.
-      useLink: () => answer(module.ccall('lb_use_pairs_link', 'string', ['string'], [location.search])),
+      // A task sent in the page's address (pairs.task=... in its fragment, or in an older link's
+      // query), read by the module's URL table. On the heap too: an address may hold megabytes.
+      useLink() {
+        const texts = [location.search, location.hash.slice(1)].map((t) => new TextEncoder().encode(t));
+        const pointers = texts.map((bytes) => module._malloc(bytes.length + 1));
+        try {
+          if (pointers.includes(0)) return { ok: false, message: 'The link took more memory than this page has.', line: 0 };
+          texts.forEach((bytes, k) => {
+            module.HEAPU8.set(bytes, pointers[k]);
+            module.HEAPU8[pointers[k] + bytes.length] = 0;
+          });
+          return answer(module.UTF8ToString(module._lb_use_pairs_link(...pointers)));
+        } finally {
+          pointers.forEach((pointer) => module._free(pointer));
+        }
+      },
+      // The name of the reader's task ("your-pairs"), as figures' keys name it in the address.
+      taskName: module.ccall('lb_own_pairs_name', 'string', [], []),
+      // Forget my pairs: the figures' choices of the task leave the address.
+      forget: () => module._lb_pairs_forget(),
       file: () => module.ccall('lb_pairs_file', 'string', [], []),
       // Downloads the task file as `name`; its size in bytes, or 0 when there was none to save.
       save(name) {
@@ -445,8 +491,17 @@
   // A deferred script runs after parsing but before DOMContentLoaded, and a link's target is
   // scrolled to right after that event: the figures start once the module is ready and an
   // animation frame has passed since. Waiting for a frame after the module instead cost ~0.1 s.
+  // A fragment holding keys (#own-pairs&pairs.task=…) names no element: the page scrolls to its
+  // anchor as the browser would to a plain one.
+  const toAnchor = () => {
+    const { anchor, keys } = fragment.read(location.hash);
+    if (anchor && keys.toString()) document.getElementById(anchor)?.scrollIntoView();
+  };
   const scrolled = document.readyState === 'complete'
-    ? Promise.resolve()
-    : new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(resolve), { once: true }));
+    ? Promise.resolve(toAnchor())
+    : new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => {
+      toAnchor();
+      requestAnimationFrame(resolve);
+    }, { once: true }));
   Promise.all([started, scrolled]).then(([ready]) => start(ready), failed);
 })();

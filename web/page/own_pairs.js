@@ -17,12 +17,22 @@
   const save = block.querySelector('#own-pairs-save');
   const share = block.querySelector('#own-pairs-link');
   const forget = block.querySelector('#own-pairs-forget');
-  let pairs = null;     // the module's side (lookback.js): use, useLink, file, link, save
+  let pairs = null;     // the module's side (lookback.js): use, useLink, file, link, save, forget, taskName
   let running = false;  // the figures run: a task may be used now
   let waiting = null;   // what was asked before then
   // The last task used, kept in this browser for the next visit as a task file (never sent anywhere).
   const kept = 'lookback.own-pairs';
-  const linkKey = 'pairs.task';  // the page's address holds a task small enough for a link
+  // The page's address holds a task small enough for a link under this key, in its fragment
+  // (lookback.js's lookbackFragment: "#own-pairs&pairs.task=…"), which is never sent to a server;
+  // links made before held it in the query, and still open.
+  const linkKey = 'pairs.task';
+  const fragment = window.lookbackFragment;
+  let usedHere = false;   // a task was used in this visit, not only restored from the browser's storage
+  let forgotten = false;  // Forget my pairs, until a task is used again
+  const thousands = (n) => n.toLocaleString('en-US');
+  const notCarried = 'This link chose the sender\'s own pairs, but did not carry them (they were too large for a link, ' +
+    'or the link was cut)';
+  const askForFile = 'ask the sender for the task file (Save as a file in \u201cYour own pairs\u201d) and open it here.';
 
   const tokens = () => block.querySelector('input[name="own-pairs-tokens"]:checked')?.value ?? 'characters';
   const setTokens = (value) => {
@@ -34,11 +44,22 @@
     status.classList.toggle('is-refused', refused);
     block.dataset.ownPairs = refused ? 'refused' : 'used';
   };
-  const withAddress = (change) => {
+  // The address as it must be: the pairs in its fragment while a figure names the reader's task
+  // in it, or the task was used in this visit, and a link holds them; else none (and the module
+  // leaves the figures' choice of the task out: url_setting.h). Never in its query, where links
+  // made before put them.
+  function fitAddress() {
+    if (!pairs) return;
     const url = new URL(location.href);
-    change(url);
-    history.replaceState(history.state, '', url.href);
-  };
+    const named = [...url.searchParams.values()].includes(pairs.taskName);
+    const link = (usedHere || named) && !forgotten ? pairs.link() : {};
+    const { anchor, keys } = fragment.read(url.hash);
+    if (link.value) keys.set(linkKey, link.value);
+    else keys.delete(linkKey);
+    if (url.searchParams.has(linkKey)) url.searchParams.delete(linkKey);
+    url.hash = fragment.text(anchor, keys);
+    if (url.href !== location.href) history.replaceState(history.state, '', url.href);
+  }
   const keep = () => {
     save.hidden = share.hidden = forget.hidden = false;
     try {
@@ -54,9 +75,11 @@
     if (answer.text) text.value = answer.text;
     else if (shown !== undefined) text.value = answer.cut ? '' : shown;
     if (answer.tokens) setTokens(answer.tokens);
-    const link = pairs.link();
-    withAddress((url) => (link.value ? url.searchParams.set(linkKey, link.value) : url.searchParams.delete(linkKey)));
-    return keep();
+    usedHere = true;
+    forgotten = false;
+    fitAddress();
+    const large = pairs.link().value ? '' : ' They are too large for a link: to pass them on, Save as a file.';
+    return large + keep();
   };
 
   // Once the status says what was used: the task's characters that the figures' font lacks. The
@@ -176,6 +199,7 @@
     say(`Saved ${name} (${Math.ceil(size / 1024)} KB): open it here, in any copy of this page, or with \u201clookback train --task-file ${name}\u201d.`, false);
   });
 
+  // A link for most tasks; for the largest, the refusal says why and offers the file.
   share.addEventListener('click', async () => {
     const made = pairs.link();
     if (!made.value) {
@@ -183,20 +207,26 @@
       return;
     }
     const url = new URL(location.href);
-    url.searchParams.set(linkKey, made.value);
-    url.hash = 'own-pairs';
-    const size = `${(made.value.length / 1024).toFixed(1)} KB`;
+    url.searchParams.delete(linkKey);
+    const { keys } = fragment.read(url.hash);
+    keys.set(linkKey, made.value);
+    url.hash = fragment.text('own-pairs', keys);
+    const size = `${thousands(url.href.length)} characters`;
+    const long = made.long ? ' Fine in a browser and in a chat that keeps whole links; some mail and chat programs cut links ' +
+      'this long, so send the file where links are cut (Save as a file).' : '';
     try {
       await navigator.clipboard.writeText(url.href);
-      say(`Copied a link that holds these pairs (${size}): whoever opens it trains on the same task.`, false);
+      say(`Copied a link that holds these pairs (${size}): whoever opens it trains on the same task.${long}`, false);
     } catch {
-      say(`The browser did not let the page copy; the link (${size}) is ${url.href}`, false);
+      say(`The browser did not let the page copy; the link (${size}) is ${url.href}${long}`, false);
     }
   });
 
   forget.addEventListener('click', () => {
     localStorage.removeItem(kept);
-    withAddress((url) => url.searchParams.delete(linkKey));
+    forgotten = true;
+    pairs.forget();  // the figures' choices of the task leave the address
+    fitAddress();
     forget.hidden = true;
     say('Your pairs are no longer kept in this browser or in the address; the page still has them until you leave.', false);
   });
@@ -207,6 +237,7 @@
     // where the address asks for it. One the page no longer takes is forgotten, and it says why.
     restore(api) {
       pairs = api;
+      addEventListener('hashchange', fitAddress);  // an anchor followed in the page: the pairs stay after it
       const linked = pairs.useLink();
       if (linked.ok) {
         const note = took(linked);
@@ -215,13 +246,16 @@
         return;
       }
       const refusal = linked.absent ? '' : `The link's pairs were refused: ${linked.message} `;
-      if (refusal) withAddress((url) => url.searchParams.delete(linkKey));
+      // A link that chose the reader's task without carrying it (made before, or cut).
+      const named = linked.absent && [...new URLSearchParams(location.search).values()].includes(pairs.taskName);
       let stored = null;
       try {
         stored = localStorage.getItem(kept);
       } catch { /* storage blocked: nothing to restore */ }
       if (stored === null) {
         if (refusal) say(refusal, true);
+        else if (named) say(`${notCarried}: ${askForFile}`, true);
+        fitAddress();
         return;
       }
       const answer = pairs.use(stored, { select: false });
@@ -229,13 +263,20 @@
         text.value = answer.text;
         setTokens(answer.tokens);
         save.hidden = share.hidden = forget.hidden = false;
-        say(`${refusal}Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, !!refusal);
+        if (named) {
+          say(`${notCarried}, so the figures use your own from your last visit, which may not be the sender's: ${answer.message} ` +
+              `For the sender's, ${askForFile}`, true);
+        } else {
+          say(`${refusal}Your pairs from your last visit: ${answer.message} They are \u201c${answer.task}\u201d in Figure 3's task list.`, !!refusal);
+        }
         fontsFor(answer);
       } else {
         localStorage.removeItem(kept);
         say(`${refusal}Your pairs from your last visit were refused and forgotten: ${answer.message}`, true);
       }
+      fitAddress();
     },
+    fitAddress,
     connect() {
       running = true;
       if (waiting) submit(...waiting.splice(0));

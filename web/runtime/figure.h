@@ -64,6 +64,10 @@ void keep_awake();
 // --- anywhere ------------------------------------------------------------------------------
 // Asks for a redraw of the named figure (its state changed from outside its own input).
 void request_redraw(std::string_view name);
+// Writes every attached figure's settings to the page's address now, drawn or not (a figure
+// writes its own when it is idle after a frame): for a change that alters what the figures may
+// write (url_state.h's left_out_when).
+void write_urls();
 // Runs `work` once the page has drawn what it opened on and its main thread is idle: what a
 // page can wait for (fetching the shipped models, say) does not delay its first figure.
 void when_page_idle(std::function<void()> work);

@@ -85,6 +85,8 @@ EM_JS(void, js_replace_query, (const char* prefix, const char* ours), {
     if (own) parts.push(own);
     url.search = parts.join("&");
     history.replaceState(history.state, "", url.href);
+    // The page keeps what the address must carry with the figures' keys (a reader's task they name).
+    if (Module.lookbackHost.addressWritten) Module.lookbackHost.addressWritten();
 });
 EM_JS(void, js_figure_failed, (int figure), { Module.lookbackHost.failed(figure); });
 
@@ -172,14 +174,19 @@ bool lock_names(const std::string& value, const std::string& figure) {
     return value == "1" || std::find(names.begin(), names.end(), figure) != names.end();
 }
 
-// Not while the mouse is down or a widget is active: browsers throttle replaceState during a
-// drag, and a half-typed number is not a setting yet.
-void write_url_when_idle(Host& h) {
-    if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsAnyItemActive()) return;
+// The figure's keys in the address, when they changed since last written.
+void write_url(Host& h) {
     std::string query = h.spec.url->query();
     if (query == h.url_written) return;
     js_replace_query(h.spec.url->prefix().c_str(), query.c_str());
     h.url_written = std::move(query);
+}
+
+// Not while the mouse is down or a widget is active: browsers throttle replaceState during a
+// drag, and a half-typed number is not a setting yet.
+void write_url_when_idle(Host& h) {
+    if (ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsAnyItemActive()) return;
+    write_url(h);
 }
 
 // Sends the figure's text alternative to the page when it changed.
@@ -389,6 +396,11 @@ void request_redraw(std::string_view name) {
     }
 }
 
+void write_urls() {
+    for (const std::unique_ptr<Host>& h : hosts)
+        if (h->spec.url) write_url(*h);
+}
+
 bool page_is_dark() { return page_dark; }
 
 namespace {
@@ -443,6 +455,8 @@ EMSCRIPTEN_KEEPALIVE int lb_attach(const char* name, const char* selector) {
     if (h.spec.url) {
         h.spec.url->read(query);
         h.url_written = h.spec.url->query();
+        // A value the address may not name (the reader's task, where links do not carry it) leaves it now.
+        if (h.spec.url->leaves_out()) js_replace_query(h.spec.url->prefix().c_str(), h.url_written.c_str());
     }
     h.lock_url.read(query);
     std::free(query);

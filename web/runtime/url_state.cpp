@@ -101,6 +101,16 @@ UrlTable& UrlTable::entry(const std::string& key, std::function<std::string()> e
     return *this;
 }
 
+UrlTable& UrlTable::left_out_when(std::function<bool(const std::string&)> unlinked) {
+    entries_.back().unlinked = std::move(unlinked);
+    return *this;
+}
+
+UrlTable& UrlTable::refused_as(std::function<std::string(const std::string&, const std::string&)> why) {
+    entries_.back().refusal = std::move(why);
+    return *this;
+}
+
 UrlTable& UrlTable::integer(const std::string& key, int& field, int lo, int hi) {
     return integer(key, field, lo, [hi] { return hi; });
 }
@@ -212,12 +222,14 @@ void UrlTable::read(std::string_view query) {
         given.push_back({&*entry, value});
     }
     for (const Entry& e : entries_)
-        for (const auto& [entry, value] : given)
-            if (entry == &e && !e.set(value))
-                messages_.push_back({"The link's " + prefix_ + e.key + "=" + shown(value) + " is not usable (" + prefix_ + e.key +
-                                         " takes " + e.expected() + "), so the figure uses " +
-                                         (e.get() == e.fallback ? "its default, " : "") + shown(e.get()) + ".",
-                                     int(&e - entries_.data())});
+        for (const auto& [entry, value] : given) {
+            if (entry != &e || e.set(value)) continue;
+            std::string text = e.refusal ? e.refusal(prefix_ + e.key, value) : std::string();
+            if (text.empty())
+                text = "The link's " + prefix_ + e.key + "=" + shown(value) + " is not usable (" + prefix_ + e.key + " takes " +
+                       e.expected() + "), so the figure uses " + (e.get() == e.fallback ? "its default, " : "") + shown(e.get()) + ".";
+            messages_.push_back({std::move(text), int(&e - entries_.data())});
+        }
     for (Message& m : messages_)
         if (m.entry >= 0) m.after = entries_[size_t(m.entry)].get();
     for (std::string& text : unknown) messages_.push_back({std::move(text)});
@@ -240,10 +252,17 @@ std::string UrlTable::query() const {
     std::string out;
     for (const Entry& e : entries_) {
         const std::string value = e.get();
-        if (value == e.fallback) continue;
+        if (value == e.fallback || (e.unlinked && e.unlinked(value))) continue;
         out += (out.empty() ? "" : "&") + encode(prefix_ + e.key) + "=" + encode(value);
     }
     return out;
+}
+
+bool UrlTable::leaves_out() const {
+    return std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) {
+        const std::string value = e.get();
+        return value != e.fallback && e.unlinked && e.unlinked(value);
+    });
 }
 
 std::vector<std::string> UrlTable::keys() const {

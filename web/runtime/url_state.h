@@ -63,12 +63,23 @@ public:
     UrlTable& entry(const std::string& key, std::function<std::string()> expected, std::function<std::string()> get,
                     std::function<bool(const std::string&)> set);
 
+    // The last entry added is left out of query(), as a default is, while `unlinked(value)` holds:
+    // a value naming what the page's links do not carry (the reader's task, too large for a link)
+    // is never written, so no link names it; the figure goes on using it.
+    UrlTable& left_out_when(std::function<bool(const std::string&)> unlinked);
+    // The last entry's refusal of a value is worded by `why(key, value)` when it returns a
+    // sentence (else the table's own words): a value that names what another page had and this one
+    // lacks says so. `key` is with the prefix.
+    UrlTable& refused_as(std::function<std::string(const std::string&, const std::string&)> why);
+
     // Reads this table's keys from a URL query ("a=1&tr.width=32", with or without '?');
     // percent-encoding and '+' are decoded. Keys of other tables are ignored, unknown keys with
     // this table's prefix are refused by name. Replaces messages().
     void read(std::string_view query);
     // This table's part of the query: "tr.width=32&tr.seed=7", URL-encoded, defaults left out.
     std::string query() const;
+    // Whether query() now leaves out a value the figure uses (left_out_when).
+    bool leaves_out() const;
     const std::string& prefix() const { return prefix_; }
     // The last read's refusals that still hold: one about a key goes once the reader has changed
     // what the figure uses for it (it would name a value the figure no longer shows).
@@ -89,6 +100,8 @@ private:
         std::function<std::string()> get;         // the field as URL text
         std::function<bool(const std::string&)> set;  // parses and stores; false: refused, untouched
         std::string fallback;                     // get() when registered: the default
+        std::function<bool(const std::string&)> unlinked;  // left out of query() (left_out_when)
+        std::function<std::string(const std::string&, const std::string&)> refusal;  // refused_as
     };
     std::string prefix_;
     std::vector<Entry> entries_;
