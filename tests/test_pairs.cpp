@@ -671,8 +671,7 @@ TEST_CASE("pairs: a task of spelled-out letters takes a word typed whole as its 
             in += (k ? " " : "") + word[k];
             out += (k ? " " : "") + word[word.size() - 1 - k];
         }
-        if (seen.insert(in).second) text += in + "	" + out + "
-";
+        if (seen.insert(in).second) text += in + "\t" + out + "\n";
     }
     PairsOptions options = named("spelled");
     options.tokens = PairsTokens::words;
