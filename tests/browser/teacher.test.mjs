@@ -156,6 +156,19 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   await until('the typed word', async () => (await state(page, 'checked')).typed, 20000);
   assert.deepEqual((await state(page, 'checked')).columns, ['k', 'n', 'i', 'g', 'h', 't']);
   await page.locator('canvas[data-figure="checked"]').screenshot({ path: screenshotPath('teacher-checked-1280.png') });
+
+  // Pasted as characters, spelled-out words get a hint; another choice of tokens waits for Use.
+  await page.locator('#own-pairs').scrollIntoViewIfNeeded();
+  await page.check('input[name="own-pairs-tokens"][value="characters"]');
+  assert.match(await status(page), /^Tokens: characters from the next Use these pairs; until then Figure 3 trains on the task as it was made, in words\./);
+  await page.fill('#own-pairs-text', served.split('\n').slice(0, 300).join('\n'));
+  await page.click('#own-pairs-use');
+  await until('the pasted pairs', async () => (await status(page)).startsWith('300 pairs read'), 30000);
+  assert.match(await status(page), /Every line has spaces on both sides.*choose Tokens: words and Use these pairs again\./);
+  await page.check('input[name="own-pairs-tokens"][value="words"]');
+  await page.click('#own-pairs-use');
+  await until('the pairs as words', async () => /input and \d+ output words/.test(await status(page)), 30000);
+  assert.doesNotMatch(await status(page), /Every line has spaces/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -29,6 +29,7 @@
   const fragment = window.lookbackFragment;
   let usedHere = false;   // a task was used in this visit, not only restored from the browser's storage
   let forgotten = false;  // Forget my pairs, until a task is used again
+  let usedTokens = null;  // the tokens of the task in use, or null
   const thousands = (n) => n.toLocaleString('en-US');
   const notCarried = 'This link chose the sender\'s own pairs, but did not carry them (they were too large for a link, ' +
     'or the link was cut)';
@@ -75,6 +76,7 @@
     if (answer.text) text.value = answer.text;
     else if (shown !== undefined) text.value = answer.cut ? '' : shown;
     if (answer.tokens) setTokens(answer.tokens);
+    usedTokens = tokens();
     usedHere = true;
     forgotten = false;
     fitAddress();
@@ -116,6 +118,18 @@
     if (notes.length) status.textContent += ` ${notes.join(' ')}`;
   }
 
+  // Pairs read as characters whose every line has spaces on both sides were most likely written
+  // as words (letters spelled out, phonemes): said, with the way to take them so.
+  const wordsHint = (textRead, made) => {
+    if (made !== 'characters' || typeof textRead !== 'string') return '';
+    const lines = textRead.split(/\r?\n/).filter((line) => line.trim()).slice(0, 1000);
+    const spaced = lines.length > 0 && lines.every((line) => {
+      const [input, output] = line.split('\t');
+      return output !== undefined && input.trim().includes(' ') && output.trim().includes(' ');
+    });
+    return spaced ? ' Every line has spaces on both sides, and as characters each space is a token of its own: if the spaces ' +
+      'separate words or symbols, choose Tokens: words and Use these pairs again.' : '';
+  };
   // `input`: a string (the text area) or a Uint8Array (a file's bytes); `shown`: the text to put
   // in the text area once read (a file's), unless it was too large to read whole.
   function submit(input, label, shown) {
@@ -136,11 +150,20 @@
       return;
     }
     const note = took(answer, shown);
-    say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${note}`, false);
+    const hint = wordsHint(typeof input === 'string' ? input : shown, usedTokens);
+    say(`${label}${answer.message} Figure 3 now trains on them as \u201c${answer.task}\u201d: press Train.${note}${hint}`, false);
     fontsFor(answer);
   }
 
   use.addEventListener('click', () => submit(text.value, ''));
+  // The tokens belong to the task as it was made: another choice waits for Use these pairs.
+  for (const radio of block.querySelectorAll('input[name="own-pairs-tokens"]')) {
+    radio.addEventListener('change', () => {
+      if (usedTokens === null) return;
+      say(usedTokens === tokens() ? `Tokens: ${usedTokens}, as the task in use was made.`
+        : `Tokens: ${tokens()} from the next Use these pairs; until then Figure 3 trains on the task as it was made, in ${usedTokens}.`, false);
+    });
+  }
 
   async function takeFile(f) {
     if (!f) return;
@@ -262,6 +285,7 @@
       if (answer.ok) {
         text.value = answer.text;
         setTokens(answer.tokens);
+        usedTokens = tokens();
         save.hidden = share.hidden = forget.hidden = false;
         if (named) {
           say(`${notCarried}, so the figures use your own from your last visit, which may not be the sender's: ${answer.message} ` +
