@@ -24,9 +24,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
+# unicode-data holds the character database the build reads (core/text/unicode_tables.cmake).
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core fonts-droid-fallback fonttools chromium clang-14 libclang-rt-14-dev
-                 firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
+                 fonts-dejavu-core fonts-droid-fallback unicode-data fonttools chromium clang-14
+                 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
