@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -140,6 +142,7 @@ bool atlas_stale = false;    // the glyphs wanted or the fonts loaded changed si
 int atlas_version = 0;
 double atlas_build_ms = 0;   // the last build's time
 std::vector<char32_t> glyphs_wanted;  // beyond the baked ranges (want_glyphs)
+std::vector<size_t> task_fonts;       // indices into shipped_fonts of the fonts want_glyphs chose, in order
 std::map<std::string, std::vector<unsigned char>, std::less<>> fonts_loaded;  // path in the site → bytes
 
 bool holds(const generated::ShippedFont& font, char32_t c) {
@@ -148,8 +151,28 @@ bool holds(const generated::ShippedFont& font, char32_t c) {
     return after != font.held && c <= (after - 1)->last;
 }
 
+// A TrueType font's line (hhea's ascender less its descender) in ems: stb_truetype sizes a font
+// by its line, so fonts of one pixel size differ in em. 1 when the tables are not there.
+float line_per_em(std::span<const unsigned char> ttf) {
+    const auto u16 = [&](size_t at) { return at + 2 <= ttf.size() ? unsigned(ttf[at] << 8 | ttf[at + 1]) : 0u; };
+    const auto table = [&](std::string_view tag) -> size_t {
+        for (size_t i = 0, n = u16(4); i < n; ++i) {
+            const size_t record = 12 + 16 * i;
+            if (record + 16 > ttf.size()) break;
+            if (std::equal(tag.begin(), tag.end(), ttf.begin() + long(record)))
+                return size_t(u16(record + 8)) << 16 | u16(record + 10);
+        }
+        return 0;
+    };
+    const size_t head = table("head"), hhea = table("hhea");
+    const unsigned units_per_em = head ? u16(head + 18) : 0;
+    const int ascender = int16_t(u16(hhea + 4)), descender = int16_t(u16(hhea + 6));
+    if (!head || !hhea || units_per_em == 0 || ascender <= descender) return 1;
+    return float(ascender - descender) / float(units_per_em);
+}
+
 // The baked font, then each loaded shipped font merged in with the wanted code points it is the
-// first loaded font to hold.
+// first to hold, the task's fonts (want_glyphs) before the others.
 void build_atlas(ImFontAtlas& atlas, float dpr) {
     constexpr float css_size = 15.0f;
     const auto start = std::chrono::steady_clock::now();
@@ -160,6 +183,9 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
     config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
     void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
     ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_ranges);
+    // Each merged font at the baked font's em, as a browser sizes a fallback font: at the same
+    // pixel size Lohit's tall lines drew Devanagari at 70 % of the Latin beside it.
+    const float em = css_size * dpr / line_per_em(embedded::dejavu_sans_ttf);
     font->FallbackChar = no_glyph;
     static std::vector<std::vector<ImWchar>> merged_ranges;  // read by Build
     merged_ranges.clear();
@@ -167,7 +193,11 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
     std::vector<char32_t> left;
     for (char32_t c : glyphs_wanted)
         if (c <= 0xFFFF) left.push_back(c);
-    for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
+    std::vector<size_t> order = task_fonts;
+    for (size_t f = 0; f < std::size(generated::shipped_fonts); ++f)
+        if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
+    for (size_t f : order) {
+        const generated::ShippedFont& shipped = generated::shipped_fonts[f];
         const auto loaded = fonts_loaded.find(std::string_view(shipped.file));
         if (loaded == fonts_loaded.end()) continue;
         std::vector<ImWchar> ranges;
@@ -179,7 +209,7 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
         if (ranges.empty()) continue;
         ranges.push_back(0);
         const ImWchar* held = merged_ranges.emplace_back(std::move(ranges)).data();
-        atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), css_size * dpr, &config, held);
+        atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), em * line_per_em(loaded->second), &config, held);
     }
     atlas.Build();
     atlas.SetTexID(GlRenderer::shared_font_texture);
@@ -230,21 +260,35 @@ std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_
 GlyphNeed want_glyphs(const std::vector<char32_t>& code_points) {
     GlyphNeed need;
     need.missing = missing_from_baked_font(code_points);
+    // Each code point to the first font that has it: DejaVu Sans before the fonts of one script,
+    // so that Latin, Greek and Cyrillic keep the baked font's design.
+    const std::span<const generated::ShippedFont> fonts(generated::shipped_fonts);
+    std::vector<std::vector<char32_t>> given(fonts.size());
     for (char32_t c : need.missing) {
-        const generated::ShippedFont* first = nullptr;
-        for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
-            if (c <= 0xFFFF && detail::holds(shipped, c)) {
-                first = &shipped;
-                break;
+        const auto first = std::find_if(fonts.begin(), fonts.end(), [&](const auto& f) { return c <= 0xFFFF && detail::holds(f, c); });
+        if (first == fonts.end()) need.unavailable.push_back(c);
+        else given[size_t(first - fonts.begin())].push_back(c);
+    }
+    // A font whose code points another chosen font also has is not needed: one fetch fewer, and
+    // the task's characters in one design (an Urdu task's letters all from Lateef).
+    for (size_t f = 0; f < fonts.size(); ++f) {
+        for (size_t g = 0; g < fonts.size() && !given[f].empty(); ++g) {
+            if (g == f || given[g].empty()) continue;
+            if (std::all_of(given[f].begin(), given[f].end(), [&](char32_t c) { return detail::holds(fonts[g], c); })) {
+                given[g].insert(given[g].end(), given[f].begin(), given[f].end());
+                given[f].clear();
             }
         }
-        if (!first) need.unavailable.push_back(c);
-        else if (!detail::fonts_loaded.contains(std::string_view(first->file)) &&
-                 std::find(need.fonts.begin(), need.fonts.end(), first->file) == need.fonts.end())
-            need.fonts.push_back(first->file);
     }
-    if (need.missing != detail::glyphs_wanted) {
+    std::vector<size_t> chosen;
+    for (size_t f = 0; f < fonts.size(); ++f) {
+        if (given[f].empty()) continue;
+        chosen.push_back(f);
+        if (!detail::fonts_loaded.contains(std::string_view(fonts[f].file))) need.fonts.push_back(fonts[f].file);
+    }
+    if (need.missing != detail::glyphs_wanted || chosen != detail::task_fonts) {
         detail::glyphs_wanted = need.missing;
+        detail::task_fonts = std::move(chosen);
         detail::atlas_stale = true;
     }
     return need;

@@ -60,7 +60,11 @@ struct GlyphNeed {
 // Those of `code_points` (ascending) that the baked font lacks.
 std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_points);
 // From the next frame on the atlas holds `code_points` besides the baked ranges (replacing the
-// last call's; none: the baked font alone), each from the first loaded shipped font that has it.
+// last call's; none: the baked font alone). Each is taken from the first font in the site's order
+// (LOOKBACK_SHIPPED_FONTS) that has it, unless every code point so given to a font is also in
+// another the task needs: that font is then not asked for (a Bengali task's danda, also in the
+// Devanagari font, comes with the Bengali one). The atlas takes them from the task's fonts first,
+// then from any other loaded one.
 GlyphNeed want_glyphs(const std::vector<char32_t>& code_points);
 // A shipped font's bytes as the page fetched them (`file` its path in the site); the atlas is
 // rebuilt at the next frame. Throws std::invalid_argument for a path the site does not ship or
