@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -137,6 +138,10 @@ ImFontAtlas& shared_font_atlas() {
 namespace {
 constexpr ImWchar baked_ranges[] = {LOOKBACK_FONT_RANGES, 0};
 constexpr ImWchar no_glyph = 0x25A1;  // □, in the baked ranges
+// The dotted circle a lone mark is drawn on (page_text.h's token_for_drawing), in the baked ranges
+// but added to the atlas on its own, smaller than DejaVu Sans draws it (below).
+constexpr ImWchar dotted_circle = 0x25CC;
+constexpr float dotted_circle_scale = 0.7f;
 float atlas_dpr = 0;         // the ratio the shared atlas was rasterised at (0: never)
 bool atlas_stale = false;    // the glyphs wanted or the fonts loaded changed since
 int atlas_version = 0;
@@ -171,6 +176,34 @@ float line_per_em(std::span<const unsigned char> ttf) {
     return float(ascender - descender) / float(units_per_em);
 }
 
+// The small dotted circle moved up to the middle of the x-height, where a letter's body is.
+void centre_dotted_circle_on_x_height(ImFont& font) {
+    const ImFontGlyph* x = font.FindGlyphNoFallback('x');
+    ImFontGlyph* circle = const_cast<ImFontGlyph*>(font.FindGlyphNoFallback(dotted_circle));
+    if (!x || !circle) return;
+    const float shift = std::round((x->Y0 + x->Y1) / 2 - (circle->Y0 + circle->Y1) / 2);
+    circle->Y0 += shift;
+    circle->Y1 += shift;
+}
+
+// A mark of no width is drawn where its font put it, and ImGui reads none of the tables that
+// would move it onto its letter. Most fonts of left-to-right scripts put it left of the pen, over
+// the glyph before; DejaVu Sans's harakat and niqqud (made for right-to-left layout), Lateef's and
+// Lohit Telugu's virama lie right of it, over the glyph after. Those are moved back, centred on a
+// glyph as wide as the dotted circle: a lone mark then sits on its circle, a mark in a word over
+// its letter. Whole pixels, so the glyph stays sharp.
+void centre_marks_on_glyph_before(ImFont& font) {
+    const ImFontGlyph* circle = font.FindGlyphNoFallback(dotted_circle);
+    if (!circle) return;
+    for (ImFontGlyph& g : font.Glyphs) {
+        const float centre = (g.X0 + g.X1) / 2;
+        if (g.AdvanceX != 0 || centre < 0 || !lb::is_combining_mark(g.Codepoint)) continue;
+        const float shift = std::round(-circle->AdvanceX / 2 - centre);
+        g.X0 += shift;
+        g.X1 += shift;
+    }
+}
+
 // The baked font, then each loaded shipped font merged in with the wanted code points it is the
 // first to hold, the task's fonts (want_glyphs) before the others.
 void build_atlas(ImFontAtlas& atlas, float dpr) {
@@ -182,7 +215,20 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
     config.OversampleH = config.OversampleV = 1;
     config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
     void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
-    ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_ranges);
+    static const std::vector<ImWchar> baked_but_circle = [] {
+        std::vector<ImWchar> out;
+        for (const ImWchar* r = baked_ranges; r[0]; r += 2) {
+            if (r[0] <= dotted_circle && dotted_circle <= r[1]) {
+                if (r[0] < dotted_circle) out.insert(out.end(), {r[0], ImWchar(dotted_circle - 1)});
+                if (dotted_circle < r[1]) out.insert(out.end(), {ImWchar(dotted_circle + 1), r[1]});
+            } else {
+                out.insert(out.end(), {r[0], r[1]});
+            }
+        }
+        out.push_back(0);
+        return out;
+    }();
+    ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_but_circle.data());
     // Each merged font at the baked font's em, as a browser sizes a fallback font: at the same
     // pixel size Lohit's tall lines drew Devanagari at 70 % of the Latin beside it.
     const float em = css_size * dpr / line_per_em(embedded::dejavu_sans_ttf);
@@ -190,6 +236,11 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
     static std::vector<std::vector<ImWchar>> merged_ranges;  // read by Build
     merged_ranges.clear();
     config.MergeMode = true;
+    // DejaVu Sans's dotted circle is taller than a small letter (−0.12 to 0.64 em): marks made to
+    // sit above and below letters fell on its dots (a fatha on its top, a kasra on its bottom).
+    // At 70 % and centred on the x-height (after Build) they clear it.
+    static constexpr ImWchar circle_range[] = {dotted_circle, dotted_circle, 0};
+    atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr * dotted_circle_scale, &config, circle_range);
     std::vector<char32_t> left;
     for (char32_t c : glyphs_wanted)
         if (c <= 0xFFFF) left.push_back(c);
@@ -212,6 +263,8 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
         atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), em * line_per_em(loaded->second), &config, held);
     }
     atlas.Build();
+    centre_dotted_circle_on_x_height(*font);
+    centre_marks_on_glyph_before(*font);
     atlas.SetTexID(GlRenderer::shared_font_texture);
     atlas_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
