@@ -75,6 +75,7 @@ TEST_CASE("glyphs: a word task of four scripts needs both fonts, and two charact
     CHECK(lb::web::no_glyph_note(need.unavailable) ==
           "2 characters have no glyph in the figures' font and show as \u25A1: 'ሀ' (U+1200) and '𝔸' (U+1D538).");
     CHECK(lb::web::no_glyph_note({0x1200}) == "1 character has no glyph in the figures' font and shows as \u25A1: 'ሀ' (U+1200).");
+    CHECK(need.drawing_note.empty());
     lb::web::want_glyphs({});
 }
 
@@ -101,6 +102,19 @@ TEST_CASE("glyphs: a task of one script needs that script's one font, whatever e
     CHECK(lb::web::want_glyphs({0x0C15}).fonts == Fonts{"fonts/Lohit-Telugu.ttf"});
     CHECK(lb::web::want_glyphs({0x0D9A}).fonts == Fonts{"fonts/lklug.ttf"});
     CHECK(lb::web::want_glyphs({0x0E01, 0x0E3F}).fonts == Fonts{"fonts/Loma.ttf"});
+    lb::web::want_glyphs({});
+}
+
+TEST_CASE("glyphs: the note on drawing says right-to-left order and unshaped marks once, only for a task that has them") {
+    const std::string rtl = "Right-to-left text is drawn in the order it is stored, left to right (the figures do not reorder it, nor "
+                            "join Arabic letters).";
+    const std::string marks = "In the figures each character is drawn by itself: conjuncts do not form, vowel signs keep their stored "
+                              "order, and a mark alone as a token sits on a dotted circle (\u25CC).";
+    CHECK(lb::web::drawing_note({U'a', 0x0431}) == "");
+    CHECK(lb::web::drawing_note({U'a', 0x05D0}) == rtl);            // Hebrew alef
+    CHECK(lb::web::drawing_note({0x0915, 0x093F}) == marks);         // कि
+    CHECK(lb::web::drawing_note({0x0628, 0x064E}) == rtl + " " + marks);  // بَ
+    CHECK(lb::web::want_glyphs({0x0628, 0x064E}).drawing_note == rtl + " " + marks);
     lb::web::want_glyphs({});
 }
 

@@ -313,6 +313,7 @@ std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_
 GlyphNeed want_glyphs(const std::vector<char32_t>& code_points) {
     GlyphNeed need;
     need.missing = missing_from_baked_font(code_points);
+    need.drawing_note = drawing_note(code_points);
     // Each code point to the first font that has it: DejaVu Sans before the fonts of one script,
     // so that Latin, Greek and Cyrillic keep the baked font's design.
     const std::span<const generated::ShippedFont> fonts(generated::shipped_fonts);
@@ -374,6 +375,18 @@ std::string no_glyph_note(const std::vector<char32_t>& unavailable) {
     const bool one = unavailable.size() == 1;
     return grouped(long(unavailable.size())) + (one ? " character has" : " characters have") +
            " no glyph in the figures' font and " + (one ? "shows" : "show") + " as \u25A1: " + list_text(named, "and") + ".";
+}
+
+std::string drawing_note(const std::vector<char32_t>& code_points) {
+    std::string note;
+    if (std::any_of(code_points.begin(), code_points.end(), lb::is_right_to_left))
+        note = "Right-to-left text is drawn in the order it is stored, left to right (the figures do not reorder it, nor join "
+               "Arabic letters).";
+    if (std::any_of(code_points.begin(), code_points.end(), lb::is_combining_mark))
+        note += std::string(note.empty() ? "" : " ") +
+                "In the figures each character is drawn by itself: conjuncts do not form, vowel signs keep their stored order, "
+                "and a mark alone as a token sits on a dotted circle (\u25CC).";
+    return note;
 }
 
 std::vector<char32_t> missing_glyphs(std::string_view text) {

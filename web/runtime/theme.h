@@ -56,6 +56,7 @@ struct GlyphNeed {
     std::vector<std::string> fonts;     // the site's fonts (paths) holding some of them, not loaded yet
     std::vector<char32_t> unavailable;  // in no font the site ships, or past U+FFFF (ImGui keys glyphs
                                         // by 16 bits): drawn as □
+    std::string drawing_note;           // drawing_note of the code points asked for
 };
 // Those of `code_points` (ascending) that the baked font lacks.
 std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_points);
@@ -73,6 +74,12 @@ void add_font(std::string_view file, std::vector<unsigned char> bytes);
 // "2 characters have no glyph in the figures' font and show as □: '𝔸' (U+1D538) and 'ꙮ'
 // (U+A66E)." (the first 8 named, then how many more), or "" for none: said once to the reader.
 std::string no_glyph_note(const std::vector<char32_t>& unavailable);
+// What the reader should know of how the figures draw these code points, said once with the
+// task: that right-to-left text is drawn in stored order, left to right, and that each character
+// is drawn by itself (ImGui shapes nothing: no conjuncts, no reordered vowel signs, no joined
+// Arabic letters; a lone mark sits on a dotted circle, page_text.h's token_for_drawing); "" for
+// text that needs neither.
+std::string drawing_note(const std::vector<char32_t>& code_points);
 // The characters of `text` (UTF-8) that the atlas last built has no glyph for, each once.
 std::vector<char32_t> missing_glyphs(std::string_view text);
 
