@@ -24,9 +24,13 @@ jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
+# The fonts' packages hold what the site ships for a reader's task (CMakeLists.txt's
+# LOOKBACK_SHIPPED_FONTS); unicode-data holds the character database the build reads.
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-                 fonts-dejavu-core fonts-droid-fallback fonttools chromium clang-14 libclang-rt-14-dev
-                 firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
+                 fonts-dejavu-core fonts-droid-fallback fonts-lohit-deva fonts-lohit-beng-bengali
+                 fonts-lohit-guru fonts-lohit-gujr fonts-lohit-taml fonts-lohit-telu fonts-lohit-knda
+                 fonts-lohit-mlym fonts-lklug-sinhala fonts-sil-lateef fonts-tlwg-loma-ttf unicode-data
+                 fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do

@@ -3,6 +3,7 @@
 // word too wide for a line is cut between characters, never inside one.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -47,4 +48,45 @@ TEST_CASE("a word wider than a line is cut between characters, a multi-byte one 
     CHECK(break_lines("\u03b1\u03b2\u03b1\u03b2\u03b1", 2, characters) == "\u03b1\u03b2\n\u03b1\u03b2\n\u03b1");
     // Narrower than one character: one per line, still progressing.
     CHECK(break_lines("ab", 0.5f, characters) == "a\nb");
+}
+
+namespace {
+std::string code(char32_t c) {
+    char text[12];
+    std::snprintf(text, sizeof text, "U+%04X", unsigned(c));
+    return text;
+}
+}  // namespace
+
+// Expected values are Unicode's categories as its code charts give them, written out by hand.
+TEST_CASE("a combining mark is told from a letter by Unicode's categories, read at build time") {
+    // Marks: Devanagari vowel sign I (Mc) and virama (Mn), Arabic fatha (Mn), Hebrew hiriq (Mn),
+    // Tamil vowel sign AA (Mc), Thai sara i (Mn), the combining acute (Mn), the enclosing circle (Me).
+    for (char32_t mark : {U'\u093F', U'\u094D', U'\u064E', U'\u05B4', U'\u0BBE', U'\u0E34', U'\u0301', U'\u20DD'})
+        CHECK_MESSAGE(lb::is_combining_mark(mark), code(mark));
+    // Not marks: Latin a, Devanagari KA and danda, Arabic alef, Thai sara aa (a letter), the dotted
+    // circle itself, a space, and the first code point past the last mark of the Combining
+    // Diacritical Marks block.
+    for (char32_t other : {U'a', U'\u0915', U'\u0964', U'\u0627', U'\u0E32', U'\u25CC', U' ', U'\u0370'})
+        CHECK_MESSAGE(!lb::is_combining_mark(other), code(other));
+}
+
+TEST_CASE("right-to-left letters are Hebrew's and Arabic's, not their marks or digits") {
+    for (char32_t letter : {U'\u05D0', U'\u05EA', U'\u0627', U'\u06D2', U'\u0710', U'\u07CA'})
+        CHECK_MESSAGE(lb::is_right_to_left(letter), code(letter));
+    // Latin, Devanagari, a European digit, the Arabic fatha (a mark: class NSM) and Arabic-Indic digit one (AN).
+    for (char32_t other : {U'a', U'\u0915', U'1', U'\u064E', U'\u0661'})
+        CHECK_MESSAGE(!lb::is_right_to_left(other), code(other));
+}
+
+TEST_CASE("a lone combining mark is drawn on a dotted circle; other tokens as they are") {
+    using lb::web::token_for_drawing;
+    CHECK(token_for_drawing("\u093F") == "\u25CC\u093F");            // ि alone: ◌ि
+    CHECK(token_for_drawing("\u064E") == "\u25CC\u064E");            // fatha alone
+    CHECK(token_for_drawing("\u094D\u0937") == "\u25CC\u094D\u0937");  // a word token opening with a virama
+    CHECK(token_for_drawing("\u0915\u093F") == "\u0915\u093F");      // कि: the sign has its letter
+    CHECK(token_for_drawing("\u0915") == "\u0915");
+    CHECK(token_for_drawing("a") == "a");
+    CHECK(token_for_drawing("") == "");
+    CHECK(token_for_drawing("\xff") == "\xff");  // not UTF-8: left for the font's fallback glyph
 }

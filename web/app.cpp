@@ -43,7 +43,8 @@ lb::web::GlyphNeed own_task_glyphs() { return lb::web::want_glyphs(lb::task_code
 std::string pairs_answer(const lb::web::PairsOutcome& out, const lb::web::GlyphNeed& glyphs, bool absent = false) {
     return nlohmann::json{{"ok", out.ok},     {"message", out.message}, {"line", out.line}, {"task", out.task},
                           {"tokens", out.tokens}, {"text", out.text},   {"absent", absent},
-                          {"fonts", glyphs.fonts}, {"no_glyph", lb::web::no_glyph_note(glyphs.unavailable)}}
+                          {"fonts", glyphs.fonts}, {"no_glyph", lb::web::no_glyph_note(glyphs.unavailable)},
+                          {"drawing_note", glyphs.drawing_note}}
         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 }  // namespace
@@ -59,7 +60,8 @@ EMSCRIPTEN_KEEPALIVE int lb_pairs_max_bytes() { return int(lb::task_file_max_byt
 // (false: only into the table, for a task kept from the last visit)}, any subset. Makes the task
 // and puts it in place (figures/own_pairs.cpp), or refuses. Returns {"ok", "message", "line",
 // "task", "tokens", "text" (a task file's pairs), "fonts" (the site's fonts to fetch and hand
-// lb_add_font for the task's characters), "no_glyph" (its characters no font has, said once)}.
+// lb_add_font for the task's characters), "no_glyph" (its characters no font has) and
+// "drawing_note" (how its right-to-left text and marks are drawn), each said once}.
 EMSCRIPTEN_KEEPALIVE const char* lb_use_pairs(const char* text, int size, const char* options) {
     static std::string answer;
     lb::web::PairsOutcome out;

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
+
+#include "unicode_tables.h"  // generated at build time
 
 namespace lb {
 
@@ -89,6 +92,17 @@ bool is_visible(char32_t c) {
         if (c >= r.first && c <= r.last) return false;
     return true;
 }
+
+namespace {
+bool in_spans(std::span<const unicode_data::CodePointSpan> spans, char32_t c) {
+    const auto after = std::upper_bound(spans.begin(), spans.end(), c,
+                                        [](char32_t v, const unicode_data::CodePointSpan& s) { return v < s.first; });
+    return after != spans.begin() && c <= (after - 1)->last;
+}
+}  // namespace
+
+bool is_combining_mark(char32_t c) { return in_spans(unicode_data::combining_marks, c); }
+bool is_right_to_left(char32_t c) { return in_spans(unicode_data::right_to_left, c); }
 
 namespace {
 

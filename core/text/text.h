@@ -34,6 +34,13 @@ std::string_view utf8_prefix(std::string_view text, size_t max_bytes);
 // space, bidirectional overrides, byte order mark, ...).
 bool is_visible(char32_t c);
 
+// Whether a character is a combining mark (general category Mn, Mc or Me: a vowel sign, virama,
+// haraka, niqqud or accent), drawn on the character before it; and whether it is written right to
+// left (bidirectional class R or AL: Hebrew, Arabic, Syriac, ...). Both from Unicode's
+// UnicodeData.txt, turned into tables by the build (unicode_tables.cmake).
+bool is_combining_mark(char32_t c);
+bool is_right_to_left(char32_t c);
+
 // One character of text for a message, at text[i] with length bytes (0 for a
 // byte that is not UTF-8): "'é' (U+00E9)", "'.'", "a tab", "a no-break space
 // (U+00A0)", "the byte 0xff". Always valid UTF-8, never a control byte.

@@ -126,12 +126,20 @@ Peak peak_of(const TaskMap& m, int t) {
     return row_peak(std::span<const float>(m.attention).subspan(size_t(t) * S, S));
 }
 
-std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : t; }  // a space as a dot
+// A map label: a space as a dot, a lone mark on its dotted circle.
+std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : token_for_drawing(t); }
 
 std::string joined(const std::vector<std::string>& tokens, bool words) {
     std::string out;
     for (const std::string& t : tokens) out += (words && !out.empty() ? " " : "") + t;
     return out;
+}
+// As drawn in a sentence: a word, or the text, that opens with a mark has it on a dotted circle.
+std::string joined_for_drawing(const std::vector<std::string>& tokens, bool words) {
+    if (!words) return token_for_drawing(joined(tokens, false));
+    std::vector<std::string> drawn;
+    for (const std::string& t : tokens) drawn.push_back(token_for_drawing(t));
+    return joined(drawn, true);
 }
 
 //-----------------------------------------------------------------------------------------------
@@ -308,8 +316,9 @@ void ShowMap(CheckedState& st, const TaskMap& m, float width) {
         std::string link = m.forced ? "\nno link" : "";
         for (const AlignmentLink& l : m.links)
             if (l.output == hit.row && l.input == hit.col) link = l.sure ? "\na sure link" : "\na possible link";
-        ImGui::SetTooltip("output %d, %s \u2190 input %d, %s\nweight %.4f%s", hit.row, quoted_token(m.rows[size_t(hit.row)]).c_str(),
-                          hit.col, quoted_token(m.columns[size_t(hit.col)]).c_str(), m.attention[size_t(hit.row * S + hit.col)],
+        ImGui::SetTooltip("output %d, %s \u2190 input %d, %s\nweight %.4f%s", hit.row,
+                          quoted_token(token_for_drawing(m.rows[size_t(hit.row)])).c_str(), hit.col,
+                          quoted_token(token_for_drawing(m.columns[size_t(hit.col)])).c_str(), m.attention[size_t(hit.row * S + hit.col)],
                           link.c_str());
     }
 }
@@ -343,13 +352,14 @@ void ShowExampleScores(const CheckedState& st, const TaskMap& m, bool aligned) {
     const bool words = st.task->output.words;
     if (!m.forced) {
         WrappedText("Greedy decoding of your input: it writes \u201c%s\u201d; row t is where the model looks while it writes its own token t. "
-                    "A typed input has no known alignment, so nothing is outlined or scored.", m.written.c_str());
+                    "A typed input has no known alignment, so nothing is outlined or scored.", token_for_drawing(m.written).c_str());
         return;
     }
     const AlignmentCounts& c = m.scores;
     const std::string target = joined(m.rows, words);
     WrappedText("Teacher-forced on the target \u201c%s\u201d: row t is where the model looks while it writes target token t. "
-                "Left alone, it writes \u201c%s\u201d%s.", target.c_str(), m.written.c_str(), m.written == target ? " (right)" : " (wrong)");
+                "Left alone, it writes \u201c%s\u201d%s.", joined_for_drawing(m.rows, words).c_str(), token_for_drawing(m.written).c_str(),
+                m.written == target ? " (right)" : " (wrong)");
     if (!aligned) {
         WrappedText("No alignments given: the task's pairs say nothing of which input token each output token comes from, so "
                     "the map is drawn but not scored.");
@@ -410,7 +420,7 @@ void ShowChecked(Lab& lab, CheckedState& st) {
         record_rect("note");
     } else {
         const TaskMap& m = *st.map;
-        WrappedText("%s reads \u201c%s\u201d.", st.model_label.c_str(), joined(m.columns, st.task->input.words).c_str());
+        WrappedText("%s reads \u201c%s\u201d.", st.model_label.c_str(), joined_for_drawing(m.columns, st.task->input.words).c_str());
         if (m.rows.empty()) {
             st.outlines.clear();
             WrappedText("It writes nothing before its end token: there is no row to draw.");
@@ -456,6 +466,11 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
             weights.push_back(std::vector<float>(m->attention.begin() + long(t * S), m->attention.begin() + long((t + 1) * S)));
         for (const AlignmentLink& l : m->links) links.push_back({{"output", l.output}, {"input", l.input}, {"sure", l.sure}});
     }
+    nlohmann::json row_labels = nlohmann::json::array(), column_labels = nlohmann::json::array();
+    if (m) {
+        for (const std::string& r : m->rows) row_labels.push_back(shown_token(r));
+        for (const std::string& c : m->columns) column_labels.push_back(shown_token(c));
+    }
     for (const CheckedState::Outline& o : st.outlines) outlines.push_back({{"row", o.row}, {"col", o.col}, {"sure", o.sure}});
     const AlignmentSweep& sweep = lab.alignment_sweep(*st.task);
     const auto number = [](double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); };
@@ -469,6 +484,8 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
         {"model", st.source == Source::shipped ? "shipped" : st.source == Source::attention_here ? "page" : "transformer"},
         {"rows", m ? nlohmann::json(m->rows) : nlohmann::json::array()},
         {"columns", m ? nlohmann::json(m->columns) : nlohmann::json::array()},
+        // The labels as the map draws them (shown_token); "rows" and "columns" keep the tokens.
+        {"row_labels", row_labels}, {"column_labels", column_labels},
         {"weights", weights}, {"written", m ? m->written : ""}, {"forced", m && m->forced},
         {"links", links}, {"outlines", outlines},
         {"aligned", lab.knows_alignment(*st.task)},

@@ -86,12 +86,13 @@
 
   // Once the status says what was used: the task's characters that the figures' font lacks. The
   // module names the site's fuller fonts that hold them, fetched now (only for such a task; the service worker keeps each once
-  // fetched) and handed to it; characters no font has are said once. A font that cannot be had
+  // fetched) and handed to it; characters no font has, and how right-to-left text and marks are
+  // drawn (unshaped, in stored order), are said once. A font that cannot be had
   // is said, and nothing else changes. data-own-pairs-fonts: loading, then loaded or failed.
   let fontsAsked = 0;  // the last task's fetches; an older task's notes are not said
   async function fontsFor(answer) {
     const asked = ++fontsAsked;
-    const notes = answer.no_glyph ? [answer.no_glyph] : [];
+    const notes = [answer.no_glyph, answer.drawing_note].filter(Boolean);
     block.dataset.ownPairsFonts = 'loading';
     let failed = false;
     for (const font of answer.fonts ?? []) {

@@ -90,6 +90,12 @@ std::string break_lines(std::string_view text, float width, const std::function<
     }
 }
 
+std::string token_for_drawing(std::string_view token) {
+    const size_t length = token.empty() ? 0 : lb::utf8_char_length(token, 0);
+    if (length == 0 || !lb::is_combining_mark(lb::utf8_code_point(token, 0, length))) return std::string(token);
+    return "\u25CC" + std::string(token);
+}
+
 void copy_utf8(char* out, size_t capacity, std::string_view text) {
     if (capacity == 0) return;
     const std::string_view fits = lb::utf8_prefix(text, capacity - 1);

@@ -21,6 +21,13 @@ std::string minutes_seconds(double seconds);
 // is cut between characters.
 std::string break_lines(std::string_view text, float width, const std::function<float(std::string_view)>& measure);
 
+// A token as the figures draw it: one that opens with a combining mark (a vowel sign, virama or
+// haraka alone as a character token) gets the dotted circle U+25CC as the base it lacks, the
+// convention for a mark shown alone; ImGui would otherwise draw the mark over nothing, or over
+// the character drawn before it. Any other text as it is. For drawing only: text alternatives and
+// figure state keep the token itself.
+std::string token_for_drawing(std::string_view token);
+
 // Copies text into a fixed buffer (an ImGui text field), cut on a character boundary.
 void copy_utf8(char* out, size_t capacity, std::string_view text);
 

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -135,11 +138,16 @@ ImFontAtlas& shared_font_atlas() {
 namespace {
 constexpr ImWchar baked_ranges[] = {LOOKBACK_FONT_RANGES, 0};
 constexpr ImWchar no_glyph = 0x25A1;  // □, in the baked ranges
+// The dotted circle a lone mark is drawn on (page_text.h's token_for_drawing), in the baked ranges
+// but added to the atlas on its own, smaller than DejaVu Sans draws it (below).
+constexpr ImWchar dotted_circle = 0x25CC;
+constexpr float dotted_circle_scale = 0.7f;
 float atlas_dpr = 0;         // the ratio the shared atlas was rasterised at (0: never)
 bool atlas_stale = false;    // the glyphs wanted or the fonts loaded changed since
 int atlas_version = 0;
 double atlas_build_ms = 0;   // the last build's time
 std::vector<char32_t> glyphs_wanted;  // beyond the baked ranges (want_glyphs)
+std::vector<size_t> task_fonts;       // indices into shipped_fonts of the fonts want_glyphs chose, in order
 std::map<std::string, std::vector<unsigned char>, std::less<>> fonts_loaded;  // path in the site → bytes
 
 bool holds(const generated::ShippedFont& font, char32_t c) {
@@ -148,8 +156,56 @@ bool holds(const generated::ShippedFont& font, char32_t c) {
     return after != font.held && c <= (after - 1)->last;
 }
 
+// A TrueType font's line (hhea's ascender less its descender) in ems: stb_truetype sizes a font
+// by its line, so fonts of one pixel size differ in em. 1 when the tables are not there.
+float line_per_em(std::span<const unsigned char> ttf) {
+    const auto u16 = [&](size_t at) { return at + 2 <= ttf.size() ? unsigned(ttf[at] << 8 | ttf[at + 1]) : 0u; };
+    const auto table = [&](std::string_view tag) -> size_t {
+        for (size_t i = 0, n = u16(4); i < n; ++i) {
+            const size_t record = 12 + 16 * i;
+            if (record + 16 > ttf.size()) break;
+            if (std::equal(tag.begin(), tag.end(), ttf.begin() + long(record)))
+                return size_t(u16(record + 8)) << 16 | u16(record + 10);
+        }
+        return 0;
+    };
+    const size_t head = table("head"), hhea = table("hhea");
+    const unsigned units_per_em = head ? u16(head + 18) : 0;
+    const int ascender = int16_t(u16(hhea + 4)), descender = int16_t(u16(hhea + 6));
+    if (!head || !hhea || units_per_em == 0 || ascender <= descender) return 1;
+    return float(ascender - descender) / float(units_per_em);
+}
+
+// The small dotted circle moved up to the middle of the x-height, where a letter's body is.
+void centre_dotted_circle_on_x_height(ImFont& font) {
+    const ImFontGlyph* x = font.FindGlyphNoFallback('x');
+    ImFontGlyph* circle = const_cast<ImFontGlyph*>(font.FindGlyphNoFallback(dotted_circle));
+    if (!x || !circle) return;
+    const float shift = std::round((x->Y0 + x->Y1) / 2 - (circle->Y0 + circle->Y1) / 2);
+    circle->Y0 += shift;
+    circle->Y1 += shift;
+}
+
+// A mark of no width is drawn where its font put it, and ImGui reads none of the tables that
+// would move it onto its letter. Most fonts of left-to-right scripts put it left of the pen, over
+// the glyph before; DejaVu Sans's harakat and niqqud (made for right-to-left layout), Lateef's and
+// Lohit Telugu's virama lie right of it, over the glyph after. Those are moved back, centred on a
+// glyph as wide as the dotted circle: a lone mark then sits on its circle, a mark in a word over
+// its letter. Whole pixels, so the glyph stays sharp.
+void centre_marks_on_glyph_before(ImFont& font) {
+    const ImFontGlyph* circle = font.FindGlyphNoFallback(dotted_circle);
+    if (!circle) return;
+    for (ImFontGlyph& g : font.Glyphs) {
+        const float centre = (g.X0 + g.X1) / 2;
+        if (g.AdvanceX != 0 || centre < 0 || !lb::is_combining_mark(g.Codepoint)) continue;
+        const float shift = std::round(-circle->AdvanceX / 2 - centre);
+        g.X0 += shift;
+        g.X1 += shift;
+    }
+}
+
 // The baked font, then each loaded shipped font merged in with the wanted code points it is the
-// first loaded font to hold.
+// first to hold, the task's fonts (want_glyphs) before the others.
 void build_atlas(ImFontAtlas& atlas, float dpr) {
     constexpr float css_size = 15.0f;
     const auto start = std::chrono::steady_clock::now();
@@ -159,15 +215,40 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
     config.OversampleH = config.OversampleV = 1;
     config.PixelSnapH = true;                // whole-pixel advances: glyphs land on pixels
     void* ttf = const_cast<unsigned char*>(embedded::dejavu_sans_ttf);
-    ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_ranges);
+    static const std::vector<ImWchar> baked_but_circle = [] {
+        std::vector<ImWchar> out;
+        for (const ImWchar* r = baked_ranges; r[0]; r += 2) {
+            if (r[0] <= dotted_circle && dotted_circle <= r[1]) {
+                if (r[0] < dotted_circle) out.insert(out.end(), {r[0], ImWchar(dotted_circle - 1)});
+                if (dotted_circle < r[1]) out.insert(out.end(), {ImWchar(dotted_circle + 1), r[1]});
+            } else {
+                out.insert(out.end(), {r[0], r[1]});
+            }
+        }
+        out.push_back(0);
+        return out;
+    }();
+    ImFont* font = atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr, &config, baked_but_circle.data());
+    // Each merged font at the baked font's em, as a browser sizes a fallback font: at the same
+    // pixel size Lohit's tall lines drew Devanagari at 70 % of the Latin beside it.
+    const float em = css_size * dpr / line_per_em(embedded::dejavu_sans_ttf);
     font->FallbackChar = no_glyph;
     static std::vector<std::vector<ImWchar>> merged_ranges;  // read by Build
     merged_ranges.clear();
     config.MergeMode = true;
+    // DejaVu Sans's dotted circle is taller than a small letter (−0.12 to 0.64 em): marks made to
+    // sit above and below letters fell on its dots (a fatha on its top, a kasra on its bottom).
+    // At 70 % and centred on the x-height (after Build) they clear it.
+    static constexpr ImWchar circle_range[] = {dotted_circle, dotted_circle, 0};
+    atlas.AddFontFromMemoryTTF(ttf, sizeof embedded::dejavu_sans_ttf, css_size * dpr * dotted_circle_scale, &config, circle_range);
     std::vector<char32_t> left;
     for (char32_t c : glyphs_wanted)
         if (c <= 0xFFFF) left.push_back(c);
-    for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
+    std::vector<size_t> order = task_fonts;
+    for (size_t f = 0; f < std::size(generated::shipped_fonts); ++f)
+        if (std::find(order.begin(), order.end(), f) == order.end()) order.push_back(f);
+    for (size_t f : order) {
+        const generated::ShippedFont& shipped = generated::shipped_fonts[f];
         const auto loaded = fonts_loaded.find(std::string_view(shipped.file));
         if (loaded == fonts_loaded.end()) continue;
         std::vector<ImWchar> ranges;
@@ -179,9 +260,11 @@ void build_atlas(ImFontAtlas& atlas, float dpr) {
         if (ranges.empty()) continue;
         ranges.push_back(0);
         const ImWchar* held = merged_ranges.emplace_back(std::move(ranges)).data();
-        atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), css_size * dpr, &config, held);
+        atlas.AddFontFromMemoryTTF(loaded->second.data(), int(loaded->second.size()), em * line_per_em(loaded->second), &config, held);
     }
     atlas.Build();
+    centre_dotted_circle_on_x_height(*font);
+    centre_marks_on_glyph_before(*font);
     atlas.SetTexID(GlRenderer::shared_font_texture);
     atlas_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -230,21 +313,36 @@ std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_
 GlyphNeed want_glyphs(const std::vector<char32_t>& code_points) {
     GlyphNeed need;
     need.missing = missing_from_baked_font(code_points);
+    need.drawing_note = drawing_note(code_points);
+    // Each code point to the first font that has it: DejaVu Sans before the fonts of one script,
+    // so that Latin, Greek and Cyrillic keep the baked font's design.
+    const std::span<const generated::ShippedFont> fonts(generated::shipped_fonts);
+    std::vector<std::vector<char32_t>> given(fonts.size());
     for (char32_t c : need.missing) {
-        const generated::ShippedFont* first = nullptr;
-        for (const generated::ShippedFont& shipped : generated::shipped_fonts) {
-            if (c <= 0xFFFF && detail::holds(shipped, c)) {
-                first = &shipped;
-                break;
+        const auto first = std::find_if(fonts.begin(), fonts.end(), [&](const auto& f) { return c <= 0xFFFF && detail::holds(f, c); });
+        if (first == fonts.end()) need.unavailable.push_back(c);
+        else given[size_t(first - fonts.begin())].push_back(c);
+    }
+    // A font whose code points another chosen font also has is not needed: one fetch fewer, and
+    // the task's characters in one design (an Urdu task's letters all from Lateef).
+    for (size_t f = 0; f < fonts.size(); ++f) {
+        for (size_t g = 0; g < fonts.size() && !given[f].empty(); ++g) {
+            if (g == f || given[g].empty()) continue;
+            if (std::all_of(given[f].begin(), given[f].end(), [&](char32_t c) { return detail::holds(fonts[g], c); })) {
+                given[g].insert(given[g].end(), given[f].begin(), given[f].end());
+                given[f].clear();
             }
         }
-        if (!first) need.unavailable.push_back(c);
-        else if (!detail::fonts_loaded.contains(std::string_view(first->file)) &&
-                 std::find(need.fonts.begin(), need.fonts.end(), first->file) == need.fonts.end())
-            need.fonts.push_back(first->file);
     }
-    if (need.missing != detail::glyphs_wanted) {
+    std::vector<size_t> chosen;
+    for (size_t f = 0; f < fonts.size(); ++f) {
+        if (given[f].empty()) continue;
+        chosen.push_back(f);
+        if (!detail::fonts_loaded.contains(std::string_view(fonts[f].file))) need.fonts.push_back(fonts[f].file);
+    }
+    if (need.missing != detail::glyphs_wanted || chosen != detail::task_fonts) {
         detail::glyphs_wanted = need.missing;
+        detail::task_fonts = std::move(chosen);
         detail::atlas_stale = true;
     }
     return need;
@@ -277,6 +375,18 @@ std::string no_glyph_note(const std::vector<char32_t>& unavailable) {
     const bool one = unavailable.size() == 1;
     return grouped(long(unavailable.size())) + (one ? " character has" : " characters have") +
            " no glyph in the figures' font and " + (one ? "shows" : "show") + " as \u25A1: " + list_text(named, "and") + ".";
+}
+
+std::string drawing_note(const std::vector<char32_t>& code_points) {
+    std::string note;
+    if (std::any_of(code_points.begin(), code_points.end(), lb::is_right_to_left))
+        note = "Right-to-left text is drawn in the order it is stored, left to right (the figures do not reorder it, nor join "
+               "Arabic letters).";
+    if (std::any_of(code_points.begin(), code_points.end(), lb::is_combining_mark))
+        note += std::string(note.empty() ? "" : " ") +
+                "In the figures each character is drawn by itself: conjuncts do not form, vowel signs keep their stored order, "
+                "and a mark alone as a token sits on a dotted circle (\u25CC).";
+    return note;
 }
 
 std::vector<char32_t> missing_glyphs(std::string_view text) {

@@ -56,11 +56,16 @@ struct GlyphNeed {
     std::vector<std::string> fonts;     // the site's fonts (paths) holding some of them, not loaded yet
     std::vector<char32_t> unavailable;  // in no font the site ships, or past U+FFFF (ImGui keys glyphs
                                         // by 16 bits): drawn as □
+    std::string drawing_note;           // drawing_note of the code points asked for
 };
 // Those of `code_points` (ascending) that the baked font lacks.
 std::vector<char32_t> missing_from_baked_font(const std::vector<char32_t>& code_points);
 // From the next frame on the atlas holds `code_points` besides the baked ranges (replacing the
-// last call's; none: the baked font alone), each from the first loaded shipped font that has it.
+// last call's; none: the baked font alone). Each is taken from the first font in the site's order
+// (LOOKBACK_SHIPPED_FONTS) that has it, unless every code point so given to a font is also in
+// another the task needs: that font is then not asked for (a Bengali task's danda, also in the
+// Devanagari font, comes with the Bengali one). The atlas takes them from the task's fonts first,
+// then from any other loaded one.
 GlyphNeed want_glyphs(const std::vector<char32_t>& code_points);
 // A shipped font's bytes as the page fetched them (`file` its path in the site); the atlas is
 // rebuilt at the next frame. Throws std::invalid_argument for a path the site does not ship or
@@ -69,6 +74,12 @@ void add_font(std::string_view file, std::vector<unsigned char> bytes);
 // "2 characters have no glyph in the figures' font and show as □: '𝔸' (U+1D538) and 'ꙮ'
 // (U+A66E)." (the first 8 named, then how many more), or "" for none: said once to the reader.
 std::string no_glyph_note(const std::vector<char32_t>& unavailable);
+// What the reader should know of how the figures draw these code points, said once with the
+// task: that right-to-left text is drawn in stored order, left to right, and that each character
+// is drawn by itself (ImGui shapes nothing: no conjuncts, no reordered vowel signs, no joined
+// Arabic letters; a lone mark sits on a dotted circle, page_text.h's token_for_drawing); "" for
+// text that needs neither.
+std::string drawing_note(const std::vector<char32_t>& code_points);
 // The characters of `text` (UTF-8) that the atlas last built has no glyph for, each once.
 std::vector<char32_t> missing_glyphs(std::string_view text);
 
