@@ -130,7 +130,7 @@ const HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const s
     auto& [weights, kept] = held_out_outputs_;
     if (!(weights == weights_of(model)) || kept.total != held_out.size()) {
         weights = weights_of(model);
-        kept = {.outputs = {}, .total = held_out.size()};
+        kept = {.outputs = {}, .total = held_out.size(), .error = ""};
     }
     // One decoding batch a call (decode_examples' rows), so a frame stays short.
     constexpr size_t slice = size_t(decode_batch_rows);
