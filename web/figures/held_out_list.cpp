@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "charts.h"
 #include "controls.h"
 #include "download.h"
 #include "lesson2.h"

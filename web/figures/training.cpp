@@ -277,7 +277,7 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
     };
 }
 
-std::string text_alternative(const Lab& lab, const TrainingState& st) {
+std::string text_alternative(Lab& lab, const TrainingState& st) {
     if (!lab.live.built()) return "";
     const RunSettings& run = st.run;
     const std::string rate = setting_text(*find_setting("learning_rate"), run);

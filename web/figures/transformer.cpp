@@ -135,7 +135,7 @@ nlohmann::json training_state_json(const Lab& lab, const TransformerTrainingStat
     };
 }
 
-std::string training_text(const Lab& lab, const TransformerTrainingState& st) {
+std::string training_text(Lab& lab, const TransformerTrainingState& st) {
     if (!lab.transformers.built()) return "";
     return "<p>The " + st.run.model.task->name + " task, width " + std::to_string(st.run.model.H) + ", " + std::to_string(st.run.model.heads) + " heads, seed " +
            std::to_string(st.run.seed) + ", " + std::to_string(st.run.epochs) + " epochs. " + pair_status(lab.transformers) + "</p>" +
