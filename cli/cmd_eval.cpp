@@ -85,24 +85,15 @@ EvalArgs parse_eval_args(const Args& args) {
     EvalArgs o;
     for (size_t i = 0; i < args.size();) {
         std::string v;
-        if (take_option(args, i, "--weights", v)) {
-            if (v.empty()) throw UsageError("--weights needs a file name");
-            o.weights = v;
-        } else if (take_option(args, i, "--task-file", v)) {
-            if (v.empty()) throw UsageError("--task-file needs a file name");
-            o.task_file = v;
-        } else if (take_option(args, i, "--tokens", v)) {
-            if (v != "chars" && v != "words") throw UsageError("--tokens must be chars or words, not " + shown(v));
-            o.tokens = v == "words" ? PairsTokens::words : PairsTokens::characters;
+        if (take_file_option(args, i, "--weights", o.weights) || take_file_option(args, i, "--task-file", o.task_file) ||
+            take_tokens_option(args, i, o.tokens)) {
+            continue;
         } else if (take_option(args, i, "--task", v)) {
             o.task = task_named(v);
             if (!o.task) throw UsageError("unknown task " + shown(v) + ": use " + task_names_text());
-        } else if (take_option(args, i, "--predictions", v)) {
-            if (v.empty()) throw UsageError("--predictions needs a file name");
-            o.predictions_path = v;
-        } else if (take_option(args, i, "--json", v)) {
-            if (v.empty()) throw UsageError("--json needs a file name (or -)");
-            o.json_path = v;
+        } else if (take_file_option(args, i, "--predictions", o.predictions_path) ||
+                   take_file_option(args, i, "--json", o.json_path, " (or -)")) {
+            continue;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }

@@ -341,21 +341,10 @@ TrainArgs parse_train_args(const Args& args) {
         } else if (args[i] == "--yes-long") {
             o.yes_long = true;
             ++i;
-        } else if (take_option(args, i, "--task-file", v)) {
-            if (v.empty()) throw UsageError("--task-file needs a file name");
-            o.task_file = v;
-        } else if (take_option(args, i, "--tokens", v)) {
-            if (v != "chars" && v != "words") throw UsageError("--tokens must be chars or words, not " + shown(v));
-            o.tokens = v == "words" ? PairsTokens::words : PairsTokens::characters;
-        } else if (take_option(args, i, "--save", v)) {
-            if (v.empty()) throw UsageError("--save needs a file name");
-            o.save_path = v;
-        } else if (take_option(args, i, "--json", v)) {
-            if (v.empty()) throw UsageError("--json needs a file name (or -)");
-            o.json_path = v;
-        } else if (take_option(args, i, "--predictions", v)) {
-            if (v.empty()) throw UsageError("--predictions needs a file name");
-            o.predictions_path = v;
+        } else if (take_file_option(args, i, "--task-file", o.task_file) || take_tokens_option(args, i, o.tokens) ||
+                   take_file_option(args, i, "--save", o.save_path) || take_file_option(args, i, "--json", o.json_path, " (or -)") ||
+                   take_file_option(args, i, "--predictions", o.predictions_path)) {
+            continue;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }

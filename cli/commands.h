@@ -47,6 +47,11 @@ struct UsageError : std::runtime_error {
 // If args[i] is `--name VALUE` or `--name=VALUE`, stores VALUE, advances i past
 // it and returns true; throws UsageError if the value is missing.
 bool take_option(const Args& args, size_t& i, const char* name, std::string& value);
+// The same for a flag that names a file: an empty name is refused, "--save needs a file name"
+// (`or_else`, such as " (or -)", says what else it takes).
+bool take_file_option(const Args& args, size_t& i, const char* name, std::string& path, const char* or_else = "");
+// --tokens chars|words, a reader's pairs' tokens.
+bool take_tokens_option(const Args& args, size_t& i, std::optional<PairsTokens>& tokens);
 // An integer in [lo, hi] for a flag, or UsageError naming the flag (also for
 // digits beyond any integer: 9999999999999999999).
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi);

@@ -52,6 +52,22 @@ std::vector<int> parse_widths(const std::string& text) {
     return widths;
 }
 
+bool take_file_option(const Args& args, size_t& i, const char* name, std::string& path, const char* or_else) {
+    std::string v;
+    if (!take_option(args, i, name, v)) return false;
+    if (v.empty()) throw UsageError(std::string(name) + " needs a file name" + or_else);
+    path = v;
+    return true;
+}
+
+bool take_tokens_option(const Args& args, size_t& i, std::optional<PairsTokens>& tokens) {
+    std::string v;
+    if (!take_option(args, i, "--tokens", v)) return false;
+    if (v != "chars" && v != "words") throw UsageError("--tokens must be chars or words, not " + shown(v));
+    tokens = v == "words" ? PairsTokens::words : PairsTokens::characters;
+    return true;
+}
+
 long long parse_integer(const char* flag, const std::string& text, long long lo, long long hi) {
     // Digits only (no sign, no spaces); from_chars reports a value beyond long
     // long instead of throwing as std::stoll does.
