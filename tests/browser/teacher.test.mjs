@@ -85,7 +85,7 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-teacher-'));
   await page.locator('canvas[data-figure="results"]').scrollIntoViewIfNeeded();
   await until('the results figure', async () => (await rect(page, 'results', 'save-attention')) !== null, 20000);
-  assert.match((await state(page, 'results')).weights_note, /^Weights of your-pairs, .*attention: trained in this page \(width 16\)/);
+  assert.match((await state(page, 'results')).weights_note, /^Weights of your-pairs \(.*\): plain: trained in this page \(width 16\); attention: trained in this page \(width 16\)\.$/);
   const [weightsDownload] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-attention')]);
   assert.equal(weightsDownload.suggestedFilename(), 'lookback-your-pairs-attention-16-page.safetensors');
   const weights = path.join(folder, weightsDownload.suggestedFilename());

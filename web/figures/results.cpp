@@ -157,8 +157,8 @@ std::string saved_weights_note(const Lab& lab) {
         if (!m) return std::string(name) + ": not yet trained";
         return std::string(name) + (where == "shipped" ? ": shipped" : ": trained in this page") + " (width " + std::to_string(m->config.H) + ")";
     };
-    return "Weights of " + task.name + ", as safetensors with the task in their metadata (they open in PyTorch or numpy, and `lookback "
-           "predict --weights` reads them): " + side("plain", plain, plain_where) + "; " + side("attention", attention, attention_where) + ".";
+    return "Weights of " + task.name + " (safetensors with the task inside, for PyTorch, numpy or lookback predict): " +
+           side("plain", plain, plain_where) + "; " + side("attention", attention, attention_where) + ".";
 }
 
 void ShowDownloads(Lab& lab, const ResultsState& st, bool narrow) {

@@ -341,7 +341,8 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
             continue;
         }
         // A sortable table's header cells are buttons: a click ranks by the column, again the other way.
-        const char* mark = c != table.sort_column ? "" : table.descending ? " \u25bc" : " \u25b2";
+        // The mark is joined to the label by a no-break space: a narrow header wraps at its words, never before it.
+        const char* mark = c != table.sort_column ? "" : table.descending ? "\u00a0\u25bc" : "\u00a0\u25b2";
         if (ImGui::Selectable(header(i, column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
         ImGui::PopID();
         if (!column.key.empty()) record_rect("header-" + column.key);
