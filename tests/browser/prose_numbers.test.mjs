@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { spellingExample } from '../../web/page/spelling_example.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -39,6 +40,9 @@ const wrongField = asset('counterfactual.json').models.find((m) => m.weights ===
 const translation = asset('alignment-translation.json');
 const translationModel = translation.summary.find((s) => s.model === 'attention').alignment;
 const one = (set) => (n) => set.includes(n);
+const linkMaxBytes = Number(fs.readFileSync(path.join(root, 'core/io/task_file.h'), 'utf8')
+  .match(/task_link_max_chars = (\d+);/)[1]) / 4 * 3;
+const spelling = spellingExample().trim().split('\n').map((line) => line.split('\t'));
 // A number as written: digits, thousands separated by commas, decimals after a point.
 const NUMBER = /\d+(?:,\d{3})*(?:\.\d+)?/g;
 
@@ -92,6 +96,9 @@ export const FIXED_FACTS = [
   [/\bmean 0 and variance 1\b/g, "what layer norm makes of each position's vector, by definition"],
   [/score between 0 and 1\b/g, "BLEU's range, by definition"],
   [/\bdata-label="how many">0\b/g, 'the dot score has no parameters'],
+  [/\b150,000 bytes\b/g, "a link's most compressed bytes (core/io/task_file.h)", (n) => n === linkMaxBytes],
+  [/\b5,000 English words|\(39 phonemes/g, "the spelling example's pairs and phonemes, counted in the file the build writes",
+    one([spelling.length, new Set(spelling.flatMap(([, sounds]) => sounds.split(' '))).size])],
 ];
 
 // The article's prose as lines of the source: what is not prose blanked, newlines kept.
