@@ -86,39 +86,49 @@ std::string held_out_list_text(Lab& lab, const CheckedState& st) {
            "and saves them all as CSV.</p>";
 }
 
+// Laid out the same while the outputs are decoded as once they are (a line, the controls, the
+// table's box, a line), so the figure keeps its height when the list arrives.
 void ShowHeldOutList(Lab& lab, CheckedState& st, const ModelRead& read, float width) {
     const HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, lab.held_out(*st.task));
     if (!decoded.error.empty()) {
         DimTextWrapped(sanitize_utf8("Every held-out pair: not decoded (" + decoded.error + ").").c_str());
         return;
     }
-    if (!decoded.complete()) {
-        DimTextWrapped(("Every held-out pair: decoding " + grouped(long(decoded.outputs.size())) + " of " +
-                        grouped(long(decoded.total)) + "\u2026").c_str());
-        request_redraw("checked");
-        return;
-    }
-    const std::vector<PredictionRow> rows = decoded_rows(lab, st, read);
+    const bool ready = decoded.complete();
+    const std::vector<PredictionRow> rows = ready ? decoded_rows(lab, st, read) : std::vector<PredictionRow>{};
     const long wrong = std::count_if(rows.begin(), rows.end(), [](const PredictionRow& r) { return !r.exact; });
-    WrappedText("Every held-out pair as this model writes it: %s of %s wrong. Edits: the fewest tokens inserted, deleted or "
-                "replaced to turn the output into the target.", grouped(wrong).c_str(), grouped(long(rows.size())).c_str());
+    if (ready)
+        WrappedText("Every held-out pair as this model writes it: %s of %s wrong.", grouped(wrong).c_str(), grouped(long(rows.size())).c_str());
+    else
+        WrappedText("Every held-out pair as this model writes it: decoding %s of %s\u2026", grouped(long(decoded.outputs.size())).c_str(),
+                    grouped(long(decoded.total)).c_str());
+    DimTextWrapped("Edits: the fewest tokens inserted, deleted or replaced to turn the output into the target.");
+    ImGui::BeginDisabled(!ready);
     ImGui::SetNextItemWidth(std::min(200.0f, width * 0.4f));
     TextField("##filter", "list-filter", st.list_filter, sizeof st.list_filter, "show the pairs whose input holds this text", 0,
               "input holds\u2026");
     ImGui::SameLine();
     Checkbox("only the wrong ones", "list-wrong", &st.list_wrong_only);
     SameLineIfRoom(ImGui::CalcTextSize("Save them all (CSV)").x + 24);
-    if (Button("Save them all (CSV)", "save-predictions", "save every held-out pair with the model's output as CSV")) {
+    if (Button("Save them all (CSV)", "save-predictions", "save every held-out pair with the model's output as CSV") && ready) {
         const std::string csv = predictions_csv(rows);
         const std::string name = "lookback-" + st.task->name + "-" + std::string(decoder_name(read.model->config.decoder)) +
                                  "-held-out.csv";
         download_bytes(name, "text/csv", csv.data(), csv.size());
     }
+    ImGui::EndDisabled();
+    const float box = 11 * ImGui::GetFrameHeight();
+    if (!ready) {
+        ImGui::Dummy({width, box});
+        ImGui::TextUnformatted(" ");
+        request_redraw("checked");
+        return;
+    }
     const std::vector<size_t> shown = listed(rows, st);
     const FigureTable table = list_table(rows, shown, st);
     TableLook look{.flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                             ImGuiTableFlags_SizingStretchProp,
-                   .size = {0, 11 * ImGui::GetFrameHeight()},
+                   .size = {0, box},
                    .sizing = {{0, 0.5f}, {0, 2.0f}, {0, 1.5f}, {0, 1.5f}, {0, 0.6f}}};
     // A row's number opens its map above.
     look.draw_cell = [&](int r, int c) {
@@ -139,11 +149,11 @@ void ShowHeldOutList(Lab& lab, CheckedState& st, const ModelRead& read, float wi
         st.list_descending = *ranked == st.list_sort ? !st.list_descending : *ranked == edits_column;
         st.list_sort = *ranked;
     }
+    // One line, whatever it says.
     if (shown.size() > rows_drawn)
-        DimTextWrapped(("The first " + std::to_string(rows_drawn) + " of the " + grouped(long(shown.size())) +
-                        " that match; type a piece of an input to find others.").c_str());
-    else if (shown.empty())
-        DimTextWrapped("No held-out pair matches.");
+        DimTextWrapped(("First " + std::to_string(rows_drawn) + " of " + grouped(long(shown.size())) + " shown; type to find others.").c_str());
+    else
+        DimTextWrapped(shown.empty() ? "No held-out pair matches." : " ");
 }
 
 }  // namespace lb::web
