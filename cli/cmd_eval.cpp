@@ -112,14 +112,7 @@ int eval(const Args& args) {
     } catch (const UsageError& e) {
         return usage_error(e.what(), eval_usage);
     }
-    for (const std::string* path : {&parsed.predictions_path, &parsed.json_path}) {
-        if (path->empty() || *path == "-") continue;
-        const std::string problem = write_problem(*path);
-        if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(*path).c_str(), problem.c_str());
-            return 1;
-        }
-    }
+    if (!can_write_all({parsed.predictions_path, parsed.json_path})) return 1;
     const bool json_to_stdout = parsed.json_path == "-";
 
     SafetensorsContent content;

@@ -330,6 +330,18 @@ std::string write_problem(const std::string& path) {
     return created ? "" : "it cannot be created (does the folder exist?)";
 }
 
+bool can_write_all(std::initializer_list<std::string_view> paths) {
+    for (std::string_view path : paths) {
+        if (path.empty() || path == "-") continue;
+        const std::string problem = write_problem(std::string(path));
+        if (!problem.empty()) {
+            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(std::string(path)).c_str(), problem.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
 TrainArgs parse_train_args(const Args& args) {
     TrainArgs o;
     const std::vector<std::string> keys = run_setting_keys();
@@ -370,14 +382,7 @@ int train(const Args& args) {
     const std::string& json_path = parsed.json_path;
 
     // Refused before any work: an output that cannot be written, a run of hours.
-    for (const std::string* path : {&save_path, &json_path, &std::as_const(parsed.predictions_path)}) {
-        if (path->empty() || *path == "-") continue;
-        const std::string problem = write_problem(*path);
-        if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(*path).c_str(), problem.c_str());
-            return 1;
-        }
-    }
+    if (!can_write_all({save_path, json_path, parsed.predictions_path})) return 1;
     std::optional<PairsTask> pairs;
     if (!parsed.task_file.empty()) {
         try {

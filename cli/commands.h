@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/pairs.h"
@@ -199,6 +201,9 @@ double estimated_train_seconds(const RunOptions& options, const std::vector<Exam
 constexpr double long_run_seconds = 3600;  // longer needs --yes-long
 // Why path cannot be written, or "" if it can (checked before a long run).
 std::string write_problem(const std::string& path);
+// Whether every output given can be written (one named "" is not asked for, "-" is stdout); the
+// first that cannot is said on stderr with its reason.
+bool can_write_all(std::initializer_list<std::string_view> paths);
 // Writes text to path, replacing what was there; false if that failed.
 bool write_text(const std::string& path, const std::string& text);
 // How predict reports a refused input: the text escaped and cut, then why.

@@ -15,16 +15,7 @@ nlohmann::json spread_json(const Spread& s) { return {{"mean", s.mean}, {"min", 
 SweepFiles::SweepFiles(const std::string& dir, const std::string& name)
     : json_path(dir + "/" + name + ".json"), md_path(dir + "/" + name + ".md") {}
 
-bool SweepFiles::writable() const {
-    for (const std::string& path : {md_path, json_path}) {
-        const std::string problem = write_problem(path);
-        if (!problem.empty()) {
-            std::fprintf(stderr, "lookback: cannot write %s: %s\n", shown(path).c_str(), problem.c_str());
-            return false;
-        }
-    }
-    return true;
-}
+bool SweepFiles::writable() const { return can_write_all({md_path, json_path}); }
 
 bool SweepFiles::write(const nlohmann::json& json, const std::string& md) const {
     if (write_text(json_path, json.dump(1) + "\n") && write_text(md_path, md)) return true;
