@@ -51,18 +51,15 @@ FigureTable list_table(const std::vector<PredictionRow>& rows, const std::vector
 }
 
 // The rows once every output is decoded, else none.
-std::vector<PredictionRow> decoded_rows(Lab& lab, const CheckedState& st, const ModelRead& read) {
-    const std::vector<Example>& held_out = lab.held_out(*st.task);
-    const HeldOutOutputs& decoded = lab.analyses.held_out_outputs(read, held_out);
-    if (!decoded.complete() || !decoded.error.empty()) return {};
-    return prediction_rows(*st.task, held_out, decoded.outputs);
+const std::vector<PredictionRow>& decoded_rows(Lab& lab, const CheckedState& st, const ModelRead& read) {
+    return lab.analyses.held_out_outputs(read, lab.held_out(*st.task)).rows;
 }
 
 }  // namespace
 
 nlohmann::json held_out_list_json(Lab& lab, const CheckedState& st) {
     if (!st.read.model) return nullptr;
-    const std::vector<PredictionRow> rows = decoded_rows(lab, st, st.read);
+    const std::vector<PredictionRow>& rows = decoded_rows(lab, st, st.read);
     const FigureTable table = list_table(rows, listed(rows, st), st);
     nlohmann::json shown = nlohmann::json::array();
     for (const std::vector<TableCell>& r : table.rows) {
@@ -78,7 +75,7 @@ nlohmann::json held_out_list_json(Lab& lab, const CheckedState& st) {
 
 std::string held_out_list_text(Lab& lab, const CheckedState& st) {
     if (!st.read.model) return "";
-    const std::vector<PredictionRow> rows = decoded_rows(lab, st, st.read);
+    const std::vector<PredictionRow>& rows = decoded_rows(lab, st, st.read);
     if (rows.empty()) return "<p>Every held-out pair: being decoded.</p>";
     const long wrong = std::count_if(rows.begin(), rows.end(), [](const PredictionRow& r) { return !r.exact; });
     return "<p>Every held-out pair as this model writes it: " + grouped(wrong) + " of " + grouped(long(rows.size())) +
@@ -95,7 +92,7 @@ void ShowHeldOutList(Lab& lab, CheckedState& st, const ModelRead& read, float wi
         return;
     }
     const bool ready = decoded.complete();
-    const std::vector<PredictionRow> rows = ready ? decoded_rows(lab, st, read) : std::vector<PredictionRow>{};
+    const std::vector<PredictionRow>& rows = decoded.rows;
     const long wrong = std::count_if(rows.begin(), rows.end(), [](const PredictionRow& r) { return !r.exact; });
     if (ready)
         WrappedText("Every held-out pair as this model writes it: %s of %s wrong.", grouped(wrong).c_str(), grouped(long(rows.size())).c_str());

@@ -130,7 +130,7 @@ const HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const s
     auto& [weights, kept] = held_out_outputs_;
     if (!(weights == weights_of(model)) || kept.total != held_out.size()) {
         weights = weights_of(model);
-        kept = {.outputs = {}, .total = held_out.size(), .error = ""};
+        kept = {.outputs = {}, .total = held_out.size(), .error = "", .rows = {}};
     }
     // One decoding batch a call (decode_examples' rows), so a frame stays short.
     constexpr size_t slice = size_t(decode_batch_rows);
@@ -139,6 +139,7 @@ const HeldOutOutputs& Analyses::held_out_outputs(const ModelRead& model, const s
         const std::vector<Example> part(held_out.begin() + long(from), held_out.begin() + long(to));
         try {
             for (Decoded& d : decode_examples(part, *model.model, false)) kept.outputs.push_back(std::move(d.output));
+            if (kept.complete()) kept.rows = prediction_rows(*model.model->config.task, held_out, kept.outputs);
         } catch (const std::exception& e) {
             kept.error = e.what();
         }

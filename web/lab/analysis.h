@@ -16,6 +16,7 @@
 
 #include "data/alignment_scores.h"
 #include "data/task.h"
+#include "io/predictions_csv.h"
 #include "lesson/probes.h"
 #include "models/attention_override.h"
 #include "models/model.h"
@@ -87,11 +88,12 @@ struct TaskMap {
 };
 
 // A held-out split's greedy outputs as far as they are decoded: complete once outputs has one
-// string per example.
+// string per example, and then scored once as rows.
 struct HeldOutOutputs {
     std::vector<std::string> outputs;
     size_t total = 0;
     std::string error;  // why decoding stopped (weights that overflow), or ""
+    std::vector<PredictionRow> rows;  // once complete: each example with its output, exact and edits
     bool complete() const { return outputs.size() == total; }
 };
 
