@@ -496,6 +496,7 @@ nlohmann::json state_json(Lab& lab, CheckedState& st) {
 }
 
 std::string text_alternative(Lab& lab, CheckedState& st) {
+    refresh_checked(lab, st);  // st.read may name a run the Lab has since let go (a reader's task replaced)
     if (!st.map) return "<p>" + html_escape(st.error) + "</p>";
     const TaskMap& m = *st.map;
     const bool words = st.task->input.words;
