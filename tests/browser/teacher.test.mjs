@@ -157,6 +157,49 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   assert.deepEqual((await state(page, 'checked')).columns, ['k', 'n', 'i', 'g', 'h', 't']);
   await page.locator('canvas[data-figure="checked"]').screenshot({ path: screenshotPath('teacher-checked-1280.png') });
 
+  // Figure 5 reads the model trained in Figure 3 on its task: a held-out pair's map, token by
+  // token, its peaks, a step's attention moved, a typed word; the probes stay with the dates.
+  await page.locator('canvas[data-figure="alignment"]').scrollIntoViewIfNeeded();
+  await until('Figure 5 drawn', async () => (await rect(page, 'alignment', 'model-source-trained here')) !== null, 20000);
+  await clickWidget(page, 'alignment', 'model-source-trained here');
+  await until('Figure 5 on the pairs', async () => (await state(page, 'alignment')).task === 'your-pairs', 20000);
+  let figure5 = await state(page, 'alignment');
+  assert.equal(fromFile.get(figure5.input), figure5.target, 'a held-out pair of the file');
+  assert.deepEqual(figure5.columns, figure5.input.split(' '));
+  assert.deepEqual(figure5.rows, figure5.output.split(' ').filter(Boolean), 'rows: the phonemes written');
+  assert.equal(figure5.weights.length, figure5.rows.length);
+  for (const [t, row] of figure5.weights.entries()) {
+    assert.equal(row.length, figure5.columns.length);
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, `row ${t} sums to 1`);
+    const argmax = row.indexOf(Math.max(...row));
+    assert.equal(figure5.peaks[t].position, argmax, `row ${t}'s peak`);
+    assert.equal(figure5.peaks[t].input, figure5.columns[argmax]);
+  }
+  assert.match(figure5.guards, /give no alignment/);
+  assert.match(figure5.model_label, /trained in this page on your-pairs \(epoch 1\)/);
+  assert.doesNotMatch(page.url(), /al\.(ex|row|move)=/, 'no link names a string of a model only this page has');
+  const figure5Text = await page.textContent('#alignment-text');
+  assert.doesNotMatch(figure5Text, /date|year|NaN|nan/);
+  assert.match((await state(page, 'probes')).elsewhere, /probes read the date models/);
+  // The bars' middle: that step's attention all on one input, decoded again.
+  await clickWidget(page, 'alignment', 'bars');
+  await until('the move', async () => (await state(page, 'alignment')).moved !== null, 20000);
+  figure5 = await state(page, 'alignment');
+  const { step, first, last } = figure5.move;
+  assert.equal(first, last);
+  assert.equal(figure5.moved.error, '');
+  assert.equal(figure5.moved.weights.length, figure5.moved.output.split(' ').filter(Boolean).length);
+  assert.deepEqual(figure5.moved.weights[step], figure5.columns.map((_, j) => (j === first ? 1 : 0)), 'the moved row');
+  await page.locator('canvas[data-figure="alignment"]').screenshot({ path: screenshotPath('teacher-alignment-1280.png') });
+  await typeIntoField(page, 'alignment', 'input', 'knight');
+  await until('the typed word in Figure 5', async () => (await state(page, 'alignment')).input === 'k n i g h t', 20000);
+  assert.equal((await state(page, 'alignment')).example, -1);
+  // Back to the shipped model: the dates again, and the probes with them.
+  await clickWidget(page, 'alignment', 'model-source-shipped model');
+  await until('Figure 5 on the dates', async () => (await state(page, 'alignment')).task === 'dates', 20000);
+  assert.equal((await state(page, 'alignment')).weights.length, 10);
+  assert.equal((await state(page, 'probes')).elsewhere, '');
+
   // Pasted as characters, spelled-out words get a hint; another choice of tokens waits for Use.
   await page.locator('#own-pairs').scrollIntoViewIfNeeded();
   await page.check('input[name="own-pairs-tokens"][value="characters"]');

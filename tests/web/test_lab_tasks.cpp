@@ -337,7 +337,7 @@ TEST_CASE("map view: a matrix of the wrong shape is refused before anything is d
     ImGui::NewFrame();
     ImGui::Begin("figure");
     int selected = 0;
-    const std::string rows = "1999-04-03", cols = "3 april 1999";
+    const Tokens rows = char_tokens("1999-04-03"), cols = char_tokens("3 april 1999");
     const bool wrong = ShowMapOrError("map", [&] {
         ShowWeightMap({"map", "out-", "output"}, rows, cols, short_map, selected, 400, "a map");
     });

@@ -126,14 +126,6 @@ Peak peak_of(const TaskMap& m, int t) {
     return row_peak(std::span<const float>(m.attention).subspan(size_t(t) * S, S));
 }
 
-// A map label: a space as a dot, a lone mark on its dotted circle.
-std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : token_for_drawing(t); }
-
-std::string joined(const std::vector<std::string>& tokens, bool words) {
-    std::string out;
-    for (const std::string& t : tokens) out += (words && !out.empty() ? " " : "") + t;
-    return out;
-}
 // As drawn in a sentence: a word, or the text, that opens with a mark has it on a dotted circle.
 std::string joined_for_drawing(const std::vector<std::string>& tokens, bool words) {
     if (!words) return token_for_drawing(joined(tokens, false));
@@ -148,19 +140,6 @@ std::string joined_for_drawing(const std::vector<std::string>& tokens, bool word
 
 // Outline colours that read on every cell of the sequential map: white on a dark edge.
 constexpr ImU32 outline_light = IM_COL32(255, 255, 255, 255), outline_dark = IM_COL32(0, 0, 0, 220);
-
-// `text` written upwards from `at` (a quarter turn anticlockwise): a column's word. Laid out first
-// at `room`, a point with the text's width free to its right inside the clip rectangle (ImGui
-// drops glyphs past it), then turned into place.
-void AddTextUpward(ImDrawList& draw, ImVec2 room, ImVec2 at, ImU32 color, const std::string& text) {
-    const int first = draw.VtxBuffer.Size;
-    draw.AddText(room, color, text.c_str());
-    for (int i = first; i < draw.VtxBuffer.Size; ++i) {
-        ImVec2& p = draw.VtxBuffer[i].pos;
-        const ImVec2 d = {p.x - room.x, p.y - room.y};
-        p = {at.x + d.y, at.y - d.x};  // (dx, dy) → (dy, −dx): along the text is up the screen
-    }
-}
 
 void AddDashedLine(ImDrawList& draw, ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
     const float length = std::hypot(b.x - a.x, b.y - a.y), dash = 3;
@@ -394,19 +373,6 @@ void ShowSweepTable(Lab& lab, const CheckedState& st, float width) {
     const bool narrow = width < 480;
     ShowTable(scores_table(sweep), {.narrow = narrow});
     if (narrow) DimTextWrapped("peak: peak on a link; \u00b11: within one position; mass: mass on links.");
-}
-
-// What a column of the map is: an encoder state, which holds more than the token under it.
-std::string encoder_note(const ModelConfig& config) {
-    const ModelKind& kind = model_kind(config.decoder);
-    if (kind.transformer_options)
-        return "Each column is an encoder state, and this Transformer's encoder lets every position read every other first: "
-               "a peak is the state the decoder read, not proof of which one token it used.";
-    if (kind.two_way_encoder)
-        return "Each column is an encoder state, and this model's encoder reads both ways: a state holds its token and what "
-               "comes before and after it, so a peak can stand for a neighbour too.";
-    return "Each column is an encoder state, and this model's encoder reads left to right: the state under a token holds that "
-           "token and everything to its left, so a peak is where the decoder read, not proof of which one token it used.";
 }
 
 void ShowChecked(Lab& lab, CheckedState& st) {

@@ -50,12 +50,18 @@ struct SweepState {
 };
 FigureSpec sweep_figure(Lab& lab, SweepState& state);
 
-// The string the alignment and probe figures look at.
+// The string the alignment and probe figures look at. The alignment figure shows the shipped
+// attention model of the dates, or the training figure's attention run on that figure's task
+// (any task, a reader's own too) once the pair has an epoch of it; the probes read only the dates.
 struct AlignmentState {
     AlignmentState();
+    const Task* task = &date_task();  // the task shown (refresh_alignment); only compared, read while shown
+    long subject = 0;               // what `task` is shown for: 0 the dates, else the attention run's id
     int example = -1;               // held-out index shown, or -1 for a typed string
-    TypedDate typed;                // the string shown when example < 0 (the URL's al.date)
+    TypedInput typed;               // the date shown when example < 0 (the URL's al.date)
+    TypedInput typed_other;         // an input of another task, typed (never in the URL: its model is this page's)
     ModelInput shown;               // the string whose map is shown
+    std::vector<std::string> shown_tokens;  // [S] its tokens (a date's characters, a task's words)
     std::string shown_target;       // its right answer ("" when unknown: a typed string)
     bool use_live = false;          // the models trained in the page instead of the shipped
     int selected_output = 0;        // the output row whose bars are shown
@@ -64,6 +70,7 @@ struct AlignmentState {
     std::shared_ptr<const WhatIf> what_if;  // that decoding, read for `shown` (refresh_alignment)
     std::shared_ptr<const Analysis> analysis;  // the attention model's of `shown` (refresh_alignment)
     std::string model_label;        // which attention model made the map
+    std::string encoder_note;       // what a column of its map is (map_view.h's encoder_note)
     bool two_way = false;           // its encoder reads both ways (Bahdanau's annotations)
     bool gradient_measured = false; // the attention model has a gradient path (else neither is shown)
     bool url_applied = false;       // the URL's example or date was shown once
@@ -76,7 +83,7 @@ struct AlignmentState {
     std::string gradient_target;
     UrlTable url{"al."};
 };
-// The models the two figures read (read_model's rule): [0] plain, [1] attention.
+// The date models the two figures read (read_model's rule): [0] plain, [1] attention.
 std::array<ModelRead, 2> alignment_models(const Lab& lab, AlignmentState& state);
 // Reads the state's map (and a move's) for the string and models shown.
 void refresh_alignment(Lab& lab, AlignmentState& state);
@@ -145,7 +152,7 @@ FigureSpec transformer_training_figure(Lab& lab, TransformerTrainingState& state
 
 struct TransformerMapsState {
     TransformerMapsState();
-    TypedDate typed;                // the string shown (the URL's tm.date)
+    TypedInput typed;               // the string shown (the URL's tm.date)
     bool memory_all = true;         // which Transformer: memory all or first
     bool use_live = false;          // the one trained in the page instead of the shipped
     int head = 0;                   // 0: the mean over heads; h: head h (1-based)

@@ -35,7 +35,7 @@ namespace {
 // has one, taken against the same target. False while the shipped models load.
 bool refresh_probes(Lab& lab, AlignmentState& st) {
     refresh_alignment(lab, st);
-    if (!st.analysis) return false;
+    if (!st.analysis || st.task != &date_task()) return false;
     const std::array<ModelRead, 2> models = alignment_models(lab, st);
     st.occlusion = lab.analyses.occlusion(models[1], st.shown);
     st.gradient_target = st.shown_target.empty() ? st.analysis->output : st.shown_target;
@@ -45,6 +45,13 @@ bool refresh_probes(Lab& lab, AlignmentState& st) {
             if (models[k].model) st.gradient[k] = lab.analyses.gradient_path(models[k], st.shown, st.gradient_target);
     st.probed = st.analysis;
     return true;
+}
+// Why nothing is probed while the alignment figure shows another task's model ("" on the dates):
+// the probes are the date models' (the gradient path is measured for the lesson's pair).
+std::string elsewhere_note(const AlignmentState& st) {
+    return st.task == &date_task() ? ""
+                                   : "The probes read the date models: Figure 5 now shows the model trained in Figure 3 on its own "
+                                     "task. Pick \u201cshipped model\u201d there to probe a date again.";
 }
 // Whether the probes held are of the string and model shown (a text alternative computes nothing).
 bool probes_current(const AlignmentState& st) { return st.analysis && st.probed == st.analysis && st.occlusion; }
@@ -230,7 +237,13 @@ void ShowGradientPath(AlignmentState& st, float width) {
 }
 
 void ShowProbes(Lab& lab, AlignmentState& st) {
-    if (!refresh_probes(lab, st)) {
+    const bool ready = refresh_probes(lab, st);
+    if (!elsewhere_note(st).empty()) {
+        DimTextWrapped(elsewhere_note(st).c_str());
+        record_rect("elsewhere");
+        return;
+    }
+    if (!ready) {
         ImGui::TextDisabled("Loading the shipped models\u2026");
         return;
     }
@@ -248,7 +261,8 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
         return {{"input", st.shown.text}, {"masked", st.masked}, {"output", ""}, {"masked_output", ""},
                 {"importance", importance}, {"gradient_target", ""},
                 {"grad_norms", {{"plain", importance}, {"attention", importance}}},
-                {"direct_norms", {{"plain", importance}, {"attention", importance}}}, {"gradient_note", ""}};
+                {"direct_norms", {{"plain", importance}, {"attention", importance}}}, {"gradient_note", ""},
+                {"elsewhere", elsewhere_note(st)}};
     const std::vector<float>& changed = st.occlusion->changed;
     for (int t = 0; t < output_length; ++t)
         importance.push_back(std::vector<float>(changed.begin() + t * S, changed.begin() + (t + 1) * S));
@@ -256,11 +270,12 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
             {"importance", importance}, {"gradient_target", st.gradient_target},
             {"grad_norms", {{"plain", gradient(st, 0)}, {"attention", gradient(st, 1)}}},
             {"direct_norms", {{"plain", gradient(st, 0, true)}, {"attention", gradient(st, 1, true)}}},
-            {"gradient_note", gradient_note(st)}};
+            {"gradient_note", gradient_note(st)}, {"elsewhere", ""}};
 }
 
 std::string text_alternative(const AlignmentState& st) {
     const int S = int(st.shown.text.size());
+    if (!elsewhere_note(st).empty()) return "<p>" + html_escape(elsewhere_note(st)) + "</p>";
     if (!st.analysis) return "<p>The shipped models are loading.</p>";
     if (!probes_current(st))
         return "<p>Occlusion and the gradient path of \u201c" + html_escape(st.shown.text) +

@@ -208,13 +208,13 @@ std::span<const float> row_of(std::span<const float> matrix, int row, int S) { r
 
 }  // namespace
 
-TransformerMapsState::TransformerMapsState() : typed(lesson_date()) {
+TransformerMapsState::TransformerMapsState() : typed(date_task(), lesson_date()) {
     typed.bind(url);
     url.choice("memory", memory_all, {{"all", true}, {"first", false}})
         .choice("model", use_live, {{"shipped", false}, {"page", true}})
         .integer("head", head, 0, 8)
         .integer("row", selected_output, 0, output_length - 1)
-        .integer("in", selected_input, 0, int(sizeof typed.field) - 2);
+        .integer("in", selected_input, 0, 62);  // a linked date holds 63 characters at most
     url_move(url, "move", move);
 }
 
@@ -256,7 +256,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
         return;
     }
     const Analysis& a = *st.analysis;
-    const std::string& input = st.typed.input.text;
+    const Tokens input = char_tokens(st.typed.input.text);
     const int S = int(input.size());
     const float width = ImGui::GetContentRegionAvail().x;
     const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
@@ -269,7 +269,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
 
     WrappedText("Cross-attention: each output character (down) over the input (across)");
     const bool cross_drawn = ShowMapOrError("map", [&] {
-        ShowWeightMap({"map", "out-", "output"}, a.output, input, cross, st.selected_output, map_w,
+        ShowWeightMap({"map", "out-", "output"}, a.tokens, input, cross, st.selected_output, map_w,
                       "cross-attention map: output characters in rows, input characters in columns; Enter picks a row");
     });
     if (!cross_drawn) return;  // its rows are not there to read
@@ -284,7 +284,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     WrappedText("Output %d, '%c' (its query carries %s): weights over the input sum to %.4f; the peak is input %d, %s, at %.3f. %s",
                        st.selected_output, a.output[size_t(st.selected_output)],
                        st.selected_output == 0 ? "the start token" : ("'" + std::string(1, a.output[size_t(st.selected_output - 1)]) + "'").c_str(),
-                       sum, peak.position, quoted(input[size_t(peak.position)]).c_str(), peak.weight, how.c_str());
+                       sum, peak.position, spoken(input[size_t(peak.position)]).c_str(), peak.weight, how.c_str());
     std::optional<std::pair<int, int>> chosen;
     ShowWeightBars("bars", input, bars, map_w,
                    "weights of output " + std::to_string(st.selected_output) + " over the input" +
@@ -296,7 +296,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     }
     if (!chosen && st.move.step >= 0 && st.what_if) {  // a new move is drawn once decoded
         const WhatIf& w = *st.what_if;
-        if (ShowMoveResult(input, st.move, w, shown(st, w.attention, w.head_attention), moved_whose(st), map_w)) st.move = {};
+        if (ShowMoveResult(date_task(), input, st.move, w, shown(st, w.attention, w.head_attention), moved_whose(st), map_w)) st.move = {};
     }
 
     ImGui::Spacing();
@@ -309,8 +309,8 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     const auto self_bars = row_of(self, st.selected_input, S);
     const Peak self_peak = row_peak(self_bars);
     WrappedText("Input %d, %s: the peak is input %d, %s, at %.3f.", st.selected_input,
-                       quoted(input[size_t(st.selected_input)]).c_str(), self_peak.position,
-                       quoted(input[size_t(self_peak.position)]).c_str(), self_peak.weight);
+                       spoken(input[size_t(st.selected_input)]).c_str(), self_peak.position,
+                       spoken(input[size_t(self_peak.position)]).c_str(), self_peak.weight);
     ShowWeightBars("self-bars", input, self_bars, map_w, "self-attention weights of input " + std::to_string(st.selected_input));
 }
 
@@ -376,7 +376,7 @@ std::string maps_text(Lab& lab, TransformerMapsState& st) {
                        ". Where each output character's cross-attention (" +
                        (st.head == 0 ? std::string("mean over heads") : "head " + std::to_string(st.head)) +
                        ") peaks:</p>" + table_html(peak_table("peaks", "each output's peak", char_tokens(a.output), char_tokens(input), cross));
-    if (st.move.step >= 0 && st.what_if) html += move_html(input, st.move, *st.what_if, moved_whose(st));
+    if (st.move.step >= 0 && st.what_if) html += move_html(date_task(), char_tokens(input), st.move, *st.what_if, moved_whose(st));
     return html + (st.typed.message.empty() ? "" : "<p>" + html_escape(st.typed.message) + "</p>");
 }
 

@@ -9,6 +9,29 @@
 
 namespace lb::web {
 
+std::vector<std::string> tokens_of(const Vocabulary& vocab, const std::string& text) {
+    std::vector<std::string> out;
+    for (std::string_view token : vocab.split(text)) out.emplace_back(token);
+    return out;
+}
+
+namespace {
+
+// The first T rows of a map [steps, S] (a Decoded's rows run to the decoder's last step).
+std::vector<float> first_rows(const float* map, size_t T, size_t S) { return std::vector<float>(map, map + T * S); }
+
+// The first T rows of each head's map [A, steps, S], as [A, T, S].
+std::vector<float> first_rows_of_heads(const xt::xtensor<float, 3>& heads, size_t T, size_t S) {
+    std::vector<float> out;
+    for (size_t h = 0, steps = heads.shape(1); h < heads.shape(0); ++h) {
+        const std::vector<float> rows = first_rows(heads.data() + h * steps * S, T, S);
+        out.insert(out.end(), rows.begin(), rows.end());
+    }
+    return out;
+}
+
+}  // namespace
+
 ModelInput generated_input(const std::string& text) { return generated_input(date_task(), text); }
 ModelInput generated_input(const Task& task, const std::string& text) { return {text, task.input.encode(text)}; }
 
@@ -22,9 +45,10 @@ std::shared_ptr<const Analysis> Analyses::analyse(const ModelRead& model, const 
         const Decoded d = decode_tokens(input.tokens, *model.model);
         const int S = int(input.tokens.size());
         a->output = d.output;
-        a->attention.assign(d.attention.begin(), d.attention.end());
+        a->tokens = tokens_of(model.model->config.task->output, d.output);
+        if (d.attention.size() > 0) a->attention = first_rows(d.attention.data(), a->tokens.size(), size_t(S));
         a->heads = int(d.heads.shape()[0]);
-        a->head_attention.assign(d.heads.begin(), d.heads.end());
+        a->head_attention = first_rows_of_heads(d.heads, a->tokens.size(), size_t(S));
         a->self_attention.assign(d.encoder_self_attention.begin(), d.encoder_self_attention.end());
         if (a->heads > 0) {
             a->self_mean.assign(size_t(S * S), 0.0f);
@@ -59,9 +83,10 @@ std::shared_ptr<const WhatIf> Analyses::what_if(const ModelRead& model, const Mo
             for (int j = move.first; j <= move.last; ++j) edit.weights[size_t(j)] = 1.0f / float(move.last - move.first + 1);
             const Counterfactual c = decode_counterfactual(*model.model, input.tokens, {edit});
             w->output = c.edited.output;
-            w->attention.assign(c.edited.attention.begin(), c.edited.attention.end());
+            w->tokens = tokens_of(model.model->config.task->output, w->output);
+            w->attention = first_rows(c.edited.attention.data(), w->tokens.size(), size_t(S));
             w->heads = int(c.edited.heads.shape()[0]);
-            w->head_attention.assign(c.edited.heads.begin(), c.edited.heads.end());
+            w->head_attention = first_rows_of_heads(c.edited.heads, w->tokens.size(), size_t(S));
             w->changed = c.changed_steps;
         } catch (const std::exception& e) {  // a refused move is said, never thrown to the page
             *w = WhatIf{};
@@ -72,15 +97,6 @@ std::shared_ptr<const WhatIf> Analyses::what_if(const ModelRead& model, const Mo
 }
 
 namespace {
-
-std::vector<std::string> tokens_of(const Vocabulary& vocab, const std::string& text) {
-    std::vector<std::string> out;
-    for (std::string_view token : vocab.split(text)) out.emplace_back(token);
-    return out;
-}
-
-// The first T rows of a map [steps, S] (a Decoded's rows run to the decoder's last step).
-std::vector<float> first_rows(const float* map, size_t T, size_t S) { return std::vector<float>(map, map + T * S); }
 
 std::shared_ptr<const TaskMap> compute_task_map(const Model& model, const ModelInput& input, const Example* known) {
     const Task& task = *model.config.task;
@@ -102,13 +118,10 @@ std::shared_ptr<const TaskMap> compute_task_map(const Model& model, const ModelI
     } else {
         if (greedy.attention.size() == 0) throw std::invalid_argument(model_label(model.config) + " reads no attention map");
         m->rows = tokens_of(task.output, greedy.output);
-        const size_t T = m->rows.size(), steps = greedy.attention.shape(0);
+        const size_t T = m->rows.size();
         m->attention = first_rows(greedy.attention.data(), T, S);
         m->heads = int(greedy.heads.shape(0));
-        for (int h = 0; h < m->heads; ++h) {
-            const std::vector<float> rows = first_rows(greedy.heads.data() + size_t(h) * steps * S, T, S);
-            m->head_attention.insert(m->head_attention.end(), rows.begin(), rows.end());
-        }
+        m->head_attention = first_rows_of_heads(greedy.heads, T, S);
     }
     return m;
 }

@@ -40,13 +40,16 @@ struct ModelInput {
     std::string text;
     std::vector<int> tokens;
 };
+// A text's tokens as `vocab` splits it: its characters, or its words.
+std::vector<std::string> tokens_of(const Vocabulary& vocab, const std::string& text);
 // A string of the generator's (the held-out split, the lesson's example): known to be readable.
 ModelInput generated_input(const std::string& text);
 ModelInput generated_input(const Task& task, const std::string& text);  // of any task
 
 // One greedy decoding and its maps.
 struct Analysis {
-    std::string output;                    // [T] greedy decoding
+    std::string output;                    // greedy decoding, up to the end token
+    std::vector<std::string> tokens;       // [T] its tokens (a date's 10 characters)
     std::vector<float> attention;          // [T, S]; a Transformer's cross-attention, mean over heads;
                                            // empty for the plain model
     int heads = 0;                         // A: a Transformer's; else 0
@@ -64,7 +67,8 @@ struct Move {
     bool operator==(const Move&) const = default;
 };
 struct WhatIf {
-    std::string output;         // [T] what the decoder writes after the move
+    std::string output;         // what the decoder writes after the move
+    std::vector<std::string> tokens;  // [T] its tokens
     std::vector<float> attention;  // [T, S] its map: row `step` is the moved weights (a
                                    // Transformer's: the mean over heads)
     int heads = 0;              // A: a Transformer's; else 0

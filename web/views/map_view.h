@@ -11,6 +11,7 @@
 // (input characters).
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,10 +23,12 @@
 
 #include "analysis.h"
 #include "controls.h"
+#include "data/task.h"
 #include "data/dataset.h"
 #include "figure.h"
 #include "figure_table.h"
 #include "heatmap.h"
+#include "models/registry.h"
 #include "page_text.h"
 #include "text/text.h"
 #include "theme.h"
@@ -33,12 +36,17 @@
 namespace lb::web {
 
 inline std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }  // a space as a dot
-inline std::string quoted(char c) { return c == ' ' ? "space" : "'" + std::string(1, c) + "'"; }
+// A token as a map says it: '1', or "space" (not `quoted`: std::quoted would be found for a string).
+inline std::string spoken(const std::string& t) { return t == " " ? "space" : "'" + t + "'"; }
+inline std::string quoted(char c) { return spoken(std::string(1, c)); }
 // A token (a character or a word) as a table quotes it: ‘1’, or "space".
 inline std::string quoted_token(const std::string& t) { return t == " " ? "space" : "\u2018" + t + "\u2019"; }
+// A token as a map or bars label it: a space as a dot, a lone mark on its dotted circle.
+inline std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : token_for_drawing(t); }
 // A string's characters as tokens.
-inline std::vector<std::string> char_tokens(std::string_view text) {
-    std::vector<std::string> tokens;
+using Tokens = std::vector<std::string>;
+inline Tokens char_tokens(std::string_view text) {
+    Tokens tokens;
     for (char c : text) tokens.emplace_back(1, c);
     return tokens;
 }
@@ -83,13 +91,54 @@ struct MapNames {
 constexpr float map_label_w = 18, map_cell_h = 20;
 inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
+// How a row of tokens is labelled under or above its cells: across, or upwards when a label is
+// wider than its cell (a word); `across` is its height when across.
+struct AxisLabels {
+    float widest = 0;
+    bool upward = false;
+    float height(float across) const { return upward ? widest + 4 : across; }
+};
+inline AxisLabels axis_labels(const Tokens& tokens, float cell_w) {
+    AxisLabels a;
+    for (const std::string& t : tokens) a.widest = std::max(a.widest, ImGui::CalcTextSize(shown_token(t).c_str()).x);
+    a.upward = a.widest > cell_w - 2;
+    return a;
+}
+// The width of a column of a map whose labels are `cols`: up to 26 px for characters, 40 for words.
+inline float map_column_w(float width, float label_w, const Tokens& cols) {
+    bool words = false;
+    for (const std::string& t : cols) words = words || ImGui::CalcTextSize(shown_token(t).c_str()).x > 24;
+    return std::clamp((width - label_w) / float(std::max<size_t>(cols.size(), 1)), 8.0f, words ? 40.0f : 26.0f);
+}
+
+// `text` written upwards from `at` (a quarter turn anticlockwise): a column's word. Laid out first
+// at `room`, a point with the text's width free to its right inside the clip rectangle (ImGui
+// drops glyphs past it), then turned into place.
+inline void AddTextUpward(ImDrawList& draw, ImVec2 room, ImVec2 at, ImU32 color, const std::string& text) {
+    const int first = draw.VtxBuffer.Size;
+    draw.AddText(room, color, text.c_str());
+    for (int i = first; i < draw.VtxBuffer.Size; ++i) {
+        ImVec2& p = draw.VtxBuffer[i].pos;
+        const ImVec2 d = {p.x - room.x, p.y - room.y};
+        p = {at.x + d.y, at.y - d.x};  // (dx, dy) → (dy, −dx): along the text is up the screen
+    }
+}
+
+// A column's label centred on `centre`: across with its top at `top`, or upwards ending at
+// `bottom` (`room` as AddTextUpward's).
+inline void AddColumnLabel(ImDrawList& draw, const AxisLabels& a, ImVec2 room, float centre, float top, float bottom, ImU32 ink,
+                           const std::string& label) {
+    if (a.upward) AddTextUpward(draw, room, {centre - ImGui::GetTextLineHeight() / 2, bottom}, ink, label);
+    else draw.AddText({centre - ImGui::CalcTextSize(label.c_str()).x / 2, top}, ink, label.c_str());
+}
+
 // A cell of a map as a screen reader says it: "output 8, '1'; input 7, '1'; weight 0.67", and in
 // a self-attention map "input 2, 'n' reads input 7, '1'; weight 0.10".
-inline std::string map_cell_name(const MapNames& names, const std::string& rows, const std::string& cols,
+inline std::string map_cell_name(const MapNames& names, const Tokens& rows, const Tokens& cols,
                                  std::span<const float> weights, int r, int c) {
     const char* joint = std::string_view(names.row_word) == "input" ? " reads input " : "; input ";
-    return std::string(names.row_word) + " " + std::to_string(r) + ", " + quoted(rows[size_t(r)]) + joint + std::to_string(c) +
-           ", " + quoted(cols[size_t(c)]) + "; weight " + fixed(weights[size_t(r) * cols.size() + size_t(c)], 2);
+    return std::string(names.row_word) + " " + std::to_string(r) + ", " + spoken(rows[size_t(r)]) + joint + std::to_string(c) +
+           ", " + spoken(cols[size_t(c)]) + "; weight " + fixed(weights[size_t(r) * cols.size() + size_t(c)], 2);
 }
 
 // Draws a map with `draw`, which checks its matrices' shapes before it draws anything (heatmap.h's
@@ -109,28 +158,32 @@ bool ShowMapOrError(std::string_view id, Draw&& draw) {
     }
 }
 
-// `weights` [R, C] (rows = rows.size(), C = cols.size()); a click on a row's character or a cell,
-// or Enter on a cell of its grid (controls.h, named `grid_name`), sets `selected`. Throws
-// MapShapeError before drawing for weights of another size (ShowMapOrError says it).
-inline void ShowWeightMap(const MapNames& names, const std::string& rows, const std::string& cols,
+// `weights` [R, C] (R = rows.size(), C = cols.size(): tokens, a date's characters or a task's
+// words); a click on a row's label or a cell, or Enter on a cell of its grid (controls.h, named
+// `grid_name`), sets `selected`. Words across the top are written upwards. Throws MapShapeError
+// before drawing for weights of another size (ShowMapOrError says it).
+inline void ShowWeightMap(const MapNames& names, const Tokens& rows, const Tokens& cols,
                           std::span<const float> weights, int& selected, float width, const std::string& grid_name) {
     const LessonColors& col = lesson_colors();
     const int R = int(rows.size()), C = int(cols.size());
     check_map_shape(names.map, weights.size(), R, C);
     const int chosen_before = selected;
-    const float cell_w = map_cell_w(width, C), cell_h = map_cell_h, label_w = map_label_w;
+    float widest_row = 0;
+    for (const std::string& r : rows) widest_row = std::max(widest_row, ImGui::CalcTextSize(shown_token(r).c_str()).x);
+    const float label_w = std::max(map_label_w, widest_row + 8);
+    const float cell_w = map_column_w(width, label_w, cols), cell_h = map_cell_h;
     const float line = ImGui::GetTextLineHeight();
+    const AxisLabels top = axis_labels(cols, cell_w);
     ImDrawList& draw = *ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    // The columns' characters across the top.
-    for (int j = 0; j < C; ++j) {
-        const std::string c = shown_char(cols[size_t(j)]);
-        const float x = origin.x + label_w + (j + 0.5f) * cell_w - ImGui::CalcTextSize(c.c_str()).x / 2;
-        draw.AddText({x, origin.y}, cols[size_t(j)] == ' ' ? col.text_dim : col.text, c.c_str());
-    }
-    ImGui::Dummy({label_w + C * cell_w, line + 2});
-    const ImVec2 map_min = {origin.x + label_w, origin.y + line + 2 + ImGui::GetStyle().ItemSpacing.y};
-    // The rows' characters down the left: each a button that selects the row.
+    const float head_h = top.height(line + 2);
+    // The columns' tokens across the top.
+    for (int j = 0; j < C; ++j)
+        AddColumnLabel(draw, top, origin, origin.x + label_w + (j + 0.5f) * cell_w, origin.y, origin.y + head_h - 2,
+                       cols[size_t(j)] == " " ? col.text_dim : col.text, shown_token(cols[size_t(j)]));
+    ImGui::Dummy({label_w + C * cell_w, head_h});
+    const ImVec2 map_min = {origin.x + label_w, origin.y + head_h + ImGui::GetStyle().ItemSpacing.y};
+    // The rows' tokens down the left: each a button that selects the row.
     ImGui::PushID(names.map);
     for (int t = 0; t < R; ++t) {
         ImGui::SetCursorScreenPos({origin.x, map_min.y + t * cell_h});
@@ -138,7 +191,7 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
         if (ImGui::InvisibleButton("row", {label_w, cell_h})) selected = t;
         record_rect(names.row_prefix + std::to_string(t));
         ImGui::PopID();
-        const std::string c = shown_char(rows[size_t(t)]);
+        const std::string c = shown_token(rows[size_t(t)]);
         if (t == selected) draw.AddRectFilled({origin.x, map_min.y + t * cell_h}, {origin.x + label_w - 2, map_min.y + (t + 1) * cell_h}, col.highlight);
         draw.AddText({origin.x + (label_w - ImGui::CalcTextSize(c.c_str()).x) / 2, map_min.y + t * cell_h + (cell_h - line) / 2}, col.text, c.c_str());
     }
@@ -151,8 +204,8 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     // A row the reader chose (a click or Enter), said with its peak.
     if (selected != chosen_before && selected >= 0 && selected < R) {
         const Peak p = row_peak(weights.subspan(size_t(selected * C), size_t(C)));
-        announce(std::string(names.row_word) + " " + std::to_string(selected) + ", " + quoted(rows[size_t(selected)]) +
-                 ": its peak is input " + std::to_string(p.position) + ", " + quoted(cols[size_t(p.position)]) + ", weight " +
+        announce(std::string(names.row_word) + " " + std::to_string(selected) + ", " + spoken(rows[size_t(selected)]) +
+                 ": its peak is input " + std::to_string(p.position) + ", " + spoken(cols[size_t(p.position)]) + ", weight " +
                  fixed(p.weight, 2));
     }
     // Each row's peak outlined; the selected row framed.
@@ -164,8 +217,8 @@ inline void ShowWeightMap(const MapNames& names, const std::string& rows, const 
     draw.AddRect({map_min.x - 1, map_min.y + selected * cell_h}, {map_min.x + C * cell_w + 1, map_min.y + (selected + 1) * cell_h},
                  col.decoder, 0, 0, 2);
     if (hit.row >= 0)
-        ImGui::SetTooltip("%s %d, %s \u2190 input %d, %s\nweight %.4f", names.row_word, hit.row, quoted(rows[size_t(hit.row)]).c_str(),
-                          hit.col, quoted(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
+        ImGui::SetTooltip("%s %d, %s \u2190 input %d, %s\nweight %.4f", names.row_word, hit.row, spoken(rows[size_t(hit.row)]).c_str(),
+                          hit.col, spoken(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
 }
 
 // Which model a map reads: the shipped one, or the one trained in the page once `available`.
@@ -179,21 +232,23 @@ inline void ShowModelSource(bool& use_live, bool available) {
     use_live = source == 1;
 }
 
-// One row's weights over `cols` as bars, the peak in the decoder's colour. Given `chosen`, the
+// One row's weights over `cols` as bars, the peak in the decoder's colour, each labelled with its
+// token (a word upwards). Given `chosen`, the
 // bars take a click on one (a position) or a drag across several (a span), shaded while the
 // button is held: on release *chosen holds the first and last position. For the keyboard the
 // bars are a grid of one row (controls.h) named `name`: Enter on a bar chooses its position.
-inline void ShowWeightBars(const char* id, const std::string& cols, std::span<const float> row, float width,
+inline void ShowWeightBars(const char* id, const Tokens& cols, std::span<const float> row, float width,
                            const std::string& name, std::optional<std::pair<int, int>>* chosen = nullptr) {
     const LessonColors& col = lesson_colors();
     const int C = int(cols.size());
     const Peak peak = row_peak(row);
-    const float line = ImGui::GetTextLineHeight(), height = 90;
-    ImGui::InvisibleButton(id, {width, height + line + 4});
+    const float label_w = map_label_w, cell_w = map_column_w(width, label_w, cols);
+    const AxisLabels below = axis_labels(cols, cell_w);
+    const float line = ImGui::GetTextLineHeight(), height = 90, labels_h = below.height(line + 4);
+    ImGui::InvisibleButton(id, {width, height + labels_h});
     record_rect(id);
     const ImVec2 min = ImGui::GetItemRectMin();
     ImDrawList& draw = *ImGui::GetWindowDrawList();
-    const float label_w = map_label_w, cell_w = map_cell_w(width, C);
     const float base = min.y + height;
     if (chosen) {
         const int under = std::clamp(int((ImGui::GetIO().MousePos.x - min.x - label_w) / cell_w), 0, C - 1);
@@ -212,15 +267,15 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     for (int j = 0; j < C; ++j) {
         const float w = row[size_t(j)], x = min.x + label_w + j * cell_w;
         draw.AddRectFilled({x + 1, base - height * w}, {x + cell_w - 1, base}, j == peak.position ? col.decoder : col.bar);
-        const std::string c = shown_char(cols[size_t(j)]);
-        draw.AddText({x + (cell_w - ImGui::CalcTextSize(c.c_str()).x) / 2, base + 2}, j == peak.position ? col.decoder : col.text_dim, c.c_str());
+        AddColumnLabel(draw, below, {min.x, base + 2}, x + cell_w / 2, base + 2, base + labels_h, j == peak.position ? col.decoder : col.text_dim,
+                       shown_token(cols[size_t(j)]));
     }
     const auto bar_name = [&](int, int j) {
-        return "input " + std::to_string(j) + ", " + quoted(cols[size_t(j)]) + "; weight " + fixed(row[size_t(j)], 2) +
+        return "input " + std::to_string(j) + ", " + spoken(cols[size_t(j)]) + "; weight " + fixed(row[size_t(j)], 2) +
                (j == peak.position ? ", the peak" : "");
     };
     const std::string grid_id = std::string(id) + "-bars";
-    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + line + 4}, bar_name); cell && chosen)
+    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + labels_h}, bar_name); cell && chosen)
         *chosen = std::pair{cell->col, cell->col};
     const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
     const std::string label = "peak " + fixed(peak.weight, 2);
@@ -228,76 +283,114 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
     draw.AddText({std::max(lx, min.x + label_w), std::max(min.y, base - height * peak.weight - line - 1)}, col.decoder, label.c_str());
 }
 
-// Where a move put the attention: "input 20, '1'" or "inputs 20–21, “77”, evenly".
-inline std::string move_target(const std::string& input, const Move& m) {
-    if (m.first == m.last) return "input " + std::to_string(m.first) + ", " + quoted(input[size_t(m.first)]);
+// Tokens first..last as text: words joined by spaces, characters as they stand.
+inline std::string joined(const Tokens& tokens, bool words, size_t first = 0, size_t last = SIZE_MAX) {
+    std::string out;
+    for (size_t i = first; i <= last && i < tokens.size(); ++i) out += (words && i > first ? " " : "") + tokens[i];
+    return out;
+}
+
+// Where a move put the attention: "input 20, '1'" or "inputs 20–21, “77”, evenly" (`words`: the
+// input's tokens are words).
+inline std::string move_target(const Tokens& input, bool words, const Move& m) {
+    if (m.first == m.last) return "input " + std::to_string(m.first) + ", " + spoken(input[size_t(m.first)]);
     return "inputs " + std::to_string(m.first) + "\u2013" + std::to_string(m.last) + ", \u201c" +
-           input.substr(size_t(m.first), size_t(m.last - m.first + 1)) + "\u201d, evenly";
+           joined(input, words, size_t(m.first), size_t(m.last)) + "\u201d, evenly";
 }
 
 // A move's result (analysis.h's what_if) under the map it moved: what the decoder writes now, its
-// changed characters in the decoder's colour, and `moved_map` [T, S] (the map after the move, of
+// changed tokens in the decoder's colour, and `moved_map` [T, S] (the map after the move, of
 // the head shown); or why the move was refused. `whose` names the attention moved after "Output
-// t's attention": "" for a model with one map, " in head 2". Widgets: moved-output, moved-map
-// (rows moved-out-T), reset-move. True when Reset was clicked: the figure puts the attention back.
-inline bool ShowMoveResult(const std::string& input, const Move& m, const WhatIf& w, std::span<const float> moved_map,
+// t's attention": "" for a model with one map, " in head 2". `task` says whether input and output
+// tokens are words. Widgets: moved-output, moved-map (rows moved-out-T), reset-move. True when
+// Reset was clicked: the figure puts the attention back.
+inline bool ShowMoveResult(const Task& task, const Tokens& input, const Move& m, const WhatIf& w, std::span<const float> moved_map,
                            const std::string& whose, float map_w) {
     ImGui::Spacing();
+    const std::string target = move_target(input, task.input.words, m);
     // Said once per move for a screen reader, not again with each frame.
     announce_shown("move-announced", !w.error.empty() ? "Not moved: " + w.error
-                                                      : "step " + std::to_string(m.step) + whose + " moved onto " +
-                                                            move_target(input, m) + ": the output now reads " + w.output);
+                                                      : "step " + std::to_string(m.step) + whose + " moved onto " + target +
+                                                            ": the output now reads " + w.output);
     if (!w.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, lesson_colors().error);
         WrappedText("Not moved: %s.", lb::sanitize_utf8(w.error).c_str());
         ImGui::PopStyleColor();
     } else {
         WrappedText("Output %d's attention%s moved wholly onto %s; every later step decodes freely. The decoder now writes:",
-                    m.step, whose.c_str(), move_target(input, m).c_str());
-        for (size_t t = 0; t < w.output.size(); ++t) {
+                    m.step, whose.c_str(), target.c_str());
+        const float gap = task.output.words ? ImGui::CalcTextSize(" ").x : 0;
+        for (size_t t = 0; t < w.tokens.size(); ++t) {
             const bool changed = std::find(w.changed.begin(), w.changed.end(), int(t)) != w.changed.end();
-            if (t > 0) ImGui::SameLine(0, 0);
+            if (t > 0) ImGui::SameLine(0, gap);
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(changed ? lesson_colors().decoder : lesson_colors().text));
-            ImGui::TextUnformatted(w.output.substr(t, 1).c_str());
+            ImGui::TextUnformatted(token_for_drawing(w.tokens[t]).c_str());
             ImGui::PopStyleColor();
         }
         record_rect("moved-output");
         ImGui::SameLine();
+        const char* unit = task.output.words ? " word" : " character";
         ImGui::TextDisabled("%s", w.changed.empty() ? "(nothing changed)"
-                                  : ("(" + std::to_string(w.changed.size()) + (w.changed.size() == 1 ? " character" : " characters") +
+                                  : ("(" + std::to_string(w.changed.size()) + unit + (w.changed.size() == 1 ? "" : "s") +
                                      " changed, in colour)").c_str());
         int row = m.step;
         ShowMapOrError("moved-map", [&] {
-            ShowWeightMap({"moved-map", "moved-out-", "output"}, w.output, input, moved_map, row, map_w, "the map after the move");
+            ShowWeightMap({"moved-map", "moved-out-", "output"}, w.tokens, input, moved_map, row, map_w, "the map after the move");
         });
     }
     return Button("Reset the attention", "reset-move");
 }
 
 // The same for a text alternative: one paragraph.
-inline std::string move_html(const std::string& input, const Move& m, const WhatIf& w, const std::string& whose) {
+inline std::string move_html(const Task& task, const Tokens& input, const Move& m, const WhatIf& w, const std::string& whose) {
     if (!w.error.empty()) return "<p>Not moved: " + html_escape(w.error) + ".</p>";
+    const char* unit = task.output.words ? " word" : " character";
     return "<p>With output " + std::to_string(m.step) + "'s attention" + whose + " moved onto " +
-           html_escape(move_target(input, m)) + ", it writes " + html_escape(w.output) + " (" + std::to_string(w.changed.size()) +
-           (w.changed.size() == 1 ? " character" : " characters") + " changed).</p>";
+           html_escape(move_target(input, task.input.words, m)) + ", it writes " + html_escape(w.output) + " (" +
+           std::to_string(w.changed.size()) + unit + (w.changed.size() == 1 ? "" : "s") + " changed).</p>";
 }
 
-// A date the reader types (or a link gives as `date`) for a map, checked once where it comes in:
-// the figures read `input`, its text and tokens. A string the models cannot read is refused with
-// the reason, and the last map stays.
-struct TypedDate {
+// What a column of a map is: an encoder state, which holds more than the token under it.
+inline std::string encoder_note(const ModelConfig& config) {
+    const ModelKind& kind = model_kind(config.decoder);
+    if (kind.transformer_options)
+        return "Each column is an encoder state, and this Transformer's encoder lets every position read every other first: "
+               "a peak is the state the decoder read, not proof of which one token it used.";
+    if (kind.two_way_encoder)
+        return "Each column is an encoder state, and this model's encoder reads both ways: a state holds its token and what "
+               "comes before and after it, so a peak can stand for a neighbour too.";
+    return "Each column is an encoder state, and this model's encoder reads left to right: the state under a token holds that "
+           "token and everything to its left, so a peak is where the decoder read, not proof of which one token it used.";
+}
+
+// What a reader types (or a link gives) for a map: a date, or an input of another task, checked
+// once where it comes in: the figures read `input`, its text and tokens. A string the model
+// cannot read is refused with the reason, and the last map stays.
+struct TypedInput {
+    const Task* task;       // whose inputs it takes
     ModelInput input;       // the last string taken
-    std::string date;       // the URL's `date`: the last string taken, or the link's spelling of it
-    char field[64] = "";    // the text field
+    std::string date;       // the URL's `date` (a date's only): the last string taken, or the link's spelling of it
+    char field[160] = "";   // the text field (a translation's 14 words fit)
     std::string message;    // why the last typed string was refused ("" = it was not)
 
-    explicit TypedDate(const std::string& start) : date(start) { take(start, ""); }
-    TypedDate(const TypedDate&) = delete;  // the URL table keeps a pointer to it
+    // Takes `start` when it is not empty.
+    TypedInput(const Task& of, const std::string& start) : task(&of), date(start) {
+        if (!start.empty()) take(start, "");
+    }
+    TypedInput(const TypedInput&) = delete;  // the URL table keeps a pointer to it
+    // Another task's inputs from now on: nothing taken yet.
+    void reset(const Task& of) {
+        task = &of;
+        input = {};
+        date.clear();
+        field[0] = 0;
+        message.clear();
+    }
     // A link's date is taken where the URL table reads it; refused, the table says why.
     void bind(UrlTable& url) {
-        url.text("date", date, sizeof field - 1, [this](const std::string& text) { return accept(text); });
+        url.text("date", date, 63, [this](const std::string& text) { return accept(text); });
     }
-    // Takes `text`, normalised, if the models can read it; else says why and keeps the last date.
+    // Takes `text`, normalised, if the model can read it; else says why and keeps the last one.
     bool take(const std::string& text, const char* what_stays) {
         const std::string error = accept(text);
         if (!error.empty()) {
@@ -306,12 +399,16 @@ struct TypedDate {
         }
         return error.empty();
     }
-    // The field and its Show button (widgets "date", "show"): true when the reader asked to show it.
+    // The field and its Show button (widgets "date" for the dates, else "input", and "show"): true
+    // when the reader asked to show it.
     bool ShowField(float avail) {
-        ImGui::SetNextItemWidth(std::min(260.0f, avail - 70));
-        const bool entered = TextField("##date", "date", field, sizeof field, "a date to map");
+        const bool dates = task == &date_task();
+        ImGui::SetNextItemWidth(std::min(dates ? 260.0f : 340.0f, avail - 70));
+        const std::string name = dates ? "a date to map" : "an input of the " + task->name + " task, such as " + task->example_input;
+        const bool entered = TextField(dates ? "##date" : "##input", dates ? "date" : "input", field, sizeof field, name.c_str(), 0,
+                                       dates ? nullptr : task->example_input.c_str());
         ImGui::SameLine();
-        const bool clicked = Button("Show", "show", "Show the typed date");
+        const bool clicked = Button("Show", "show", dates ? "Show the typed date" : "Show the typed input");
         return entered || clicked;
     }
     void ShowMessage() const {  // widget "message"
@@ -325,9 +422,9 @@ private:
     // Checks `text` once: taken (its tokens kept), "" returned; refused, the reason.
     std::string accept(const std::string& text) {
         std::string error;
-        std::vector<int> tokens = encode_user_input(date_task(), text, error);
+        std::vector<int> tokens = encode_user_input(*task, text, error);
         if (tokens.empty()) return error;
-        input = {normalise_user_input(text), std::move(tokens)};
+        input = {normalise_user_input(*task, text), std::move(tokens)};
         date = input.text;
         copy_utf8(field, sizeof field, date);
         message.clear();
