@@ -141,7 +141,9 @@ export async function until(what, predicate, timeout = 5000) {
   const end = Date.now() + timeout;
   for (;;) {
     if (await predicate()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    // The machine's load goes with the message: a wait that only load outlasts reads apart from a
+    // state never reached.
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (${timeout} ms; load average ${os.loadavg()[0].toFixed(1)})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -206,9 +206,28 @@ void ShowResults(Lab& lab, ResultsState& st) {
                    .narrow = narrow};
     for (int i = 0; i < int(ranked.shown.size()); ++i) {
         const int c = ranked.shown[size_t(i)];
-        if (!narrow || !columns[c].wide_only) look.drawn.push_back(i);
+        // On a phone who measured it and its width are drawn under the model's name, not in columns of their own.
+        if (!narrow || (!columns[c].wide_only && c != Col::origin && c != Col::width)) look.drawn.push_back(i);
         look.sizing.push_back({0, weights[c]});
     }
+    // On a phone each column but the model's is as wide as its widest cell (a number with its
+    // mark, a header with the ranking's), and the model's takes the rest: no word breaks inside
+    // ("attention additive" fits at 390 px).
+    if (narrow)
+        for (int i : look.drawn) {
+            const int c = ranked.shown[size_t(i)];
+            if (c == Col::model) {
+                look.sizing[size_t(i)] = {ImGuiTableColumnFlags_WidthStretch, 1};
+                continue;
+            }
+            const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+            float w = width(std::string(*columns[c].brief ? columns[c].brief : columns[c].title) + "\u00a0\u25bc");
+            for (const auto& row : ranked.table.rows) {
+                const TableCell& cell = row[size_t(i)];
+                w = std::max(w, width(cell.brief.empty() ? cell.text : cell.brief) + (is_result(c) ? 4 + width("\u25b2") : 0));
+            }
+            look.sizing[size_t(i)] = {ImGuiTableColumnFlags_WidthFixed, std::ceil(w)};
+        }
     // Each number sits on a bar scaled to its column's largest; the highest and lowest are marked.
     std::vector<std::pair<int, int>> marks(column_count, {-1, -1});
     std::vector<double> column_max(column_count, 0);
@@ -241,6 +260,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
             ImGui::PushStyleColor(ImGuiCol_Text, c == Col::model ? row_color : col.text_dim);
             WrappedText("%s", t.c_str());
             ImGui::PopStyleColor();
+            if (narrow && c == Col::model) ImGui::TextDisabled("%s, H %s", text(row, Col::origin, true).c_str(), text(row, Col::width).c_str());
         } else {
             ImGui::TextUnformatted(t.c_str());
         }

@@ -91,8 +91,9 @@ struct MapNames {
 constexpr float map_label_w = 18, map_cell_h = 20;
 inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
-// How a row of tokens is labelled under or above its cells: across, or upwards when a label is
-// wider than its cell (a word); `across` is its height when across.
+// How a row of tokens is labelled under or above its cells: across, or upwards when they are
+// words and one is wider than its cell (a character stays upright, as narrow as the cells get);
+// `across` is its height when across.
 struct AxisLabels {
     float widest = 0;
     bool upward = false;
@@ -100,8 +101,12 @@ struct AxisLabels {
 };
 inline AxisLabels axis_labels(const Tokens& tokens, float cell_w) {
     AxisLabels a;
-    for (const std::string& t : tokens) a.widest = std::max(a.widest, ImGui::CalcTextSize(shown_token(t).c_str()).x);
-    a.upward = a.widest > cell_w - 2;
+    bool words = false;
+    for (const std::string& t : tokens) {
+        a.widest = std::max(a.widest, ImGui::CalcTextSize(shown_token(t).c_str()).x);
+        words = words || (!t.empty() && utf8_char_length(t, 0) < t.size());
+    }
+    a.upward = words && a.widest > cell_w - 2;
     return a;
 }
 // The width of a column of a map whose labels are `cols`: up to 26 px for characters, 40 for words.
