@@ -16,13 +16,14 @@ namespace {
 
 const char* const eval_usage =
     "lookback eval --weights FILE (--task-file FILE [--tokens chars|words] | --task NAME) [--predictions FILE]\n"
-    "              [--json FILE]\n"
+    "              [--json FILE] [--bleu]\n"
     "  --task-file FILE    the pairs (or task file) the weights were trained on, read as train --task-file\n"
     "                      reads them: the same held-out split (duplicates dropped, 10% held out by split\n"
     "                      seed 1, or the task file's own split)\n"
     "  --task NAME         weights of a built-in task: dates, reversal or translation\n"
     "  --predictions FILE  the held-out split's outputs as CSV (as train --predictions writes them)\n"
     "  --json FILE         the scores as JSON, named as train --json names them (- : stdout, no table)\n"
+    "  --bleu              BLEU too, for a task of words that is not the translation (as train --bleu)\n"
     "  e.g. lookback eval --weights numbers.safetensors --task-file numbers.tsv --tokens words --predictions held-out.csv";
 
 // The first way the pairs' task differs from the one the weights carry, or "" when a model of one
@@ -94,6 +95,9 @@ EvalArgs parse_eval_args(const Args& args) {
         } else if (take_file_option(args, i, "--predictions", o.predictions_path) ||
                    take_file_option(args, i, "--json", o.json_path, " (or -)")) {
             continue;
+        } else if (args[i] == "--bleu") {
+            o.bleu = true;
+            ++i;
         } else {
             throw UsageError("unknown option " + shown(args[i]));
         }
@@ -169,6 +173,7 @@ int eval(const Args& args) {
         return 1;
     }
     const Task& task = *model.config.task;
+    if (const std::string refusal = bleu_refusal(task, parsed.bleu); !refusal.empty()) return usage_error(refusal, eval_usage);
 
     const Splits data = task.make_splits(data_seed, task.train_size, task.held_out_size);
     HeldOutResult result;
@@ -179,7 +184,7 @@ int eval(const Args& args) {
     }
     if (!json_to_stdout) {
         print_model(model, parsed.weights, result.metrics.count);
-        print_held_out(task, data.held_out, result);
+        print_held_out(task, data.held_out, result, parsed.bleu);
     }
     if (!parsed.json_path.empty()) {
         const std::string text = eval_json(model, parsed.weights, data.held_out, result).dump(2) + "\n";

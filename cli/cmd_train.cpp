@@ -149,15 +149,20 @@ bool has_alignments(const std::vector<Example>& examples) {
     return std::any_of(examples.begin(), examples.end(), [](const Example& e) { return !e.alignment.empty(); });
 }
 
-void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& r) {
+std::string bleu_refusal(const Task& task, bool bleu_asked) {
+    if (!bleu_asked || task.output.words) return "";
+    return "--bleu needs a task whose outputs are words (BLEU counts word n-grams); " + shown(task.name) + "'s are characters";
+}
+
+void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& r, bool bleu_asked) {
     const Metrics& m = r.metrics;
-    const char* error_rate = task.output.words ? "word error rate" : "character error rate";
+    const char* error_rate = score_names(task).error_rate;
     std::printf("  %-22s %.4f   outputs equal to their target\n", "exact match", m.exact);
     std::printf("  %-22s %.4f   target tokens right at their own position\n", "per-token accuracy", m.per_char);
     std::printf("  %-22s %.4f   edits (a token inserted, dropped or replaced) per target token\n", error_rate,
                 m.token_error_rate);
     // BLEU's n-grams mean something for a translation; a reader's words may be digits or phonemes.
-    if (&task == &translation_task() && !std::isnan(m.bleu)) std::printf("  %-22s %.4f\n", "BLEU", m.bleu);
+    if (reports_bleu(task, bleu_asked) && !std::isnan(m.bleu)) std::printf("  %-22s %.4f\n", "BLEU", m.bleu);
     if (!has_alignments(held_out))
         std::printf("  %-22s no alignments given\n", "alignment");
     else if (r.alignment)
@@ -263,7 +268,7 @@ std::vector<std::string> run_setting_keys() {
 const char* train_usage() {
     static const std::string text =
         "lookback train [SETTINGS] [--task-file FILE [--tokens chars|words]] [--save FILE] [--json FILE]\n"
-        "               [--predictions FILE] [--yes-long]\n"
+        "               [--predictions FILE] [--bleu] [--yes-long]\n"
         "  SETTINGS (what each takes, and its default):\n" +
         settings_usage(run_setting_keys()) +
         "  --task-file FILE    a task of your own pairs instead of --task: one pair a line, input TAB output\n"
@@ -272,7 +277,9 @@ const char* train_usage() {
         "  --tokens WORD       the task file's tokens: chars or words (chars)\n"
         "  --predictions FILE  the held-out split's outputs as CSV: input, target, output, exact (1 or 0),\n"
         "                      edit_distance (in tokens) and token_marks ('=' right, 'x' wrong or missing at\n"
-        "                      that target position, '+' a token past the target's end)\n" +
+        "                      that target position, '+' a token past the target's end)\n"
+        "  --bleu              BLEU too, for a task of words that is not the translation (your own translation\n"
+        "                      pairs, say; on phonemes or digits its n-grams may mean nothing)\n" +
         "  a run whose loss or gradient goes NaN or infinite stops with a message (exit 1);\n"
         "  --json - writes the JSON to stdout\n"
         "  --save, --json and --predictions are checked before training; a run estimated (docs/design.md's\n"
@@ -281,12 +288,12 @@ const char* train_usage() {
     return text.c_str();
 }
 
-void print_metrics(const RunOptions& o, const RunResult& r, const std::vector<Example>& held_out) {
+void print_metrics(const RunOptions& o, const RunResult& r, const std::vector<Example>& held_out, bool bleu_asked) {
     std::printf("%s, %d epoch%s, seed %llu: %ld parameters\n", model_description(o.model).c_str(), o.epochs,
                 o.epochs == 1 ? "" : "s", (unsigned long long)o.seed, r.parameters);
     std::printf("trained in %.1f s (%.0f examples/s); held-out: %d strings\n\n", r.train_seconds,
                 r.examples_per_second, r.metrics.count);
-    print_held_out(*o.model.task, held_out, {r.metrics, r.alignment, r.predictions});
+    print_held_out(*o.model.task, held_out, {r.metrics, r.alignment, r.predictions}, bleu_asked);
 }
 
 std::string hours_text(double seconds) {
@@ -350,8 +357,8 @@ TrainArgs parse_train_args(const Args& args) {
         std::string v;
         if (take_setting(args, i, keys, given)) {
             continue;
-        } else if (args[i] == "--yes-long") {
-            o.yes_long = true;
+        } else if (args[i] == "--yes-long" || args[i] == "--bleu") {
+            (args[i] == "--bleu" ? o.bleu : o.yes_long) = true;
             ++i;
         } else if (take_file_option(args, i, "--task-file", o.task_file) || take_tokens_option(args, i, o.tokens) ||
                    take_file_option(args, i, "--save", o.save_path) || take_file_option(args, i, "--json", o.json_path, " (or -)") ||
@@ -396,6 +403,7 @@ int train(const Args& args) {
     }
     const TaskInTable in_table(pairs ? &pairs->task : nullptr);
     const Task& task = *options.model.task;
+    if (const std::string refusal = bleu_refusal(task, parsed.bleu); !refusal.empty()) return usage_error(refusal, train_usage());
     const Splits data = task.make_splits(options.data_seed, task.train_size, task.held_out_size);
     const double estimate = estimated_train_seconds(options, data.train);
     if (estimate > long_run_seconds && !parsed.yes_long) {
@@ -415,7 +423,7 @@ int train(const Args& args) {
         return 1;
     }
 
-    if (!json_to_stdout) print_metrics(options, result, data.held_out);
+    if (!json_to_stdout) print_metrics(options, result, data.held_out, parsed.bleu);
     if (!json_path.empty()) {
         const std::string text = run_json(options, result).dump(2) + "\n";
         if (json_to_stdout) std::fputs(text.c_str(), stdout);

@@ -124,6 +124,7 @@ struct EvalArgs {
     const Task* task = nullptr;         // --task: a built-in task
     std::string predictions_path;       // --predictions: the held-out predictions as CSV
     std::string json_path;              // --json: the scores as JSON ("-": stdout)
+    bool bleu = false;                  // --bleu: BLEU printed for a task of words that is not the translation
 };
 EvalArgs parse_eval_args(const Args& args);
 struct SweepArgs {
@@ -183,6 +184,7 @@ struct TrainArgs {
     std::string task_file;             // --task-file: a reader's pairs (data/pairs.h), else run.model.task
     std::optional<PairsTokens> tokens;  // --tokens chars|words, for pairs (characters if not given)
     std::string predictions_path;      // --predictions: the held-out predictions as CSV; empty: none
+    bool bleu = false;                 // --bleu: BLEU printed for a task of words that is not the translation
 };
 // A file of pairs as the page reads it (the page's defaults: duplicates dropped, 10 % held out,
 // split seed 1), or a task file the page exported (io/task_file.h), which states its own tokens
@@ -225,7 +227,11 @@ std::string model_description(const ModelConfig& model);
 // the character or word error rate; BLEU for the translation; the maps' scores where the split
 // has alignments, else a line saying none were given; the per-position table where every target
 // has one length; then the length buckets and the groups that hold examples.
-void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& result);
+// The held-out scores as train and eval print them; BLEU where metrics.h's reports_bleu says
+// (`bleu_asked`: --bleu).
+void print_held_out(const Task& task, const std::vector<Example>& held_out, const HeldOutResult& result, bool bleu_asked);
+// --bleu's refusal for a task whose outputs are not words, or "".
+std::string bleu_refusal(const Task& task, bool bleu_asked);
 // Writes the split's predictions as CSV (io/predictions_csv.h); false, having said why on stderr,
 // if the file cannot be written.
 bool write_predictions(const std::string& path, const Task& task, const std::vector<Example>& held_out,

@@ -403,14 +403,23 @@ TEST_CASE("train --predictions and eval on a reader's pairs, with and without al
             CHECK((printed->out.find("AER ") != std::string::npos) == has_map);
         }
         // The numbers eval prints are train's, line for line.
-        for (const char* label : {"  exact match ", "  per-token accuracy ", "  word error rate ", "  alignment "}) {
+        for (const char* label : {"  exact match ", "  per-token accuracy ", "  token error rate ", "  alignment "}) {
             CAPTURE(label);
             CHECK_FALSE(line_starting(trained.out, label).empty());
             CHECK(line_starting(evaluated.out, label) == line_starting(trained.out, label));
         }
         char rate_text[16];
         std::snprintf(rate_text, sizeof rate_text, "%.4f", rate);
-        CHECK(line_starting(trained.out, "  word error rate ").find(rate_text) != std::string::npos);
+        CHECK(line_starting(trained.out, "  token error rate ").find(rate_text) != std::string::npos);
+        // Asked for, BLEU is printed for these words too: the value the JSON holds (corpus_bleu's own
+        // tests check it against hand counts).
+        const Printed with_bleu = printed_by([&] {
+            return lb::cli::eval({"--weights", weights, "--task-file", pairs, "--tokens", "words", "--bleu"});
+        });
+        REQUIRE(with_bleu.code == 0);
+        char bleu_text[16];
+        std::snprintf(bleu_text, sizeof bleu_text, "%.4f", scored.at("bleu").get<double>());
+        CHECK(line_starting(with_bleu.out, "  BLEU ").find(bleu_text) != std::string::npos);
         CHECK(trained.out.find("predictions of the " + std::to_string(held_out) + " held-out strings written to") !=
               std::string::npos);
     }
@@ -443,6 +452,13 @@ TEST_CASE("eval: weights of a built-in task scored on its split; per-position ta
         CHECK(printed.out.find("output position") != std::string::npos);  // ten characters, every date
         CHECK(printed.out.find("AER ") != std::string::npos);
         CHECK(printed.out.find("BLEU") == std::string::npos);
+    }
+    // BLEU counts word n-grams: asked for on the dates' characters, it is refused, and nothing scored.
+    const Printed refused = printed_by([&] { return lb::cli::eval({"--weights", dates, "--task", "dates", "--bleu"}); });
+    CHECK(refused.code != 0);
+    if (refused.captured) {
+        CHECK(refused.err.find("--bleu needs a task whose outputs are words") != std::string::npos);
+        CHECK(refused.out.find("exact match") == std::string::npos);
     }
     const Printed translated = printed_by([&] {
         return lb::cli::eval({"--weights", dir + "/attention-translation-64.safetensors", "--task", "translation"});

@@ -21,6 +21,7 @@
 #include "data/alignment_scores.h"
 #include "data/dataset.h"
 #include "data/task.h"
+#include "data/translation.h"
 
 namespace lb {
 
@@ -96,6 +97,24 @@ struct ChanceBaselines {
 };
 // Throws std::invalid_argument for no examples or a target not 10 characters.
 ChanceBaselines chance_baselines(const std::vector<Example>& examples);
+
+// What a task's scores are called: its tokens are characters, the translation's words, or a
+// reader's words (which may be phonemes or digits: tokens). Both scores go token by token; the
+// per-token accuracy compares position with position, the error rate counts edits.
+struct ScoreNames {
+    const char* per_token;   // "per-character"
+    const char* error_rate;  // "character error rate"
+    const char* short_rate;  // "CER"
+};
+inline ScoreNames score_names(const Task& task) {
+    if (!task.output.words) return {"per-character", "character error rate", "CER"};
+    if (&task == &translation_task()) return {"per-word", "word error rate", "WER"};
+    return {"per-token", "token error rate", "TER"};
+}
+
+// Whether BLEU is reported for a task: the translation's, or a task of words whose reader asked
+// for it (`asked`; a reader's words may be phonemes or digits, where BLEU's n-grams mean nothing).
+inline bool reports_bleu(const Task& task, bool asked) { return &task == &translation_task() || (asked && task.output.words); }
 
 // What one epoch of training measured (training/trainer.h's epoch_history, io/worker_codec.h's reports).
 struct EpochRecord {

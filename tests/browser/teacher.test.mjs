@@ -80,11 +80,21 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   assert.match(figure3Text, /500 held-out pairs/);
   assert.match(figure3Text, /per-token/);
   assert.doesNotMatch(figure3Text, /AER|BLEU|per-word|NaN|nan/);
+  // BLEU is for translations: on phonemes it is drawn only when the teacher asks, and then in the
+  // results' rows too.
+  await clickWidget(page, 'training', 'bleu');
+  await until('BLEU asked for', async () => (await state(page, 'training')).bleu_asked, 10000);
+  await until('the BLEU chart', async () => (await rect(page, 'training', 'bleu-plot')) !== null, 10000);
+  assert.match(page.url(), /tr\.bleu=1/);
+  assert.match(await page.textContent('#training-text'), /BLEU/);
 
   // Figure 7 saves the run's attention model on this task, named after it, the task inside.
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lookback-teacher-'));
   await page.locator('canvas[data-figure="results"]').scrollIntoViewIfNeeded();
   await until('the results figure', async () => (await rect(page, 'results', 'save-attention')) !== null, 20000);
+  const pageRows = (await state(page, 'results')).rows.filter((r) => r.origin === 'page');
+  assert.equal(pageRows.length, 2);
+  for (const r of pageRows) assert.ok(r.bleu >= 0 && r.bleu <= 1, `${r.model}: BLEU in the results, asked for`);
   assert.match((await state(page, 'results')).weights_note, /^Weights of your-pairs \(.*\): plain: trained in this page \(width 16\); attention: trained in this page \(width 16\)\.$/);
   const [weightsDownload] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'results', 'save-attention')]);
   assert.equal(weightsDownload.suggestedFilename(), 'lookback-your-pairs-attention-16-page.safetensors');

@@ -39,6 +39,7 @@ struct TrainingState {
     // task's dial in it), width, design, scorer, input feeding, seed, epochs and learning rate.
     // The plain run is the same without attention.
     RunSettings run;
+    bool bleu_asked = false;  // tr.bleu: BLEU on a task of words that is not the translation (a reader's own translation)
     std::array<RunSettings, 2> configs() const;  // [0] plain, [1] the design
     UrlTable url{"tr."};
 };

@@ -97,6 +97,7 @@ TrainingState::TrainingState() {
     url_setting(url, "seed", run, "seed");
     url_setting(url, "epochs", run, "epochs", max_epochs);
     url_setting(url, "lr", run, "learning_rate");
+    url.choice("bleu", bleu_asked, {{"0", false}, {"1", true}});
 }
 
 std::array<RunSettings, 2> TrainingState::configs() const {
@@ -172,6 +173,12 @@ bool ShowSettings(TrainingState& st) {
         changed = true;
     }
     if (date_dial(*model.task)) changed |= ShowDateDial(model);
+    // BLEU is the translation's; on other words (phonemes, digits) its n-grams may mean nothing, so
+    // it is the reader's to ask for. Only shown: every run of words computes it.
+    if (model.task->output.words && model.task != &translation_task()) {
+        SameLineIfRoom(labelled(ImGui::GetFrameHeight(), "BLEU too"));
+        Checkbox("BLEU too", "bleu", &st.bleu_asked, "score BLEU too (for pairs that are translations)");
+    }
     SameLineIfRoom(labelled(70, "width"));
     ImGui::SetNextItemWidth(70);
     changed |= ComboOf("width", "width", model.H, sweep_widths, [](int w) { return std::to_string(w); });
@@ -218,20 +225,22 @@ bool ShowSettings(TrainingState& st) {
 
 // Made each time: the colours follow the page's theme; the second run is named by its model
 // (`second` holds the name the look points at).
-PairLook look(Lab& lab, std::string& second) {
+PairLook look(Lab& lab, const TrainingState& st, std::string& second) {
     second = model_label(lab.live[1]->config().model);
-    return {{"plain", second.c_str()}, {plain_color(), attention_color()}, lab.knows_alignment(*lab.live[1]->config().model.task)};
+    return {{"plain", second.c_str()}, {plain_color(), attention_color()}, lab.knows_alignment(*lab.live[1]->config().model.task),
+            st.bleu_asked};
 }
 
 // The pair is made here, when the figure first draws (its URL read), and again on new settings
 // or Reset.
 void ShowTraining(Lab& lab, TrainingState& st) {
+    lab.bleu_asked = st.bleu_asked;
     if (!lab.live.built()) lab.build(lab.live, st.configs());
     if (ShowSettings(st)) lab.build(lab.live, st.configs());
     if (ShowPairButtons(lab.live)) lab.build(lab.live, st.configs());
     ShowPairProgress(lab.live);
     std::string second;
-    ShowPairCharts(lab.live, look(lab, second));
+    ShowPairCharts(lab.live, look(lab, st, second));
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         WrappedText("%s", lab.training_note.c_str());
@@ -257,6 +266,7 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
         {"model", std::string(decoder_name(st.run.model.decoder))},
         {"scorer", std::string(model_scorer_name(st.run.model.decoder, st.run.model.scorer))},
         {"input_feeding", st.run.model.input_feeding},
+        {"bleu_asked", st.bleu_asked},
         {"seed", st.run.seed},
         {"epochs", st.run.epochs},
         {"learning_rate", std::stod(setting_text(*find_setting("learning_rate"), st.run))},  // 0.001, not the float's 0.0010000000474
@@ -282,7 +292,7 @@ std::string text_alternative(Lab& lab, const TrainingState& st) {
     const RunSettings& run = st.run;
     const std::string rate = setting_text(*find_setting("learning_rate"), run);
     std::string second;
-    const PairLook shown = look(lab, second);
+    const PairLook shown = look(lab, st, second);
     const DateDial* dial = date_dial(*run.model.task);
     const std::string dial_text =
         dial ? " (formats " + formats_text(dial->formats) + ", fields in the order " + dial->order + ")" : "";

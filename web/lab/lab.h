@@ -290,6 +290,9 @@ struct Lab {
 
     // The figures' analyses of the strings they show, kept (analysis.h).
     Analyses analyses;
+    // The reader asked for BLEU on a task of words that is not the translation (the training
+    // figure's tr.bleu; data/metrics.h's reports_bleu): the page's rows then carry it.
+    bool bleu_asked = false;
 
     // The weights the results figure saves for a side of the pair (the kind's pair_slot): its run,
     // on whichever task the training figure chose, once it has an epoch, else the shipped model

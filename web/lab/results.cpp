@@ -69,10 +69,10 @@ std::vector<ResultRow> Lab::results() const {
         rows.insert(rows.end(), measured.begin(), measured.end());
     }
     // A held-out evaluation's row: its AER where the model has a map and the task alignments (NaN
-    // without links), its BLEU for the translation (a reader's words may be phonemes or digits).
+    // without links), its BLEU for the translation or where the reader asked (reports_bleu).
     auto measured_row = [&](const std::string& label, const ModelConfig& c, const Metrics& m, double seconds) {
         rows.push_back({Origin::page, label, c, m.exact, m.per_char, parameter_count(c), seconds,
-                        m.alignment ? m.alignment->aer() : NAN, c.task == &translation_task() ? m.bleu : NAN});
+                        m.alignment ? m.alignment->aer() : NAN, reports_bleu(*c.task, bleu_asked) ? m.bleu : NAN});
     };
     // A run on another setting of the date task's dial says which, so its row is told apart.
     auto page_row = [&](const Run& run, const std::string& label) {

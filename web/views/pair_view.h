@@ -25,29 +25,16 @@ struct PairLook {
     const char* names[2];  // "plain", "attention"
     ImU32 colors[2];
     bool aligned = true;   // the task's held-out pairs come with alignments (Lab::knows_alignment)
+    bool bleu_asked = false;  // the reader asked for BLEU on a task of words (metrics.h's reports_bleu)
 };
 
 // Whether a run's held-out evaluations score a map (its model has attention and the task knows
-// alignments) or BLEU (the translation: BLEU's n-grams mean nothing on phonemes or digits): the
-// figure's extra charts and columns.
+// alignments) or BLEU (the translation, or words where the reader asked): the figure's extra
+// charts and columns.
 inline bool scores_map(const Run& run, const PairLook& look) {
     return look.aligned && model_kind(run.config().model.decoder).read_attention != nullptr;
 }
-inline bool scores_bleu(const Run& run) { return run.config().model.task == &translation_task(); }
-
-// What a task's scores are called: its tokens are characters, the translation's words, or a
-// reader's words (which may be phonemes or digits: tokens). Both scores go token by token; the
-// per-token accuracy compares position with position, the error rate counts edits.
-struct ScoreNames {
-    const char* per_token;   // "per-character"
-    const char* error_rate;  // "character error rate"
-    const char* short_rate;  // "CER"
-};
-inline ScoreNames score_names(const Task& task) {
-    if (!task.output.words) return {"per-character", "character error rate", "CER"};
-    if (&task == &translation_task()) return {"per-word", "word error rate", "WER"};
-    return {"per-token", "token error rate", "TER"};
-}
+inline bool scores_bleu(const Run& run, const PairLook& look) { return reports_bleu(*run.config().model.task, look.bleu_asked); }
 
 // Train (or Resume), Pause, Step (one batch each, then pause) and Reset; true when Reset was
 // clicked (the figure makes a new pair).
@@ -169,7 +156,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     Chart aer_chart{"aer", "held-out alignment error rate (AER, lower is better)", {}, 1}, bleu_chart{"bleu", "held-out BLEU", {}, 1};
     for (int k = 0; k < 2; ++k) {
         if (scores_map(*pair[size_t(k)], look)) aer_chart.series.push_back({aer[k], look.colors[k], look.names[k], true});
-        if (scores_bleu(*pair[size_t(k)])) bleu_chart.series.push_back({bleu[k], look.colors[k], look.names[k], true});
+        if (scores_bleu(*pair[size_t(k)], look)) bleu_chart.series.push_back({bleu[k], look.colors[k], look.names[k], true});
     }
     for (Chart* extra : {&aer_chart, &bleu_chart})
         if (!extra->series.empty()) charts.push_back(std::move(*extra));
@@ -194,7 +181,7 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
             const EpochRecord& e = run.epochs().back();
             line += ", exact " + fixed(e.exact, 4) + ", " + names.per_token + " " + fixed(e.per_char, 4) + ", " + names.short_rate +
                     " " + fixed(e.token_error_rate, 4);
-            if (scores_bleu(run)) line += ", BLEU " + fixed(e.bleu, 4);
+            if (scores_bleu(run, look)) line += ", BLEU " + fixed(e.bleu, 4);
             if (scores_map(run, look)) line += ", AER " + fixed(e.aer, 4);
         }
         if (run.evaluating()) line += " (decoding the held-out strings)";
@@ -240,7 +227,7 @@ inline nlohmann::json pair_run_json(const Run& run, const char* name) {
 // Every finished epoch of both runs as an HTML table (the figures' text alternatives).
 inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) {
     // Each run's columns: loss, exact, per-token, the error rate, then BLEU and AER where it has them.
-    const auto columns = [&look](const Run& run) { return 4 + scores_bleu(run) + scores_map(run, look); };
+    const auto columns = [&look](const Run& run) { return 4 + scores_bleu(run, look) + scores_map(run, look); };
     const ScoreNames names = score_names(*pair[1]->config().model.task);
     std::string html = "<table><thead><tr><th scope=\"col\">epoch</th>";
     for (int k = 0; k < 2; ++k) {
@@ -248,7 +235,7 @@ inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) 
         const std::string name = look.names[k];
         html += "<th scope=\"col\">" + name + " loss</th><th scope=\"col\">" + name + " exact</th><th scope=\"col\">" + name +
                 " " + names.per_token + "</th><th scope=\"col\">" + name + " " + names.short_rate + "</th>";
-        if (scores_bleu(run)) html += "<th scope=\"col\">" + name + " BLEU</th>";
+        if (scores_bleu(run, look)) html += "<th scope=\"col\">" + name + " BLEU</th>";
         if (scores_map(run, look)) html += "<th scope=\"col\">" + name + " AER</th>";
     }
     html += "</tr></thead><tbody>";
@@ -265,7 +252,7 @@ inline std::string pair_epochs_table(const RunPair& pair, const PairLook& look) 
             const EpochRecord& e = list[i];
             html += "<td>" + fixed(e.train_loss, 3) + "</td><td>" + fixed(e.exact, 4) + "</td><td>" + fixed(e.per_char, 4) + "</td><td>" +
                     fixed(e.token_error_rate, 4) + "</td>";
-            if (scores_bleu(run)) html += "<td>" + fixed(e.bleu, 4) + "</td>";
+            if (scores_bleu(run, look)) html += "<td>" + fixed(e.bleu, 4) + "</td>";
             if (scores_map(run, look)) html += "<td>" + fixed(e.aer, 4) + "</td>";
         }
         html += "</tr>";
