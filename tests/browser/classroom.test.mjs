@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 import { canvasInk, clickWidget, openWatched, rect, screenshotPath, settled, site, state, until, useBrowser } from './helpers.mjs';
 
-const env = useBrowser();
+const env = useBrowser({ ownContexts: true });
 // The figures of the article, in its order, from the built page.
 const figureNames = [...fs.readFileSync(path.join(site, 'index.html'), 'utf8').matchAll(/<canvas data-figure="([^"]+)"/g)].map((m) => m[1]);
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clickWidget, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
 
-const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined, ownContexts: true });
 
 async function openTraining(context, query) {
   const { page, problems } = await openWatched(context, env.url + query);

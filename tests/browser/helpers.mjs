@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -74,7 +74,11 @@ export async function launchServer() {
 //
 //     const env = useBrowser();
 //     test('…', async () => { const context = await env.browser.newContext(); … env.url … });
-export function useBrowser({ folder, fixtures = false } = {}) {
+// `ownContexts`: each test opens its own contexts, and every one still open when a test ends is
+// closed then, passed or failed. A test that failed before its own close would otherwise leave
+// its page running (a training pair in two workers, say) under the tests after it, which then
+// time out on a machine the leak keeps busy.
+export function useBrowser({ folder, fixtures = false, ownContexts = false } = {}) {
   const env = { url: undefined, browser: undefined };
   let copy, server;
   before(async () => {
@@ -83,6 +87,10 @@ export function useBrowser({ folder, fixtures = false } = {}) {
     env.url = server.url;
     env.browser = await launch();
   });
+  if (ownContexts)
+    afterEach(async () => {
+      for (const context of env.browser?.contexts() ?? []) await context.close();
+    });
   after(async () => {
     await env.browser?.close();
     server?.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clickWidget, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
 
-const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined });
+const env = useBrowser({ folder: process.env.LOOKBACK_SITE || undefined, ownContexts: true });
 
 const hostile = ['é', '\u22121', '½', '٣', '0.5\u00a0', '', ' ', '\u0000', '\u001b[31mred', '\ud83d\ude00', 'a'.repeat(10000),
   '1e999', '-0', 'NaN', 'Infinity', '0x10', '1,5', '1.5.5', '\ufffd', '<script>', '%C3', '\u202e1977'];

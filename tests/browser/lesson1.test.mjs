@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { clickWidget, openWatched, rect, settled, state, until, useBrowser } from './helpers.mjs';
 
 const figure = 'worked-example';
-const env = useBrowser();
+const env = useBrowser({ ownContexts: true });
 
 // --- an independent attention step (plain JS, double precision) ---------------------------
 const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { canvasInk, openWatched, screenshotPath, serve, settled, site, state, until, useBrowser } from './helpers.mjs';
 
-const env = useBrowser();
+const env = useBrowser({ ownContexts: true });
 
 test('the page loads cleanly, every figure draws, then the idle page draws nothing', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openWatched, settled, state, until, useBrowser } from './helpers.mjs';
 
-const env = useBrowser();
+const env = useBrowser({ ownContexts: true });
 
 // What each step promises, read from its figure's state once the figure has what it needs.
 // Keyed by the figure the link's anchor holds.
