@@ -272,8 +272,10 @@ inline void ShowWeightBars(const char* id, const Tokens& cols, std::span<const f
     for (int j = 0; j < C; ++j) {
         const float w = row[size_t(j)], x = min.x + label_w + j * cell_w;
         draw.AddRectFilled({x + 1, base - height * w}, {x + cell_w - 1, base}, j == peak.position ? col.decoder : col.bar);
-        AddColumnLabel(draw, below, {min.x, base + 2}, x + cell_w / 2, base + 2, base + labels_h, j == peak.position ? col.decoder : col.text_dim,
-                       shown_token(cols[size_t(j)]));
+        // A word written upwards ends just under the axis, whatever its length.
+        const std::string label = shown_token(cols[size_t(j)]);
+        AddColumnLabel(draw, below, {min.x, base + 2}, x + cell_w / 2, base + 2, base + 4 + ImGui::CalcTextSize(label.c_str()).x,
+                       j == peak.position ? col.decoder : col.text_dim, label);
     }
     const auto bar_name = [&](int, int j) {
         return "input " + std::to_string(j) + ", " + spoken(cols[size_t(j)]) + "; weight " + fixed(row[size_t(j)], 2) +
