@@ -5,7 +5,8 @@
 // key is a real X key press (xdotool) that Orca sees as it would on a desktop, and every assertion
 // is on Orca's words, never on the page alone: a status region written but not spoken fails here.
 //
-//   Figure 2   Next step              → the step with its numbers
+//   Figure 2   Tab onto it undrawn    → its first control, once the figure has drawn it
+//              Next step              → the step with its numbers
 //   Figure 3   Train                  → "Training.", the epoch, "Done after 1 epoch."
 //   Figure 5   an arrow in the map    → the cell it lands on; Enter → the row with its peak;
 //              Enter on a bar         → the moved attention and the new output
@@ -127,6 +128,28 @@ for (const [engine, launch] of [['Chromium', chromium], ['Firefox', firefox]]) {
     const [x, y] = await driver.run(screenPoint, 'main p');
     await desktop.click(x, y);
     await driver.run(() => new Promise((resolve) => { const ok = () => document.hasFocus() ? resolve(true) : setTimeout(ok, 50); ok(); }));
+  });
+
+  // A figure draws once it nears the viewport, so Tab can land on its canvas first; the figure
+  // then moves the focus to its first control, which Orca must say (in Chromium it took it
+  // without a word while the canvas left the tree in the same frame).
+  test(`${engine}: Tab onto Figure 2 before it has drawn, and Orca says its first control`, { timeout: 90000 }, async () => {
+    let from = desktop.mark();
+    // The focus just before the canvas, on its section's heading, without scrolling to it.
+    assert.deepEqual(await driver.run(() => {
+      const heading = document.getElementById('worked-example-title');
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+      const canvas = document.querySelector('canvas[data-figure="worked-example"]');
+      window.orcaFocused = [];
+      canvas.addEventListener('focus', () => window.orcaFocused.push('canvas'), { once: true });
+      return [document.activeElement === heading, window.lookback.frames('worked-example')];
+    }), [true, 0], 'the heading focused, Figure 2 not drawn yet');
+    await desktop.hears('the heading', 'One step by hand', from);
+    from = desktop.mark();
+    await desktop.key('Tab');
+    await desktop.hears('the first control', 'Previous step push button', from, 60000);
+    assert.deepEqual(await driver.run(() => window.orcaFocused), ['canvas'], 'Tab landed on the canvas');
   });
 
   test(`${engine}: Figure 2, Next step is followed by the step's numbers`, { timeout: 90000 }, async () => {

@@ -384,14 +384,19 @@ function createFigureMirror(canvas, { act, focus }) {
         const described = canvas.getAttribute('aria-describedby');  // the figure's text alternative
         if (described) root.setAttribute('aria-describedby', described);
         // A figure draws once it nears the viewport: Tab may have landed on its canvas before it
-        // had controls. The keyboard goes on to the first of them (a click's focus stays), before
-        // the canvas leaves the accessibility tree: a focused node removed first made Orca take
-        // the new focus without a word.
+        // had controls. The keyboard goes on to the first of them (a click's focus stays), and
+        // the canvas leaves the accessibility tree only at the reader's next move: Chromium sends
+        // a frame's changes to the tree before its focus event, so the canvas removed in the same
+        // frame (or two later, on a loaded machine) reached Orca first, and Orca, its focus
+        // destroyed, took the new one without a word.
+        canvas.tabIndex = -1;
+        const hide = () => { if (!root.hidden) canvas.setAttribute('aria-hidden', 'true'); };
         if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
           root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
+          document.addEventListener('focusin', hide, { once: true });
+        } else {
+          hide();
         }
-        canvas.setAttribute('aria-hidden', 'true');
-        canvas.tabIndex = -1;
       } else {
         canvas.removeAttribute('aria-hidden');
         canvas.tabIndex = 0;
