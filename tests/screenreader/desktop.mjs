@@ -54,8 +54,15 @@ export async function startDesktop(logs) {
   };
   const children = [];
   try {
-    // The session bus: its address is its first line out.
-    const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    // The session bus, which starts no services of its own (the browsers asked it for the desktop
+    // portals, which mounted a file system in the temporary HOME); its address is its first line out.
+    const busConfig = path.join(home, 'session-bus.conf');
+    fs.writeFileSync(busConfig, `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:dir=${runtime}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>\n`);
+    const bus = spawn('dbus-daemon', [`--config-file=${busConfig}`, '--nofork', '--print-address=1'], { env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
     groups.add(bus.pid);
     children.push(bus);
     env.DBUS_SESSION_BUS_ADDRESS = await new Promise((resolve, reject) => {

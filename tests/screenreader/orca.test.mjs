@@ -98,7 +98,8 @@ function mirrorSummary(name) {
 }
 
 const focused = () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent.trim();
-const statusOf = (name) => document.querySelector(`canvas[data-figure="${name}"]`).nextElementSibling.textContent;
+// What figure `name`'s status region said last (each announcement is a line of its own).
+const statusOf = (name) => document.querySelector(`canvas[data-figure="${name}"]`).nextElementSibling.lastElementChild?.textContent;
 
 // --- the tasks, for each browser ------------------------------------------------------------------
 

@@ -9,10 +9,14 @@
 import runpy
 import sys
 
-from orca import debug
+from orca import debug, settings
 
 debug.debugLevel = debug.LEVEL_INFO
 debug.debugFile = open(sys.argv[1], 'w', buffering=1)
+# Orca reads a page aloud when it has loaded (Say All). The null device never reports the reading
+# done, so Orca went on believing it was reading: it then kept browse mode in a text field, and
+# the digits typed there moved among headings. A reader's key would stop the reading; not here.
+settings.sayAllOnLoad = False
 sys.argv = ['orca'] + sys.argv[2:]
 launcher = runpy.run_path('/usr/bin/orca', run_name='orca_launcher')
 launcher['main'].__globals__['otherOrcas'] = lambda: []

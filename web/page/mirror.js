@@ -22,7 +22,7 @@ function createFigureMirror(canvas, { act, focus }) {
   root.tabIndex = -1;  // where the focus goes when the control it was on goes away
   root.hidden = true;
   canvas.before(root);
-  const status = document.createElement('p');
+  const status = document.createElement('div');  // its lines are paragraphs: each its own object in the tree
   status.className = 'visually-hidden';
   status.setAttribute('role', 'status');
   canvas.after(status);
@@ -413,18 +413,27 @@ function createFigureMirror(canvas, { act, focus }) {
     if (hadFocus) root.focus({ preventScroll: true });
   }
 
-  // Said once: emptied first, so that the same words twice are said twice. What a frame announces
-  // together (an epoch and the end of training) is said as one text: a second text written over
-  // the first before it was read would hide it.
+  // Said once, each announcement a line of its own added to the region: nothing said is replaced.
+  // A text replaced was lost when it was replaced before Orca got to it (Firefox reports a line
+  // as a new child, which Orca reads only when it takes the event: "Training." replaced by the
+  // epoch 0.4 s later, or an epoch by "Done", was never said). The same words twice are two lines,
+  // said twice; the oldest lines go past `kept` (a removal is not spoken). What a frame announces
+  // together (an epoch and the end of training) is one line.
+  const kept = 8;
   let pending = null;
   function announce(text) {
     if (pending !== null) {
       pending += `${/[.!?]$/.test(pending) ? '' : '.'} ${text}`;
       return;
     }
-    status.textContent = '';
     pending = text;
-    setTimeout(() => { status.textContent = pending; pending = null; }, 50);
+    setTimeout(() => {
+      const line = document.createElement('p');
+      line.textContent = pending;
+      pending = null;
+      status.append(line);
+      while (status.childElementCount > kept) status.firstElementChild.remove();
+    }, 50);
   }
 
   return { setControls, announce, root };
