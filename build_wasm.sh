@@ -6,7 +6,8 @@
 #   ./build_wasm.sh            install what is missing, build everything
 #   ./build_wasm.sh serve      ... then serve build/site on 127.0.0.1 (PORT, default 8080)
 #   ./build_wasm.sh test       ... then run every test suite (native, wasm under node, browser in
-#                                  Chromium, the smoke set in Firefox and in WebKit)
+#                                  Chromium, the smoke set in Firefox and in WebKit, the screen
+#                                  reader's in Chromium and Firefox)
 #   ./build_wasm.sh bench [--json]   ... then run the benchmark natively and as wasm
 #   ./build_wasm.sh fuzz [SECONDS]   build the libFuzzer targets (build/fuzz) and run each
 #                                    SECONDS (default 60); a crash input lands in its corpus
@@ -25,12 +26,16 @@ export NODE_PATH=/usr/share/nodejs
 
 # --- 1. Debian packages ------------------------------------------------------
 # The fonts' packages hold what the site ships for a reader's task (CMakeLists.txt's
-# LOOKBACK_SHIPPED_FONTS); unicode-data holds the character database the build reads.
+# LOOKBACK_SHIPPED_FONTS); unicode-data holds the character database the build reads. The last
+# line is the screen-reader smoke set's desktop: Orca, the accessibility bus, speech through
+# speech-dispatcher and espeak-ng, a window manager and real key presses (tests/screenreader/).
 debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
                  fonts-dejavu-core fonts-droid-fallback fonts-lohit-deva fonts-lohit-beng-bengali
                  fonts-lohit-guru fonts-lohit-gujr fonts-lohit-taml fonts-lohit-telu fonts-lohit-knda
                  fonts-lohit-mlym fonts-lklug-sinhala fonts-sil-lateef fonts-tlwg-loma-ttf unicode-data
-                 fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
+                 fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev
+                 orca python3-pyatspi at-spi2-core dbus-daemon speech-dispatcher speech-dispatcher-espeak-ng
+                 openbox xdotool)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
@@ -171,27 +176,32 @@ run_suite() {  # $1 = name, $2 = log file, rest = command; counts parsed from th
 }
 run_tests() {
   mkdir -p build/test-logs
-  say "Suite 1/7: doctest, native (ctest)"
+  say "Suite 1/8: doctest, native (ctest)"
   run_suite "native doctest" build/test-logs/native.log \
     ctest --test-dir build/native --output-on-failure -V
-  say "Suite 2/7: the same doctest suite as WebAssembly (SIMD) under node"
+  say "Suite 2/8: the same doctest suite as WebAssembly (SIMD) under node"
   run_suite "wasm doctest" build/test-logs/wasm.log \
     node --no-experimental-fetch build/wasm/lookback_tests.js --no-colors
-  say "Suite 3/7: browser tests (headless Chromium)"
+  say "Suite 3/8: browser tests (headless Chromium)"
   run_suite "browser" build/test-logs/browser.log \
     node --test --test-concurrency=1 tests/browser/
   # Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver), each in a window on its own Xvfb
   # display: the smoke set of tests/engines/smoke.mjs, about 20 s and 70 s.
-  say "Suite 4/7: Firefox smoke (Firefox ESR over WebDriver BiDi, Xvfb)"
+  say "Suite 4/8: Firefox smoke (Firefox ESR over WebDriver BiDi, Xvfb)"
   run_suite "Firefox smoke" build/test-logs/firefox.log \
     node --test tests/engines/firefox.test.mjs
-  say "Suite 5/7: WebKit smoke (WebKitGTK's MiniBrowser over WebKitWebDriver, Xvfb)"
+  say "Suite 5/8: WebKit smoke (WebKitGTK's MiniBrowser over WebKitWebDriver, Xvfb)"
   run_suite "WebKit smoke" build/test-logs/webkit.log \
     node --test tests/engines/webkit.test.mjs
-  say "Suite 6/7: the doctest suite under ASan + UBSan"
+  # Orca, Debian's screen reader, on its own Xvfb desktop: the lesson's main tasks by real keys in
+  # Chromium and in Firefox ESR, asserted on what Orca says (about 90 s).
+  say "Suite 6/8: screen reader (Orca in Chromium and Firefox ESR, Xvfb)"
+  run_suite "screen reader" build/test-logs/screenreader.log \
+    node --test tests/screenreader/orca.test.mjs
+  say "Suite 7/8: the doctest suite under ASan + UBSan"
   build_sanitized
   run_suite "asan doctest" build/test-logs/asan.log build/fuzz/lookback_tests --no-colors
-  say "Suite 7/7: each fuzz target for 20 s"
+  say "Suite 8/8: each fuzz target for 20 s"
   run_fuzzers 20
   echo "tests: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]

@@ -73,7 +73,9 @@ async function axNode(selector) {
   }
 }
 const axProperty = (node, name) => node.properties?.find((p) => p.name === name)?.value.value;
-const statusText = (name) => status(name).textContent();
+// What figure `name`'s status region said last: each announcement is a line of its own (mirror.js).
+const statusText = (name) => status(name).evaluate((e) => e.lastElementChild?.textContent ?? '');
+const statusLines = (name) => status(name).evaluate((e) => e.childElementCount);
 // Waits until figure `name`'s status region says exactly `text`.
 const saysNow = (name, text) => until(`${name} to say "${text}"`, async () => (await statusText(name)) === text);
 
@@ -254,17 +256,17 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   await waitFor('the move', 'alignment', (m) => m.moved !== null, 20000);
   const moved = await state(page, 'alignment');
   assert.deepEqual(moved.move, { step: 3, first: 21, last: 21 });
-  await until('the announcement', async () => (await status('alignment').textContent()).startsWith('step 3 moved onto input 21'));
-  assert.equal(await status('alignment').textContent(),
+  await until('the announcement', async () => (await statusText('alignment')).startsWith('step 3 moved onto input 21'));
+  assert.equal(await statusText('alignment'),
                `step 3 moved onto input 21, '${s.input[21]}': the output now reads ${moved.moved.output}`);
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
   // The same move again is said again: the bars keep their tab stop on the bar last focused.
-  const said = await status('alignment').textContent();
-  await status('alignment').evaluate((e) => { e.textContent = ''; });
+  const said = await statusText('alignment');
+  const lines = await statusLines('alignment');
   await keys(bars.locator('[role="gridcell"][tabindex="0"]'), 'Enter');
   await waitFor('the move again', 'alignment', (m) => m.moved !== null, 20000);
-  await until('said again', async () => (await status('alignment').textContent()) === said);
+  await until('said again', async () => (await statusLines('alignment')) > lines && (await statusText('alignment')) === said);
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
 });
@@ -279,19 +281,19 @@ test('Figure 5: a random held-out example and a typed date, from the keyboard', 
   const before = await state(page, 'alignment');
   await keys(f.getByRole('button', { name: 'random held-out string' }), 'Enter');
   await waitFor('a held-out string', 'alignment', (s) => s.example >= 0 && s.input !== before.input);
-  await until('what it writes, said', async () => (await status('alignment').textContent()) === (await writes()));
+  await until('what it writes, said', async () => (await statusText('alignment')) === (await writes()));
   // A date the models cannot read is refused, and the reason said; a good one is mapped, and what it writes said.
   const field = f.getByRole('textbox', { name: 'a date to map' });
   await keys(field, 'Control+A');
   await page.keyboard.type('19/3/1994!');
   await page.keyboard.press('Enter');
   await waitFor('the refusal', 'alignment', (s) => s.message !== '');
-  await until('the refusal said', async () => (await status('alignment').textContent()) === (await state(page, 'alignment')).message);
+  await until('the refusal said', async () => (await statusText('alignment')) === (await state(page, 'alignment')).message);
   await keys(field, 'Control+A');
   await page.keyboard.type('The 4 of August, 2003');
   await page.keyboard.press('Enter');
   await waitFor('the typed date', 'alignment', (s) => s.input === 'the 4 of august, 2003' && s.output === '2003-08-04');
-  await until('what it writes, said', async () => (await status('alignment').textContent()) === (await writes()));
+  await until('what it writes, said', async () => (await statusText('alignment')) === (await writes()));
 });
 
 test('Figure 5b: the map check switches to reversal and to translation by the arrow keys', async () => {
@@ -312,7 +314,7 @@ test('Figure 6: an input character blanked by its toggle button', async () => {
   await waitFor('input 4 blanked', 'probes', (p) => p.masked === 4 && p.masked_output !== '');
   await until('pressed', async () => (await blank.getAttribute('aria-pressed')) === 'true');
   const p = await state(page, 'probes');
-  await until('the announcement', async () => (await status('probes').textContent()) === `input 4 blanked: the output reads ${p.masked_output}`);
+  await until('the announcement', async () => (await statusText('probes')) === `input 4 blanked: the output reads ${p.masked_output}`);
 });
 
 test('Figure 7: the results ranked by a column from its header button', async () => {
@@ -365,8 +367,8 @@ test('Figure 9: a head of the Transformer map picked and its attention moved', a
   await waitFor('the move', 'transformer-maps', (m) => m.moved !== null && m.move?.first === j, 20000);
   const moved = await state(page, 'transformer-maps');
   assert.equal(moved.head, 2);
-  await until('the announcement', async () => (await status('transformer-maps').textContent()).startsWith('step 0 in head 2 moved onto'));
-  assert.equal(await status('transformer-maps').textContent(),
+  await until('the announcement', async () => (await statusText('transformer-maps')).startsWith('step 0 in head 2 moved onto'));
+  assert.equal(await statusText('transformer-maps'),
                `step 0 in head 2 moved onto input ${j}, '${s.input[j]}': the output now reads ${moved.moved.output}`);
 });
 

@@ -22,7 +22,7 @@ function createFigureMirror(canvas, { act, focus }) {
   root.tabIndex = -1;  // where the focus goes when the control it was on goes away
   root.hidden = true;
   canvas.before(root);
-  const status = document.createElement('p');
+  const status = document.createElement('div');  // its lines are paragraphs: each its own object in the tree
   status.className = 'visually-hidden';
   status.setAttribute('role', 'status');
   canvas.after(status);
@@ -384,14 +384,19 @@ function createFigureMirror(canvas, { act, focus }) {
         const described = canvas.getAttribute('aria-describedby');  // the figure's text alternative
         if (described) root.setAttribute('aria-describedby', described);
         // A figure draws once it nears the viewport: Tab may have landed on its canvas before it
-        // had controls. The keyboard goes on to the first of them (a click's focus stays), before
-        // the canvas leaves the accessibility tree: a focused node removed first made Orca take
-        // the new focus without a word.
+        // had controls. The keyboard goes on to the first of them (a click's focus stays), and
+        // the canvas leaves the accessibility tree only at the reader's next move: Chromium sends
+        // a frame's changes to the tree before its focus event, so the canvas removed in the same
+        // frame (or two later, on a loaded machine) reached Orca first, and Orca, its focus
+        // destroyed, took the new one without a word.
+        canvas.tabIndex = -1;
+        const hide = () => { if (!root.hidden) canvas.setAttribute('aria-hidden', 'true'); };
         if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
           root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
+          document.addEventListener('focusin', hide, { once: true });
+        } else {
+          hide();
         }
-        canvas.setAttribute('aria-hidden', 'true');
-        canvas.tabIndex = -1;
       } else {
         canvas.removeAttribute('aria-hidden');
         canvas.tabIndex = 0;
@@ -408,18 +413,27 @@ function createFigureMirror(canvas, { act, focus }) {
     if (hadFocus) root.focus({ preventScroll: true });
   }
 
-  // Said once: emptied first, so that the same words twice are said twice. What a frame announces
-  // together (an epoch and the end of training) is said as one text: a second text written over
-  // the first before it was read would hide it.
+  // Said once, each announcement a line of its own added to the region: nothing said is replaced.
+  // A text replaced was lost when it was replaced before Orca got to it (Firefox reports a line
+  // as a new child, which Orca reads only when it takes the event: "Training." replaced by the
+  // epoch 0.4 s later, or an epoch by "Done", was never said). The same words twice are two lines,
+  // said twice; the oldest lines go past `kept` (a removal is not spoken). What a frame announces
+  // together (an epoch and the end of training) is one line.
+  const kept = 8;
   let pending = null;
   function announce(text) {
     if (pending !== null) {
       pending += `${/[.!?]$/.test(pending) ? '' : '.'} ${text}`;
       return;
     }
-    status.textContent = '';
     pending = text;
-    setTimeout(() => { status.textContent = pending; pending = null; }, 50);
+    setTimeout(() => {
+      const line = document.createElement('p');
+      line.textContent = pending;
+      pending = null;
+      status.append(line);
+      while (status.childElementCount > kept) status.firstElementChild.remove();
+    }, 50);
   }
 
   return { setControls, announce, root };
