@@ -161,7 +161,12 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   const said = await status(page);
   assert.ok(said.includes(`${thousands(n)} pairs read; ${thousands(train)} to train, ${thousands(heldOut)} held out; ` +
                           `${inputWords} input and ${outputWords} output words; alignments given.`), said);
-  assert.equal(await page.getAttribute('#own-pairs-status', 'role'), 'status');
+  // Each message is also a line of its own in the hidden status region, the newest last: the
+  // loading line and then the pairs read, both said.
+  assert.equal(await page.getAttribute('#own-pairs-said', 'role'), 'status');
+  const saidLines = await page.$$eval('#own-pairs-said p', (ps) => ps.map((p) => p.textContent));
+  assert.equal(saidLines.at(-1), said);
+  assert.equal(saidLines.at(-2), 'Loading numbers.tsv\u2026');
   assert.equal(await page.evaluate(() => document.querySelector('input[name="own-pairs-tokens"]:checked').value), 'words');
   const before = await state(page, 'training');
   assert.equal(before.task, 'your-pairs');

@@ -11,6 +11,7 @@
 //   Figure 5   an arrow in the map    → the cell it lands on; Enter → the row with its peak;
 //              Enter on a bar         → the moved attention and the new output
 //   Figure 7   a header button        → the new ranking, its direction and first row
+//   own pairs  an example's button    → "Loading …", then what was read
 //   self-check Space on an answer, Enter on Check → "Right." and the score line
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -216,6 +217,25 @@ for (const [engine, launch] of [['Chromium', chromium], ['Firefox', firefox]]) {
     const heard = await desktop.hears('the ranking', 'ranked by parameters, descending; first: ', from);
     const first = (await state('results')).rows[0];
     assert.equal(heard, `ranked by parameters, descending; first: ${first.model}, width ${first.width}, parameters ${first.parameters.toLocaleString('en-US')}`);
+  });
+
+  // The status line is replaced as the pairs load; each of its messages is also a line added to
+  // a hidden status region (Chromium's Orca said nothing after "Loading numbers.tsv…" when the
+  // line alone was rewritten).
+  test(`${engine}: Your own pairs, an example used, says it is loading and then what was read`, { timeout: 90000 }, async () => {
+    let from = desktop.mark();
+    assert.ok(await driver.run(() => {
+      const button = document.querySelector('[data-own-pairs-example="numbers.tsv"]');
+      button.scrollIntoView({ block: 'center' });
+      button.focus();
+      return document.activeElement === button;
+    }));
+    await desktop.hears('the example button when focused', 'Example: numbers in words', from);
+    from = desktop.mark();
+    await desktop.key('Return');
+    await desktop.hears('the loading', 'Loading numbers.tsv', from);
+    const heard = await desktop.hears('the pairs read', 'numbers.tsv: 9,999 pairs read', from, 60000);
+    assert.equal(heard, await driver.run(() => document.getElementById('own-pairs-status').textContent));
   });
 
   test(`${engine}: the self-check, an answer chosen and checked, says "Right." and the score`, { timeout: 60000 }, async () => {

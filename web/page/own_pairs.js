@@ -40,8 +40,20 @@
     const radio = block.querySelector(`input[name="own-pairs-tokens"][value="${value}"]`);
     if (radio) radio.checked = true;
   };
-  const say = (message, refused) => {
+  // What the status line shows is also added, a line at a time, to a hidden status region: a
+  // screen reader says each once. Chromium's Orca ignored the status line's text when it was
+  // replaced ("Loading numbers.tsv…", then the pairs read, never heard); a line added is a new
+  // object, and none is replaced before it is read (the figures' regions do the same, mirror.js).
+  const said = block.querySelector('#own-pairs-said');
+  const show = (message) => {
     status.textContent = message;
+    const line = document.createElement('p');
+    line.textContent = message;
+    said.append(line);
+    while (said.childElementCount > 8) said.firstElementChild.remove();
+  };
+  const say = (message, refused) => {
+    show(message);
     status.classList.toggle('is-refused', refused);
     block.dataset.ownPairs = refused ? 'refused' : 'used';
   };
@@ -116,7 +128,7 @@
     }
     if (asked !== fontsAsked) return;
     block.dataset.ownPairsFonts = failed ? 'failed' : 'loaded';
-    if (notes.length) status.textContent += ` ${notes.join(' ')}`;
+    if (notes.length) show(`${status.textContent} ${notes.join(' ')}`);
   }
 
   // Pairs read as characters whose every line has spaces on both sides were most likely written
@@ -136,7 +148,7 @@
   function submit(input, label, shown) {
     if (!running) {
       waiting = [input, label, shown];
-      status.textContent = 'Waiting for the figures to start\u2026';
+      show('Waiting for the figures to start\u2026');
       return;
     }
     let answer;
@@ -198,7 +210,7 @@
   for (const button of block.querySelectorAll('[data-own-pairs-example]')) {
     button.addEventListener('click', async () => {
       const name = button.dataset.ownPairsExample;
-      status.textContent = `Loading ${name}\u2026`;
+      show(`Loading ${name}\u2026`);
       let loaded;
       try {
         const response = await fetch(`examples/${name}`);
