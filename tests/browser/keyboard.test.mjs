@@ -267,6 +267,23 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   await until('said again', async () => (await status('alignment').textContent()) === said);
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
+
+  // A span, as a drag across bars makes it: Shift+arrows spread it from the focused bar (the
+  // bars' description says so), Enter moves the attention onto it evenly.
+  assert.match(await bars.getAttribute('aria-description'), /Shift\+Left or Right Arrow first spreads a span of inputs/);
+  await keys(bars.locator('[role="gridcell"][tabindex="0"]'), 'ArrowLeft', 'ArrowLeft', 'Shift+ArrowRight', 'Shift+ArrowRight');
+  const spread = await bars.locator('[role="gridcell"][aria-selected="true"]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.col)));
+  assert.deepEqual(spread, [19, 20, 21]);
+  await page.keyboard.press('Enter');
+  await waitFor('the span moved', 'alignment', (m) => m.moved !== null && m.move?.first === 19, 20000);
+  const span = await state(page, 'alignment');
+  assert.deepEqual(span.move, { step: 3, first: 19, last: 21 });
+  // Evenly: a third on each of the three inputs, nothing elsewhere.
+  span.moved.weights[3].forEach((w, k) => assert.ok(Math.abs(w - (k >= 19 && k <= 21 ? 1 / 3 : 0)) < 1e-6, `weight ${k}: ${w}`));
+  await until('the span said', async () => (await status('alignment').textContent()).startsWith('step 3 moved onto inputs 19\u201321'));
+  assert.equal(await bars.locator('[role="gridcell"][aria-selected="true"]').count(), 0, 'the span ends with the move');
+  await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
+  await waitFor('the attention put back', 'alignment', (m) => m.move === null);
 });
 
 test('Figure 5: a random held-out example and a typed date, from the keyboard', async () => {
@@ -368,6 +385,10 @@ test('Figure 9: a head of the Transformer map picked and its attention moved', a
   await until('the announcement', async () => (await status('transformer-maps').textContent()).startsWith('step 0 in head 2 moved onto'));
   assert.equal(await status('transformer-maps').textContent(),
                `step 0 in head 2 moved onto input ${j}, '${s.input[j]}': the output now reads ${moved.moved.output}`);
+  // Spread over the last two inputs with Shift+Left from the last.
+  await keys(f.getByRole('grid', { name: /^weights of output 0 over the input/ }).locator('[role="gridcell"][tabindex="0"]'), 'Shift+ArrowLeft', 'Enter');
+  await waitFor('the span moved', 'transformer-maps', (m) => m.moved !== null && m.move?.first === j - 1, 20000);
+  assert.deepEqual((await state(page, 'transformer-maps')).move, { step: 0, first: j - 1, last: j });
 });
 
 test('the self-check: a concept question answered from the keyboard, its verdict and score said', async () => {

@@ -220,8 +220,13 @@ inline void ShowWeightBars(const char* id, const std::string& cols, std::span<co
                (j == peak.position ? ", the peak" : "");
     };
     const std::string grid_id = std::string(id) + "-bars";
-    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + line + 4}, bar_name); cell && chosen)
-        *chosen = std::pair{cell->col, cell->col};
+    // The keyboard's drag: Shift+arrows spread a span from the focused bar (controls.h's Grid).
+    const char* keys = chosen ? "Enter moves the attention onto the focused input; Shift+Left or Right Arrow first spreads "
+                                "a span of inputs, and Enter moves it there evenly"
+                              : nullptr;
+    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + line + 4}, bar_name, -1, keys);
+        cell && chosen)
+        *chosen = std::pair{std::min(cell->first, cell->col), std::max(cell->first, cell->col)};
     const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
     const std::string label = "peak " + fixed(peak.weight, 2);
     const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);
