@@ -30,7 +30,8 @@ debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohman
                  fonts-dejavu-core fonts-droid-fallback fonts-lohit-deva fonts-lohit-beng-bengali
                  fonts-lohit-guru fonts-lohit-gujr fonts-lohit-taml fonts-lohit-telu fonts-lohit-knda
                  fonts-lohit-mlym fonts-lklug-sinhala fonts-sil-lateef fonts-tlwg-loma-ttf unicode-data
-                 fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev)
+                 fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev
+                 dbus at-spi2-core python3-pyatspi)
 install_debian() {
   local missing=()
   for p in "${debian_packages[@]}"; do
