@@ -353,7 +353,10 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
         // A sortable table's header cells are buttons: a click ranks by the column, again the other way.
         // The mark is joined to the label by a no-break space: a narrow header wraps at its words, never before it.
         const char* mark = c != table.sort_column ? "" : table.descending ? "\u00a0\u25bc" : "\u00a0\u25b2";
-        if (ImGui::Selectable(header(i, column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
+        // At least 24 px high: a pointer target (WCAG 2.2, 2.5.8).
+        const std::string label = header(i, column, mark);
+        const float high = std::max(24.0f, ImGui::CalcTextSize(label.c_str()).y);
+        if (ImGui::Selectable(label.c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups, {0, high})) ranked = c;
         ImGui::PopID();
         if (!column.key.empty()) record_rect("header-" + column.key);
         header_rects[size_t(c)] = rect_json(last_item_rect());
