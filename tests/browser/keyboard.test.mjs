@@ -31,13 +31,14 @@ after(async () => { await context?.close(); });
 // A figure's controls, as the accessibility tree groups them: "Figure 3: …".
 const figure = (title) => page.getByRole('group', { name: new RegExp(`^${title}:`) });
 // Waits until figure `name` has drawn and its mirror holds its controls (a far section draws
-// only once it nears the viewport).
+// only once it nears the viewport), none of them still inert (a new select is, for three seconds
+// or until Tab: mirror.js; these tests focus controls directly).
 async function drawn(name) {
   await opened();
   await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
   await until(`${name}'s controls`, () => page.evaluate((n) => {
     const mirror = document.querySelector(`canvas[data-figure="${n}"]`).previousElementSibling;
-    return mirror.classList.contains('figure-mirror') && !mirror.hidden && mirror.childElementCount > 0;
+    return mirror.classList.contains('figure-mirror') && !mirror.hidden && mirror.childElementCount > 0 && !mirror.querySelector('[inert]');
   }, name), 30000);
 }
 const waitFor = (what, name, predicate, timeout = 20000) => until(what, async () => predicate(await state(page, name)), timeout);
@@ -269,6 +270,23 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   await until('said again', async () => (await statusLines('alignment')) > lines && (await statusText('alignment')) === said);
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
+
+  // A span, as a drag across bars makes it: Shift+arrows spread it from the focused bar (the
+  // bars' description says so), Enter moves the attention onto it evenly.
+  assert.match(await bars.getAttribute('aria-description'), /Shift\+Left or Right Arrow first spreads a span of inputs/);
+  await keys(bars.locator('[role="gridcell"][tabindex="0"]'), 'ArrowLeft', 'ArrowLeft', 'Shift+ArrowRight', 'Shift+ArrowRight');
+  const spread = await bars.locator('[role="gridcell"][aria-selected="true"]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.col)));
+  assert.deepEqual(spread, [19, 20, 21]);
+  await page.keyboard.press('Enter');
+  await waitFor('the span moved', 'alignment', (m) => m.moved !== null && m.move?.first === 19, 20000);
+  const span = await state(page, 'alignment');
+  assert.deepEqual(span.move, { step: 3, first: 19, last: 21 });
+  // Evenly: a third on each of the three inputs, nothing elsewhere.
+  span.moved.weights[3].forEach((w, k) => assert.ok(Math.abs(w - (k >= 19 && k <= 21 ? 1 / 3 : 0)) < 1e-6, `weight ${k}: ${w}`));
+  await until('the span said', async () => (await status('alignment').textContent()).startsWith('step 3 moved onto inputs 19\u201321'));
+  assert.equal(await bars.locator('[role="gridcell"][aria-selected="true"]').count(), 0, 'the span ends with the move');
+  await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
+  await waitFor('the attention put back', 'alignment', (m) => m.move === null);
 });
 
 test('Figure 5: a random held-out example and a typed date, from the keyboard', async () => {
@@ -370,6 +388,10 @@ test('Figure 9: a head of the Transformer map picked and its attention moved', a
   await until('the announcement', async () => (await statusText('transformer-maps')).startsWith('step 0 in head 2 moved onto'));
   assert.equal(await statusText('transformer-maps'),
                `step 0 in head 2 moved onto input ${j}, '${s.input[j]}': the output now reads ${moved.moved.output}`);
+  // Spread over the last two inputs with Shift+Left from the last.
+  await keys(f.getByRole('grid', { name: /^weights of output 0 over the input/ }).locator('[role="gridcell"][tabindex="0"]'), 'Shift+ArrowLeft', 'Enter');
+  await waitFor('the span moved', 'transformer-maps', (m) => m.moved !== null && m.move?.first === j - 1, 20000);
+  assert.deepEqual((await state(page, 'transformer-maps')).move, { step: 0, first: j - 1, last: j });
 });
 
 test('the self-check: a concept question answered from the keyboard, its verdict and score said', async () => {

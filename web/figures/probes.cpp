@@ -130,20 +130,22 @@ void ShowProbeMaps(AlignmentState& st, float width) {
 void ShowOcclusion(AlignmentState& st, float width) {
     const LessonColors& col = lesson_colors();
     const int S = int(st.shown.text.size()), T = output_length;
-    const float cell = std::clamp((width - 4) / S, 9.0f, 24.0f);
+    // Each a 24 × 24 target (WCAG 2.2, 2.5.8), wrapped onto more lines where a row has no room.
+    const float cell = 24, gap = 1;
+    const int per_line = std::max(1, int((width + gap) / (cell + gap)));
     WrappedText("Click an input character to blank it:");
-    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {1, 4});
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {gap, 4});
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {0, 3});
     for (int j = 0; j < S; ++j) {
         ImGui::PushID(j);
         const bool on = st.masked == j;
         if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(col.decoder));
         const std::string name = "blank input " + std::to_string(j) + ", " + quoted(st.shown.text[size_t(j)]);
-        if (ToggleButton(shown_char(st.shown.text[size_t(j)]).c_str(), "in-" + std::to_string(j), on, name.c_str(), {cell - 1, 0}))
+        if (ToggleButton(shown_char(st.shown.text[size_t(j)]).c_str(), "in-" + std::to_string(j), on, name.c_str(), {cell, cell}))
             st.masked = on ? -1 : j;
         if (on) ImGui::PopStyleColor();
         ImGui::PopID();
-        if (j + 1 < S) ImGui::SameLine();
+        if (j + 1 < S && (j + 1) % per_line != 0) ImGui::SameLine();
     }
     ImGui::PopStyleVar(2);
 

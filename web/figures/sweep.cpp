@@ -7,6 +7,7 @@
 // per output position, with the level that always writing the most common character reaches
 // there (the plain model's month and day digits sit at or below it), and per input-length bucket
 // (no trend: length is not what hurts).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -129,7 +130,13 @@ FigureTable sweep_table(const Lab& lab, const std::vector<ResultRow>& rows) {
 }
 
 void ShowSweepTable(const Lab& lab, const SweepState& st, const std::vector<ResultRow>& rows) {
-    const bool narrow = ImGui::GetContentRegionAvail().x < 560;
+    // The brief labels where a full one would be clipped in its column (1.7 of 5.7 shares of what
+    // the width column leaves): on a phone, and at 200 % zoom.
+    const float avail = ImGui::GetContentRegionAvail().x;
+    float widest = 0;
+    for (Origin origin : {Origin::source, Origin::native, Origin::page})
+        widest = std::max(widest, ImGui::CalcTextSize(origin_names(origin).label).x);
+    const bool narrow = avail < 560 || widest + 2 * ImGui::GetStyle().CellPadding.x > (avail - 48) * 1.7f / 5.7f;
     const FigureTable table = sweep_table(lab, rows);
     const std::pair<ImGuiTableColumnFlags, float> stretch = {0, 1.0f};
     ShowTable(table, {.flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp,

@@ -91,14 +91,14 @@ bool ShowTransformerSettings(TransformerTrainingState& st) {
     SameLineIfRoom(labelled(60, "heads"));
     ImGui::SetNextItemWidth(60);
     changed |= ComboOf("heads", "heads", run.model.heads, transformer_head_counts, number);
-    if (ImGui::GetContentRegionAvail().x >= 560) ImGui::SameLine();
+    SameLineIfRoom(labelled(90, "seed"));  // beside the heads where the row has room (at 200 % zoom it has not)
     ImGui::SetNextItemWidth(90);
     int seed = int(run.seed);  // the schema's seeds fit an int (0 to 2^31 - 1)
     if (InputInt("seed", "seed", &seed, 0, 2147483647) && uint64_t(seed) != run.seed) {
         run.seed = uint64_t(seed);
         changed = true;
     }
-    ImGui::SameLine();
+    SameLineIfRoom(labelled(110, "epochs"));
     ImGui::SetNextItemWidth(110);
     const int epochs = run.epochs;
     changed |= SliderInt("epochs", "epochs", &run.epochs, 1, max_transformer_epochs) && run.epochs != epochs;

@@ -172,7 +172,7 @@ void ShowPlane(WorkedExample& st, float side) {
     ImGui::InvisibleButton("plane", {side, side});
     record_rect("plane");
     const Plane pl{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
-    const float grab = 16;
+    const float grab = 17;  // a press this near takes the point: a 24 × 24 target around it (WCAG 2.5.8)
 
     // Which point is under the mouse: s wins a tie, since it is the one the lesson moves.
     auto nearest = [&](ImVec2 m) {
@@ -265,7 +265,7 @@ void ShowPlane(WorkedExample& st, float side) {
             const std::string axis_id = id + (axis ? "-y" : "-x");
             describe({.id = axis_id, .role = Role::slider, .name = who + (axis ? ", second coordinate" : ", first coordinate"),
                       .value_text = fmt("%.2f", point[size_t(axis)]), .value = point[size_t(axis)], .min = view_lo,
-                      .max = view_hi, .step = 0.05, .box_min = {p.x - 8, p.y - 8}, .box_max = {p.x + 8, p.y + 8}});
+                      .max = view_hi, .step = 0.05, .box_min = {p.x - 12, p.y - 12}, .box_max = {p.x + 12, p.y + 12}});
             if (const auto a = take_action(axis_id, Action::set)) point[size_t(axis)] = snap(a->value);
         }
     }

@@ -318,7 +318,8 @@ window.lookbackFragment = Object.freeze({
       mirrors[index] = createFigureMirror(canvas, {
         act: (id, kind, value = 0, col = 0, text = '') => module.ccall('lb_act', null,
           ['number', 'string', 'string', 'number', 'number', 'string'], [index, id, kind, value, col, text]),
-        focus: (id, row, col) => module.ccall('lb_focus', null, ['number', 'string', 'number', 'number'], [index, id, row, col]),
+        focus: (id, row, col, first = -1) => module.ccall('lb_focus', null, ['number', 'string', 'number', 'number', 'number'],
+          [index, id, row, col, first]),
       });
       wireToolbar(canvas, module._lb_locked(index) === 1);
     }

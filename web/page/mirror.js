@@ -41,6 +41,21 @@ function createFigureMirror(canvas, { act, focus }) {
     else element.removeAttribute('aria-disabled');
   };
   const entry = (element) => nodes.get(element.closest('[data-control]')?.dataset.control);
+  // A <select> put into the page makes Chromium fire selection events for its chosen option when
+  // its accessibility tree first has it, which Orca spoke as if the reader had gone there: every
+  // select of a figure, unprompted, when its mirror was made. Inert until Chromium has sent the
+  // tree with it (on a busy page two frames, even a second, were too soon; three seconds were
+  // not), it arrives silently; a change of its value later is still heard. Tab lets it go at
+  // once, so that the keyboard never skips it.
+  const held = new Set();
+  const release = () => { held.forEach((s) => { s.inert = false; }); held.clear(); };
+  const quietly = (element) => {
+    if (element.tagName !== 'SELECT') return;
+    element.inert = true;
+    held.add(element);
+    setTimeout(() => { if (held.delete(element)) element.inert = false; }, 3000);
+  };
+  document.addEventListener('keydown', (event) => { if (event.key === 'Tab' && held.size) release(); }, true);
   // Typed into a number or text field and not yet taken: a description must not overwrite it.
   const editing = (element) => document.activeElement === element && element.dataset.dirty === '1';
 
@@ -226,6 +241,8 @@ function createFigureMirror(canvas, { act, focus }) {
     },
     grid(g, node) {
       g.setAttribute('aria-label', node.name);
+      if (node.description) g.setAttribute('aria-description', node.description);
+      else g.removeAttribute('aria-description');
       g.setAttribute('aria-rowcount', node.rows);
       g.setAttribute('aria-colcount', node.cols);
       setDisabled(g, node);
@@ -257,6 +274,7 @@ function createFigureMirror(canvas, { act, focus }) {
           cell.setAttribute('aria-selected', String(r === node.selected_row));
         });
       });
+      markSpan(g);
       // One tab stop: the cell last focused, or the selected row's first.
       if (!g.querySelector('[role="gridcell"][tabindex="0"]')) {
         const r = Math.max(0, node.selected_row ?? 0);
@@ -311,7 +329,25 @@ function createFigureMirror(canvas, { act, focus }) {
   }
   function activate(g, cell) {
     const { node } = entry(g);
-    if (!disabled(node)) act(node.id, 'activate', Number(cell.dataset.row), Number(cell.dataset.col));
+    const anchor = g.dataset.anchor ?? '';
+    endSpan(g);
+    const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
+    if (anchor !== '') focus(node.id, r, c, -1);  // the ring back to the one cell
+    if (!disabled(node)) act(node.id, 'activate', r, c, anchor);
+  }
+  // A span of a row being chosen (a grid that takes spans): from the anchor, where Shift+arrow
+  // started, to the focused cell; its cells are aria-selected, and the figure rings them all.
+  function markSpan(g) {
+    const anchor = g.dataset.anchor;
+    const cell = g.querySelector('[role="gridcell"][tabindex="0"]');
+    if (anchor === undefined || !cell) return;
+    const c = Number(cell.dataset.col), lo = Math.min(c, Number(anchor)), hi = Math.max(c, Number(anchor));
+    [...cell.parentElement.children].forEach((other, k) => other.setAttribute('aria-selected', String(k >= lo && k <= hi)));
+  }
+  function endSpan(g) {
+    if (g.dataset.anchor === undefined) return;
+    delete g.dataset.anchor;
+    g.querySelectorAll('[role="gridcell"]').forEach((cell) => cell.setAttribute('aria-selected', 'false'));
   }
   function gridKey(g, event) {
     const cell = event.target.closest('[role="gridcell"]');
@@ -319,6 +355,15 @@ function createFigureMirror(canvas, { act, focus }) {
     const r = Number(cell.dataset.row), c = Number(cell.dataset.col);
     const rows = g.children.length, cols = g.children[0].children.length;
     const ctrl = event.ctrlKey || event.metaKey;
+    if (entry(g).node.span && event.shiftKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      event.preventDefault();
+      g.dataset.anchor ??= String(c);
+      moveTo(g, cellAt(g, r, Math.max(0, Math.min(cols - 1, c + (event.key === 'ArrowLeft' ? -1 : 1)))));
+      markSpan(g);
+      return;
+    }
+    if (event.key === 'Escape') endSpan(g);
+    else if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'Shift') endSpan(g);
     const to = {
       ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1], ArrowUp: [r - 1, c], ArrowDown: [r + 1, c],
       Home: ctrl ? [0, 0] : [r, 0], End: ctrl ? [rows - 1, cols - 1] : [r, cols - 1],
@@ -341,9 +386,12 @@ function createFigureMirror(canvas, { act, focus }) {
     const row = t.dataset.row !== undefined ? Number(t.dataset.row) : t.dataset.option !== undefined ? Number(t.dataset.option) : -1;
     // A grid's cell by its column; a table's header button by its column too.
     const col = t.dataset.col ?? t.dataset.column;
-    focus(e.node.id, row, col !== undefined ? Number(col) : -1);
+    const anchor = t.closest('[role="grid"]')?.dataset.anchor;
+    focus(e.node.id, row, col !== undefined ? Number(col) : -1, anchor !== undefined ? Number(anchor) : -1);
   });
   root.addEventListener('focusout', (event) => {
+    const grid = event.target.closest?.('[role="grid"]');
+    if (grid && !grid.contains(event.relatedTarget)) endSpan(grid);
     if (!root.contains(event.relatedTarget)) focus('', -1, -1);
   });
 
@@ -371,7 +419,10 @@ function createFigureMirror(canvas, { act, focus }) {
       }
       // Reading order: the order the figure drew them in.
       const wanted = previous ? previous.nextSibling : root.firstChild;
-      if (e.element !== wanted) root.insertBefore(e.element, wanted);
+      if (e.element !== wanted) {
+        if (!e.element.isConnected) quietly(e.element);  // made now (one moved was heard before)
+        root.insertBefore(e.element, wanted);
+      }
       previous = e.element;
     }
     for (const id of [...nodes.keys()]) if (!seen.has(id)) remove(id);
@@ -392,6 +443,7 @@ function createFigureMirror(canvas, { act, focus }) {
         canvas.tabIndex = -1;
         const hide = () => { if (!root.hidden) canvas.setAttribute('aria-hidden', 'true'); };
         if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
+          release();  // spoken as the focus arrives
           root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
           document.addEventListener('focusin', hide, { once: true });
         } else {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <imgui.h>
@@ -246,7 +247,7 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
 }
 
 std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
-                             const std::function<std::string(int, int)>& cell_name, int selected_row) {
+                             const std::function<std::string(int, int)>& cell_name, int selected_row, const char* span_keys) {
     if (!drawing || rows <= 0 || cols <= 0) return std::nullopt;
     const ImRect all(origin, {origin.x + cols * cell.x, origin.y + rows * cell.y});
     if (rect_only(id, all)) return std::nullopt;  // no names, so no keys either
@@ -257,16 +258,25 @@ std::optional<GridCell> Grid(std::string_view id, const std::string& name, int r
     nlohmann::json j = {{"role", "grid"}, {"name", name}, {"rows", rows}, {"cols", cols},
                         {"cell", {std::round(cell.x * 100) / 100, std::round(cell.y * 100) / 100}}, {"names", names}};
     if (selected_row >= 0) j["selected_row"] = selected_row;
+    if (span_keys) j["span"] = true, j["description"] = span_keys;
     const bool disabled = (GImGui->CurrentItemFlags & ImGuiItemFlags_Disabled) != 0;
     if (disabled) j["disabled"] = true;
     detail::ControlRecord& rec = record(id, all, std::move(j));
     rec.cell = cell;
     rec.cols = cols;
     if (const auto a = action_for(id, Action::activate, disabled)) {
-        const GridCell hit{to_int_in(a->value, -1, rows), a->col};
+        GridCell hit{to_int_in(a->value, -1, rows), a->col};
+        // A span's start comes as text (the page's anchor column); only a spanning grid takes one.
+        if (span_keys && !a->text.empty()) hit.first = to_int_in(std::atof(a->text.c_str()), 0, cols - 1);
         if (hit.row >= 0 && hit.row < rows && hit.col >= 0 && hit.col < cols) return hit;
     }
     return std::nullopt;
+}
+
+std::optional<GridCell> focused_cell(std::string_view id) {
+    const detail::Host& h = *drawing;
+    if (h.focus_id != id || h.focus_row < 0 || h.focus_col < 0) return std::nullopt;
+    return GridCell{h.focus_row, h.focus_col, h.focus_first >= 0 ? h.focus_first : h.focus_col};
 }
 
 namespace {
@@ -343,7 +353,10 @@ std::optional<int> ShowTable(const FigureTable& table, const TableLook& look) {
         // A sortable table's header cells are buttons: a click ranks by the column, again the other way.
         // The mark is joined to the label by a no-break space: a narrow header wraps at its words, never before it.
         const char* mark = c != table.sort_column ? "" : table.descending ? "\u00a0\u25bc" : "\u00a0\u25b2";
-        if (ImGui::Selectable(header(i, column, mark).c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups)) ranked = c;
+        // At least 24 px high: a pointer target (WCAG 2.2, 2.5.8).
+        const std::string label = header(i, column, mark);
+        const float high = std::max(24.0f, ImGui::CalcTextSize(label.c_str()).y);
+        if (ImGui::Selectable(label.c_str(), c == table.sort_column, ImGuiSelectableFlags_DontClosePopups, {0, high})) ranked = c;
         ImGui::PopID();
         if (!column.key.empty()) record_rect("header-" + column.key);
         header_rects[size_t(c)] = rect_json(last_item_rect());

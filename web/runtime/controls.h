@@ -71,12 +71,18 @@ bool TextField(const char* label, std::string_view id, char* buffer, size_t size
 // walk the cells, Home/End a row's ends, Page Up/Down and Ctrl+Home/End the columns' ends; Enter
 // or Space activates a cell as a click on it does. `cell_name(r, c)` says the cell for a screen
 // reader ("output 8, '1'; input 7, '1'; weight 0.67"). Returns the cell activated by a key this
-// frame. `selected_row` marks a row as selected (aria-selected), or -1.
+// frame. `selected_row` marks a row as selected (aria-selected), or -1. Given `span_keys` (the
+// grid's description, which says the keys), Shift+Left/Right first spreads a span of cells in a
+// row from where it started: Enter then activates the span, `first` to `col`.
 struct GridCell {
     int row, col;
+    int first = col;  // where a span started (== col for one cell)
 };
 std::optional<GridCell> Grid(std::string_view id, const std::string& name, int rows, int cols, ImVec2 origin, ImVec2 cell,
-                             const std::function<std::string(int, int)>& cell_name, int selected_row = -1);
+                             const std::function<std::string(int, int)>& cell_name, int selected_row = -1,
+                             const char* span_keys = nullptr);
+// The cell of grid `id` the page's focus is on, if any (for what the figure shows of it).
+std::optional<GridCell> focused_cell(std::string_view id);
 
 // A table (figure_table.h), drawn by ImGui and described to the mirror from the same description.
 // How the canvas draws it, where that is the figure's own:

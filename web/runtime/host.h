@@ -65,12 +65,12 @@ struct Host {
     std::map<std::string, ImRect, std::less<>> rects;  // recorded in the last frame, CSS px
     // Its controls (controls.h): described in the last frame, as last sent to the page's mirror;
     // the keyboard's action for this frame; the control the page's focus is on (a grid's cell,
-    // a radio group's option: `focus_row`, `focus_col`), ringed in the frame.
+    // a radio group's option: `focus_row`, `focus_col`; a span of a row from `focus_first`), ringed in the frame.
     std::vector<ControlRecord> controls;
     std::string controls_sent;
     std::optional<std::pair<std::string, Action>> action;
     std::string focus_id;
-    int focus_row = -1, focus_col = -1;
+    int focus_row = -1, focus_col = -1, focus_first = -1;
     std::vector<std::string> announcements;    // said by the page's live region after the frame
     bool busy = false, busy_sent = false;
     std::string text_alternative;              // as last sent to the page

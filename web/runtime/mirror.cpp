@@ -52,9 +52,11 @@ void draw_focus_ring(const Host& h) {
     const auto c = std::find_if(h.controls.begin(), h.controls.end(), [&](const ControlRecord& r) { return r.id == h.focus_id; });
     if (c == h.controls.end()) return;
     ImRect r = c->rect;
-    if (c->cols > 0 && h.focus_row >= 0 && h.focus_col >= 0) {  // a grid's cell
-        const ImVec2 min = {r.Min.x + h.focus_col * c->cell.x, r.Min.y + h.focus_row * c->cell.y};
-        r = ImRect(min, {min.x + c->cell.x, min.y + c->cell.y});
+    if (c->cols > 0 && h.focus_row >= 0 && h.focus_col >= 0) {  // a grid's cell, or the span of a row being chosen
+        const int first = h.focus_first >= 0 ? std::min(h.focus_first, h.focus_col) : h.focus_col;
+        const int last = std::max(h.focus_first, h.focus_col);
+        const ImVec2 min = {r.Min.x + first * c->cell.x, r.Min.y + h.focus_row * c->cell.y};
+        r = ImRect(min, {r.Min.x + (last + 1) * c->cell.x, min.y + c->cell.y});
     } else if (const auto part = part_rect(c->json, "option_rects", h.focus_row)) {
         r = *part;
     } else if (const auto header = part_rect(c->json, "header_rects", h.focus_col)) {
@@ -108,13 +110,15 @@ EMSCRIPTEN_KEEPALIVE void lb_act(int index, const char* id, const char* kind, do
 }
 
 // Where the page's focus is among the figure's controls ("" when it left them); a grid's cell
-// or a radio group's option by row and column (-1 when none). The figure draws its ring.
-EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col) {
+// or a radio group's option by row and column (-1 when none), and where a span of the row being
+// chosen started (-1 when none). The figure draws its ring.
+EMSCRIPTEN_KEEPALIVE void lb_focus(int index, const char* id, int row, int col, int first) {
     Host* h = host_at(index);
     if (!h) return;
     h->focus_id = id;
     h->focus_row = row;
     h->focus_col = col;
+    h->focus_first = first;
     wake(*h);
 }
 

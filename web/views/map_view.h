@@ -12,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <span>
 #include <string>
@@ -88,7 +89,9 @@ struct MapNames {
     const char* row_word;
 };
 
-constexpr float map_label_w = 18, map_cell_h = 20;
+// 24 px: a row's button, the pointer's way to choose a row where cells are narrower, is a 24 × 24
+// target (WCAG 2.2, 2.5.8).
+constexpr float map_label_w = 24, map_cell_h = 24;
 inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
 // How a row of tokens is labelled under or above its cells: across, or upwards when they are
@@ -221,9 +224,26 @@ inline void ShowWeightMap(const MapNames& names, const Tokens& rows, const Token
     }
     draw.AddRect({map_min.x - 1, map_min.y + selected * cell_h}, {map_min.x + C * cell_w + 1, map_min.y + (selected + 1) * cell_h},
                  col.decoder, 0, 0, 2);
-    if (hit.row >= 0)
-        ImGui::SetTooltip("%s %d, %s \u2190 input %d, %s\nweight %.4f", names.row_word, hit.row, spoken(rows[size_t(hit.row)]).c_str(),
-                          hit.col, spoken(cols[size_t(hit.col)]).c_str(), weights[size_t(hit.row * C + hit.col)]);
+    const auto tip = [&](int r, int c) {
+        char text[160];
+        std::snprintf(text, sizeof text, "%s %d, %s \u2190 input %d, %s\nweight %.4f", names.row_word, r, spoken(rows[size_t(r)]).c_str(), c,
+                      spoken(cols[size_t(c)]).c_str(), weights[size_t(r * C + c)]);
+        return std::string(text);
+    };
+    if (hit.row >= 0) {
+        ImGui::SetTooltip("%s", tip(hit.row, hit.col).c_str());
+    } else if (const auto f = focused_cell(names.map); f && f->row < R && f->col < C) {
+        // The keyboard's cell says its weight as the mouse's does: as text beside it (kept inside
+        // the canvas), not by its colour alone.
+        const std::string text = tip(f->row, f->col);
+        const float w = ImGui::CalcTextSize(text.c_str()).x + 2 * ImGui::GetStyle().WindowPadding.x;
+        ImGui::SetNextWindowPos({std::max(0.0f, std::min(map_min.x + (f->col + 1) * cell_w + 4, ImGui::GetIO().DisplaySize.x - w)),
+                                 map_min.y + (f->row + 1) * cell_h + 4});
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(text.c_str());
+        record_rect(std::string(names.map) + "-tip");
+        ImGui::EndTooltip();
+    }
 }
 
 // Which model a map reads: the shipped one, or the one trained in the page once `available`.
@@ -282,8 +302,13 @@ inline void ShowWeightBars(const char* id, const Tokens& cols, std::span<const f
                (j == peak.position ? ", the peak" : "");
     };
     const std::string grid_id = std::string(id) + "-bars";
-    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + labels_h}, bar_name); cell && chosen)
-        *chosen = std::pair{cell->col, cell->col};
+    // The keyboard's drag: Shift+arrows spread a span from the focused bar (controls.h's Grid).
+    const char* keys = chosen ? "Enter moves the attention onto the focused input; Shift+Left or Right Arrow first spreads "
+                                "a span of inputs, and Enter moves it there evenly"
+                              : nullptr;
+    if (const auto cell = Grid(grid_id, name, 1, C, {min.x + label_w, min.y}, {cell_w, height + labels_h}, bar_name, -1, keys);
+        cell && chosen)
+        *chosen = std::pair{std::min(cell->first, cell->col), std::max(cell->first, cell->col)};
     const float px = min.x + label_w + (peak.position + 0.5f) * cell_w;
     const std::string label = "peak " + fixed(peak.weight, 2);
     const float lx = std::min(px - ImGui::CalcTextSize(label.c_str()).x / 2, min.x + width - ImGui::CalcTextSize(label.c_str()).x);

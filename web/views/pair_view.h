@@ -160,14 +160,17 @@ inline void ShowPairCharts(const RunPair& pair, const PairLook& look) {
     }
     for (Chart* extra : {&aer_chart, &bleu_chart})
         if (!extra->series.empty()) charts.push_back(std::move(*extra));
-    const float plot_w = narrow ? width : (width - gap) / 2;
+    // Two a row only where every title fits its half: at 200 % zoom they overlapped.
+    bool stacked = narrow;
+    for (const Chart& c : charts) stacked |= ImGui::CalcTextSize(c.title.c_str()).x > (width - gap) / 2;
+    const float plot_w = stacked ? width : (width - gap) / 2;
     bool apart = false;
-    for (const Chart& c : charts) apart |= !narrow && !legend_fits(plot_w, c.title.c_str(), std::span<const Series>(c.series));
+    for (const Chart& c : charts) apart |= !stacked && !legend_fits(plot_w, c.title.c_str(), std::span<const Series>(c.series));
     for (size_t i = 0; i < charts.size(); ++i) {
         const Chart& c = charts[i];
         const bool alone = i + 1 == charts.size() && i % 2 == 0;  // the last of an odd count takes the row
-        if (!narrow && i % 2 == 1) ImGui::SameLine();
-        LinePlot(c.id, {alone && !narrow ? width : plot_w, 140}, std::span<const Series>(c.series), epochs, 0, c.top, c.title.c_str(),
+        if (!stacked && i % 2 == 1) ImGui::SameLine();
+        LinePlot(c.id, {alone && !stacked ? width : plot_w, 140}, std::span<const Series>(c.series), epochs, 0, c.top, c.title.c_str(),
                  "epoch", apart);
         record_rect(std::string(c.id) + "-plot");
     }
