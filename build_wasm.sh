@@ -34,7 +34,7 @@ debian_packages=(emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohman
                  fonts-lohit-guru fonts-lohit-gujr fonts-lohit-taml fonts-lohit-telu fonts-lohit-knda
                  fonts-lohit-mlym fonts-lklug-sinhala fonts-sil-lateef fonts-tlwg-loma-ttf unicode-data
                  fonttools chromium clang-14 libclang-rt-14-dev firefox-esr webkit2gtk-driver xvfb zlib1g-dev
-                 orca python3-pyatspi at-spi2-core dbus dbus-daemon speech-dispatcher speech-dispatcher-espeak-ng
+                 orca python3-pyatspi at-spi2-core dbus-daemon speech-dispatcher speech-dispatcher-espeak-ng
                  openbox xdotool)
 install_debian() {
   local missing=()

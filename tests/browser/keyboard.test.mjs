@@ -31,14 +31,13 @@ after(async () => { await context?.close(); });
 // A figure's controls, as the accessibility tree groups them: "Figure 3: …".
 const figure = (title) => page.getByRole('group', { name: new RegExp(`^${title}:`) });
 // Waits until figure `name` has drawn and its mirror holds its controls (a far section draws
-// only once it nears the viewport), none of them still inert (a new select is, for three seconds
-// or until Tab: mirror.js; these tests focus controls directly).
+// only once it nears the viewport).
 async function drawn(name) {
   await opened();
   await page.locator(`canvas[data-figure="${name}"]`).scrollIntoViewIfNeeded();
   await until(`${name}'s controls`, () => page.evaluate((n) => {
     const mirror = document.querySelector(`canvas[data-figure="${n}"]`).previousElementSibling;
-    return mirror.classList.contains('figure-mirror') && !mirror.hidden && mirror.childElementCount > 0 && !mirror.querySelector('[inert]');
+    return mirror.classList.contains('figure-mirror') && !mirror.hidden && mirror.childElementCount > 0;
   }, name), 30000);
 }
 const waitFor = (what, name, predicate, timeout = 20000) => until(what, async () => predicate(await state(page, name)), timeout);

@@ -41,21 +41,6 @@ function createFigureMirror(canvas, { act, focus }) {
     else element.removeAttribute('aria-disabled');
   };
   const entry = (element) => nodes.get(element.closest('[data-control]')?.dataset.control);
-  // A <select> put into the page makes Chromium fire selection events for its chosen option when
-  // its accessibility tree first has it, which Orca spoke as if the reader had gone there: every
-  // select of a figure, unprompted, when its mirror was made. Inert until Chromium has sent the
-  // tree with it (on a busy page two frames, even a second, were too soon; three seconds were
-  // not), it arrives silently; a change of its value later is still heard. Tab lets it go at
-  // once, so that the keyboard never skips it.
-  const held = new Set();
-  const release = () => { held.forEach((s) => { s.inert = false; }); held.clear(); };
-  const quietly = (element) => {
-    if (element.tagName !== 'SELECT') return;
-    element.inert = true;
-    held.add(element);
-    setTimeout(() => { if (held.delete(element)) element.inert = false; }, 3000);
-  };
-  document.addEventListener('keydown', (event) => { if (event.key === 'Tab' && held.size) release(); }, true);
   // Typed into a number or text field and not yet taken: a description must not overwrite it.
   const editing = (element) => document.activeElement === element && element.dataset.dirty === '1';
 
@@ -419,10 +404,7 @@ function createFigureMirror(canvas, { act, focus }) {
       }
       // Reading order: the order the figure drew them in.
       const wanted = previous ? previous.nextSibling : root.firstChild;
-      if (e.element !== wanted) {
-        if (!e.element.isConnected) quietly(e.element);  // made now (one moved was heard before)
-        root.insertBefore(e.element, wanted);
-      }
+      if (e.element !== wanted) root.insertBefore(e.element, wanted);
       previous = e.element;
     }
     for (const id of [...nodes.keys()]) if (!seen.has(id)) remove(id);
@@ -443,7 +425,6 @@ function createFigureMirror(canvas, { act, focus }) {
         canvas.tabIndex = -1;
         const hide = () => { if (!root.hidden) canvas.setAttribute('aria-hidden', 'true'); };
         if (document.activeElement === canvas && canvas.matches(':focus-visible')) {
-          release();  // spoken as the focus arrives
           root.querySelector('.figure-mirror-control:not([role="radiogroup"]):not([role="grid"]), input, [role="gridcell"][tabindex="0"]')?.focus();
           document.addEventListener('focusin', hide, { once: true });
         } else {
