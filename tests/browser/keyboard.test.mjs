@@ -282,7 +282,7 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   assert.deepEqual(span.move, { step: 3, first: 19, last: 21 });
   // Evenly: a third on each of the three inputs, nothing elsewhere.
   span.moved.weights[3].forEach((w, k) => assert.ok(Math.abs(w - (k >= 19 && k <= 21 ? 1 / 3 : 0)) < 1e-6, `weight ${k}: ${w}`));
-  await until('the span said', async () => (await status('alignment').textContent()).startsWith('step 3 moved onto inputs 19\u201321'));
+  await until('the span said', async () => (await statusText('alignment')).startsWith('step 3 moved onto inputs 19\u201321'));
   assert.equal(await bars.locator('[role="gridcell"][aria-selected="true"]').count(), 0, 'the span ends with the move');
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
