@@ -91,6 +91,14 @@ function focusIn(name, selector, label) {
   return document.activeElement === e;
 }
 
+// Focuses the element of the page (not of a figure's mirror) that `selector` finds, scrolled into view.
+function focusElement(selector) {
+  const e = document.querySelector(selector);
+  e.scrollIntoView({ block: 'center' });
+  e.focus();
+  return document.activeElement === e;
+}
+
 // What figure `name`'s mirror holds, for a message: each control's role and name.
 function mirrorSummary(name) {
   const mirror = document.querySelector(`canvas[data-figure="${name}"]`).previousElementSibling;
@@ -220,16 +228,11 @@ for (const [engine, launch] of [['Chromium', chromium], ['Firefox', firefox]]) {
   });
 
   // The status line is replaced as the pairs load; each of its messages is also a line added to
-  // a hidden status region (Chromium's Orca said nothing after "Loading numbers.tsv…" when the
-  // line alone was rewritten).
+  // a hidden status region (with the line alone rewritten, Orca in Firefox never said "Loading
+  // numbers.tsv…").
   test(`${engine}: Your own pairs, an example used, says it is loading and then what was read`, { timeout: 90000 }, async () => {
     let from = desktop.mark();
-    assert.ok(await driver.run(() => {
-      const button = document.querySelector('[data-own-pairs-example="numbers.tsv"]');
-      button.scrollIntoView({ block: 'center' });
-      button.focus();
-      return document.activeElement === button;
-    }));
+    assert.ok(await driver.run(focusElement, '[data-own-pairs-example="numbers.tsv"]'));
     await desktop.hears('the example button when focused', 'Example: numbers in words', from);
     from = desktop.mark();
     await desktop.key('Return');
@@ -240,12 +243,7 @@ for (const [engine, launch] of [['Chromium', chromium], ['Firefox', firefox]]) {
 
   test(`${engine}: the self-check, an answer chosen and checked, says "Right." and the score`, { timeout: 60000 }, async () => {
     let from = desktop.mark();
-    assert.ok(await driver.run(() => {
-      const answer = document.querySelector('#q-problem input[value="b"]');
-      answer.scrollIntoView({ block: 'center' });
-      answer.focus();
-      return document.activeElement === answer;
-    }));
+    assert.ok(await driver.run(focusElement, '#q-problem input[value="b"]'));
     await desktop.hears('the answer when focused', 'At every output step the decoder gets its own weighted mix', from);
     await desktop.key('space');
     await driver.run(() => new Promise((resolve) => { const ok = () => document.querySelector('#q-problem input[value="b"]').checked ? resolve(true) : setTimeout(ok, 50); ok(); }));
