@@ -3,8 +3,8 @@
 // attention run reports an AER (the plain one none, it has no map) and both a BLEU, drawn as
 // charts; the results table, filtered to the task (rs.task), holds those two rows beside the
 // alignment sweep's seven, whose BLEU and AER are the served asset's means; the checked figure
-// reads the run trained here on its task (ck.task), while the date task's alignment figure never
-// takes a translation model for its own.
+// reads the run trained here on its task (ck.task), and so does Figure 5 once asked, on the
+// translation's own sentences (its probes stay with the dates).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clickWidget, openWatched, rect, state, until, useBrowser } from './helpers.mjs';
@@ -69,12 +69,17 @@ test('translation trained in the page: AER and BLEU per epoch, in the results an
   assert.equal(checked.task, 'translation');
   for (const row of checked.weights) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, 'a row sums to 1');
 
-  // The date task's figures keep the shipped date models: a translation run is not theirs.
+  // Figure 5, asked for the run trained here, shows it on its own task, the translation; the
+  // probes keep the date models and say why.
   await page.locator('canvas[data-figure="alignment"]').scrollIntoViewIfNeeded();
   await until('the alignment map', async () => (await rect(page, 'alignment', 'model-source-trained here')) !== null, 30000);
   await clickWidget(page, 'alignment', 'model-source-trained here');
-  await page.waitForTimeout(300);
-  assert.equal((await state(page, 'alignment')).model, 'shipped');
+  await until('Figure 5 on the translation', async () => (await state(page, 'alignment')).task === 'translation', 10000);
+  const figure5 = await state(page, 'alignment');
+  assert.equal(figure5.model, 'page');
+  assert.deepEqual(figure5.columns, figure5.input.split(' '), 'its columns are the sentence\'s words');
+  assert.match(figure5.guards, /give the right alignment/, 'the translation comes with its links');
+  assert.match((await state(page, 'probes')).elsewhere, /probes read the date models/);
   assert.deepEqual(problems, []);
   await context.close();
 });
