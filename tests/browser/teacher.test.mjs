@@ -204,11 +204,6 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   await typeIntoField(page, 'alignment', 'input', 'knight');
   await until('the typed word in Figure 5', async () => (await state(page, 'alignment')).input === 'k n i g h t', 20000);
   assert.equal((await state(page, 'alignment')).example, -1);
-  // Back to the shipped model: the dates again, and the probes with them.
-  await clickWidget(page, 'alignment', 'model-source-shipped model');
-  await until('Figure 5 on the dates', async () => (await state(page, 'alignment')).task === 'dates', 20000);
-  assert.equal((await state(page, 'alignment')).weights.length, 10);
-  assert.equal((await state(page, 'probes')).elsewhere, '');
 
   // Pasted as characters, spelled-out words get a hint; another choice of tokens waits for Use.
   await page.locator('#own-pairs').scrollIntoViewIfNeeded();
@@ -222,6 +217,14 @@ test('a teacher\'s data set: opened, trained, its model and predictions saved, r
   await page.click('#own-pairs-use');
   await until('the pairs as words', async () => /input and \d+ output words/.test(await status(page)), 30000);
   assert.doesNotMatch(await status(page), /Every line has spaces/);
+  // Figure 5 showed the task now replaced: its run is gone, so it is back on the dates with the
+  // shipped model, and the probes with it; its text, kept current off screen, is the dates'.
+  await until('Figure 5 back on the dates', async () => (await state(page, 'alignment')).task === 'dates', 20000);
+  figure5 = await state(page, 'alignment');
+  assert.equal(figure5.model, 'shipped');
+  assert.equal(figure5.weights.length, 10);
+  assert.equal((await state(page, 'probes')).elsewhere, '');
+  await until('its text on the dates', async () => /shipped attention model .* writes \d{4}-\d\d-\d\d/.test(await page.textContent('#alignment-text')), 20000);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -69,6 +69,7 @@ void follow_task(Lab& lab, AlignmentState& st) {
     if (subject == st.subject) return;
     st.subject = subject;
     st.task = &task;
+    st.analysis = nullptr, st.what_if = nullptr;  // of the string left: read again for the new one
     st.move = {};
     st.selected_output = 0;
     if (subject == 0) {
@@ -352,7 +353,9 @@ nlohmann::json state_json(Lab& lab, AlignmentState& st) {
 }
 
 std::string text_alternative(Lab& lab, AlignmentState& st) {
-    follow_task(lab, st);  // the task shown is alive: a reader's replaced one has left with its runs
+    // Read afresh: the task shown may have changed since the last frame (a reader's replaced one
+    // leaves with its runs), and its string with it; an analysis of the old string would not fit.
+    refresh_alignment(lab, st);
     if (!st.analysis) return "<p>The shipped models are loading.</p>";
     std::string html = "<p>" + html_escape(st.model_label) + " reads \u201c" + html_escape(st.shown.text) + "\u201d and writes " +
                        html_escape(output(st)) + ". Where each output " + (st.task->output.words ? "token" : "character") +
