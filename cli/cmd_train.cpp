@@ -357,8 +357,11 @@ TrainArgs parse_train_args(const Args& args) {
         std::string v;
         if (take_setting(args, i, keys, given)) {
             continue;
-        } else if (args[i] == "--yes-long" || args[i] == "--bleu") {
-            (args[i] == "--bleu" ? o.bleu : o.yes_long) = true;
+        } else if (args[i] == "--yes-long") {
+            o.yes_long = true;
+            ++i;
+        } else if (args[i] == "--bleu") {
+            o.bleu = true;
             ++i;
         } else if (take_file_option(args, i, "--task-file", o.task_file) || take_tokens_option(args, i, o.tokens) ||
                    take_file_option(args, i, "--save", o.save_path) || take_file_option(args, i, "--json", o.json_path, " (or -)") ||

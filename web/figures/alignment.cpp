@@ -263,18 +263,14 @@ std::string lowercase_first(std::string text) {
 }
 
 void ShowGuards(Lab& lab, const AlignmentState& st) {
+    const std::string second =
+        !on_dates(st) ? lowercase_first(st.encoder_note)
+        : st.two_way  ? "this model's encoder reads both ways: each annotation holds what comes before and after its position, so a "
+                        "peak on a space or inside a word can stand for characters on either side, not only the one under the peak."
+                      : "an encoder state has read everything to its left: a peak on a space or inside a word is attention to a state "
+                        "that already holds what comes before it, not to the one character under the peak.";
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(lesson_colors().text_dim));
-    if (on_dates(st))
-        WrappedText("Two guards before reading a story into this map. %s Second, %s", first_guard(lab, st).c_str(),
-                    st.two_way ? "this model's encoder reads both ways: each annotation holds what comes before and after its "
-                                 "position, so a peak on a space or inside a word can stand for characters on either side, not "
-                                 "only the one under the peak."
-                               : "an encoder state has read everything to its left: a peak on a space or inside a word is "
-                                 "attention to a state that already holds what comes before it, not to the one character "
-                                 "under the peak.");
-    else
-        WrappedText("Two guards before reading a story into this map. %s Second, %s", first_guard(lab, st).c_str(),
-                    lowercase_first(st.encoder_note).c_str());
+    WrappedText("Two guards before reading a story into this map. %s Second, %s", first_guard(lab, st).c_str(), second.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -294,8 +290,7 @@ void ShowAlignment(Lab& lab, AlignmentState& st) {
     }
     const float width = ImGui::GetContentRegionAvail().x, gap = ImGui::GetStyle().ItemSpacing.x;
     const bool narrow = width < 620;
-    const float column = st.task->input.words ? 40.0f : 26.0f;
-    const float map_w = narrow ? width : std::min(width - 300 - gap, column * st.shown_tokens.size() + 18);
+    const float map_w = narrow ? width : std::min(width - 300 - gap, map_natural_w(output_tokens(st), st.shown_tokens));
     const std::string writes = st.model_label + " writes " + output(st) +
                                (st.shown_target.empty() ? "" : output(st) == st.shown_target ? " (right)" : " (the answer is " + st.shown_target + ")");
     WrappedText("%s.", writes.c_str());

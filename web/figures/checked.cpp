@@ -222,7 +222,7 @@ void ShowPicker(Lab& lab, CheckedState& st) {
 
     const float avail = ImGui::GetContentRegionAvail().x;
     ImGui::SetNextItemWidth(std::min(340.0f, avail - 70));
-    const std::string field_name = "an input of the " + st.task->name + " task, such as " + st.task->example_input;
+    const std::string field_name = input_field_name(*st.task);
     const bool entered = TextField("##input", "input", st.field, sizeof st.field, field_name.c_str(), 0, st.task->example_input.c_str());
     ImGui::SameLine();
     if (Button("Show", "show", "Show the typed input") || entered) {

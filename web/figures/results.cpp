@@ -213,6 +213,7 @@ void ShowResults(Lab& lab, ResultsState& st) {
     // On a phone each column but the model's is as wide as its widest cell (a number with its
     // mark, a header with the ranking's), and the model's takes the rest: no word breaks inside
     // ("attention additive" fits at 390 px).
+    const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
     if (narrow)
         for (int i : look.drawn) {
             const int c = ranked.shown[size_t(i)];
@@ -220,7 +221,6 @@ void ShowResults(Lab& lab, ResultsState& st) {
                 look.sizing[size_t(i)] = {ImGuiTableColumnFlags_WidthStretch, 1};
                 continue;
             }
-            const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
             float w = width(std::string(*columns[c].brief ? columns[c].brief : columns[c].title) + "\u00a0\u25bc");
             for (const auto& row : ranked.table.rows) {
                 const TableCell& cell = row[size_t(i)];

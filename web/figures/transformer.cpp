@@ -214,7 +214,7 @@ TransformerMapsState::TransformerMapsState() : typed(date_task(), lesson_date())
         .choice("model", use_live, {{"shipped", false}, {"page", true}})
         .integer("head", head, 0, 8)
         .integer("row", selected_output, 0, output_length - 1)
-        .integer("in", selected_input, 0, 62);  // a linked date holds 63 characters at most
+        .integer("in", selected_input, 0, TypedInput::linked_date_chars - 1);
     url_move(url, "move", move);
 }
 
@@ -259,7 +259,7 @@ void ShowMaps(Lab& lab, TransformerMapsState& st) {
     const Tokens input = char_tokens(st.typed.input.text);
     const int S = int(input.size());
     const float width = ImGui::GetContentRegionAvail().x;
-    const float map_w = std::min(width, 26.0f * float(S) + map_label_w);
+    const float map_w = std::min(width, map_natural_w(a.tokens, input));
     const auto cross = shown(st, a.attention, a.head_attention);
     const auto self = shown(st, a.self_mean, a.self_attention);
     const std::string writes = st.model_label + " writes " + a.output;

@@ -14,6 +14,19 @@
 // the figure announces once (an epoch done, an output changed).
 'use strict';
 
+// Says `text` through the status region `region`: a line of its own added to it, never a text
+// replaced. A text replaced was lost when it was replaced before Orca got to it (Firefox reports
+// a line as a new child, which Orca reads only when it takes the event: "Training." replaced by
+// the epoch 0.4 s later, or an epoch by "Done", was never said). The same words twice are two
+// lines, said twice; the oldest lines go past `kept` (a removal is not spoken). The figures'
+// regions and the own-pairs block's (own_pairs.js) use it.
+function addStatusLine(region, text, kept = 8) {
+  const line = document.createElement('p');
+  line.textContent = text;
+  region.append(line);
+  while (region.childElementCount > kept) region.firstElementChild.remove();
+}
+
 // eslint-disable-next-line no-unused-vars
 function createFigureMirror(canvas, { act, focus }) {
   const root = document.createElement('div');
@@ -446,13 +459,8 @@ function createFigureMirror(canvas, { act, focus }) {
     if (hadFocus) root.focus({ preventScroll: true });
   }
 
-  // Said once, each announcement a line of its own added to the region: nothing said is replaced.
-  // A text replaced was lost when it was replaced before Orca got to it (Firefox reports a line
-  // as a new child, which Orca reads only when it takes the event: "Training." replaced by the
-  // epoch 0.4 s later, or an epoch by "Done", was never said). The same words twice are two lines,
-  // said twice; the oldest lines go past `kept` (a removal is not spoken). What a frame announces
+  // Said once, each announcement a line of its own (addStatusLine). What a frame announces
   // together (an epoch and the end of training) is one line.
-  const kept = 8;
   let pending = null;
   function announce(text) {
     if (pending !== null) {
@@ -461,11 +469,8 @@ function createFigureMirror(canvas, { act, focus }) {
     }
     pending = text;
     setTimeout(() => {
-      const line = document.createElement('p');
-      line.textContent = pending;
+      addStatusLine(status, pending);
       pending = null;
-      status.append(line);
-      while (status.childElementCount > kept) status.firstElementChild.remove();
     }, 50);
   }
 

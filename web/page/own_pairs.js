@@ -2,8 +2,8 @@
 // docs/own-pairs.md): a reader's pairs, pasted, opened from a file, dropped on the block or loaded
 // from the site's example files (examples/, written by build_page.mjs), are handed to the page's
 // module (lookback.js's pairs → web/app.cpp's lb_use_pairs), which makes the task, puts it in
-// Figure 3 and the map check, or refuses naming the line. The status line (role=status) says
-// which; a refusal changes nothing. A file goes to the module as its bytes, so bytes that are not
+// Figure 3 and the map check, or refuses naming the line. The status line says which, and a
+// hidden status region says it to a screen reader; a refusal changes nothing. A file goes to the module as its bytes, so bytes that are not
 // UTF-8 are refused by the core with their line, not mended here.
 'use strict';
 (() => {
@@ -40,17 +40,13 @@
     const radio = block.querySelector(`input[name="own-pairs-tokens"][value="${value}"]`);
     if (radio) radio.checked = true;
   };
-  // What the status line shows is also added, a line at a time, to a hidden status region: a
-  // screen reader says each once. Chromium's Orca ignored the status line's text when it was
-  // replaced ("Loading numbers.tsv…", then the pairs read, never heard); a line added is a new
-  // object, and none is replaced before it is read (the figures' regions do the same, mirror.js).
+  // What the status line shows is also said through a hidden status region, a line each
+  // (mirror.js's addStatusLine): rewritten alone, the line lost "Loading numbers.tsv…" in Firefox
+  // before Orca read it.
   const said = block.querySelector('#own-pairs-said');
   const show = (message) => {
     status.textContent = message;
-    const line = document.createElement('p');
-    line.textContent = message;
-    said.append(line);
-    while (said.childElementCount > 8) said.firstElementChild.remove();
+    addStatusLine(said, message);
   };
   const say = (message, refused) => {
     show(message);

@@ -36,7 +36,6 @@
 
 namespace lb::web {
 
-inline std::string shown_char(char c) { return c == ' ' ? "\u00b7" : std::string(1, c); }  // a space as a dot
 // A token as a map says it: '1', or "space" (not `quoted`: std::quoted would be found for a string).
 inline std::string spoken(const std::string& t) { return t == " " ? "space" : "'" + t + "'"; }
 inline std::string quoted(char c) { return spoken(std::string(1, c)); }
@@ -44,6 +43,7 @@ inline std::string quoted(char c) { return spoken(std::string(1, c)); }
 inline std::string quoted_token(const std::string& t) { return t == " " ? "space" : "\u2018" + t + "\u2019"; }
 // A token as a map or bars label it: a space as a dot, a lone mark on its dotted circle.
 inline std::string shown_token(const std::string& t) { return t == " " ? "\u00b7" : token_for_drawing(t); }
+inline std::string shown_char(char c) { return shown_token(std::string(1, c)); }
 // A string's characters as tokens.
 using Tokens = std::vector<std::string>;
 inline Tokens char_tokens(std::string_view text) {
@@ -92,7 +92,6 @@ struct MapNames {
 // 24 px: a row's button, the pointer's way to choose a row where cells are narrower, is a 24 × 24
 // target (WCAG 2.2, 2.5.8).
 constexpr float map_label_w = 24, map_cell_h = 24;
-inline float map_cell_w(float width, int C) { return std::clamp((width - map_label_w) / float(C), 8.0f, 26.0f); }
 
 // How a row of tokens is labelled under or above its cells: across, or upwards when they are
 // words and one is wider than its cell (a character stays upright, as narrow as the cells get);
@@ -112,11 +111,24 @@ inline AxisLabels axis_labels(const Tokens& tokens, float cell_w) {
     a.upward = words && a.widest > cell_w - 2;
     return a;
 }
-// The width of a column of a map whose labels are `cols`: up to 26 px for characters, 40 for words.
-inline float map_column_w(float width, float label_w, const Tokens& cols) {
+// The widest a column of a map whose labels are `cols` gets: 26 px for characters, 40 for words.
+inline float map_column_cap(const Tokens& cols) {
     bool words = false;
     for (const std::string& t : cols) words = words || ImGui::CalcTextSize(shown_token(t).c_str()).x > 24;
-    return std::clamp((width - label_w) / float(std::max<size_t>(cols.size(), 1)), 8.0f, words ? 40.0f : 26.0f);
+    return words ? 40.0f : 26.0f;
+}
+inline float map_column_w(float width, float label_w, const Tokens& cols) {
+    return std::clamp((width - label_w) / float(std::max<size_t>(cols.size(), 1)), 8.0f, map_column_cap(cols));
+}
+// The width of the rows' labels, each a button choosing its row: the widest label and a margin.
+inline float map_label_width(const Tokens& rows) {
+    float widest = 0;
+    for (const std::string& r : rows) widest = std::max(widest, ImGui::CalcTextSize(shown_token(r).c_str()).x);
+    return std::max(map_label_w, widest + 8);
+}
+// The width a map of `rows` by `cols` takes with its columns at their widest.
+inline float map_natural_w(const Tokens& rows, const Tokens& cols) {
+    return map_label_width(rows) + map_column_cap(cols) * float(cols.size());
 }
 
 // `text` written upwards from `at` (a quarter turn anticlockwise): a column's word. Laid out first
@@ -176,9 +188,7 @@ inline void ShowWeightMap(const MapNames& names, const Tokens& rows, const Token
     const int R = int(rows.size()), C = int(cols.size());
     check_map_shape(names.map, weights.size(), R, C);
     const int chosen_before = selected;
-    float widest_row = 0;
-    for (const std::string& r : rows) widest_row = std::max(widest_row, ImGui::CalcTextSize(shown_token(r).c_str()).x);
-    const float label_w = std::max(map_label_w, widest_row + 8);
+    const float label_w = map_label_width(rows);
     const float cell_w = map_column_w(width, label_w, cols), cell_h = map_cell_h;
     const float line = ImGui::GetTextLineHeight();
     const AxisLabels top = axis_labels(cols, cell_w);
@@ -395,6 +405,11 @@ inline std::string encoder_note(const ModelConfig& config) {
            "token and everything to its left, so a peak is where the decoder read, not proof of which one token it used.";
 }
 
+// What a field for a task's inputs is called: "an input of the reversal task, such as …".
+inline std::string input_field_name(const Task& task) {
+    return "an input of the " + task.name + " task, such as " + task.example_input;
+}
+
 // What a reader types (or a link gives) for a map: a date, or an input of another task, checked
 // once where it comes in: the figures read `input`, its text and tokens. A string the model
 // cannot read is refused with the reason, and the last map stays.
@@ -404,6 +419,7 @@ struct TypedInput {
     std::string date;       // the URL's `date` (a date's only): the last string taken, or the link's spelling of it
     char field[160] = "";   // the text field (a translation's 14 words fit)
     std::string message;    // why the last typed string was refused ("" = it was not)
+    static constexpr int linked_date_chars = 63;  // the most a link's `date` holds
 
     // Takes `start` when it is not empty.
     TypedInput(const Task& of, const std::string& start) : task(&of), date(start) {
@@ -420,7 +436,7 @@ struct TypedInput {
     }
     // A link's date is taken where the URL table reads it; refused, the table says why.
     void bind(UrlTable& url) {
-        url.text("date", date, 63, [this](const std::string& text) { return accept(text); });
+        url.text("date", date, linked_date_chars, [this](const std::string& text) { return accept(text); });
     }
     // Takes `text`, normalised, if the model can read it; else says why and keeps the last one.
     bool take(const std::string& text, const char* what_stays) {
@@ -436,7 +452,7 @@ struct TypedInput {
     bool ShowField(float avail) {
         const bool dates = task == &date_task();
         ImGui::SetNextItemWidth(std::min(dates ? 260.0f : 340.0f, avail - 70));
-        const std::string name = dates ? "a date to map" : "an input of the " + task->name + " task, such as " + task->example_input;
+        const std::string name = dates ? "a date to map" : input_field_name(*task);
         const bool entered = TextField(dates ? "##date" : "##input", dates ? "date" : "input", field, sizeof field, name.c_str(), 0,
                                        dates ? nullptr : task->example_input.c_str());
         ImGui::SameLine();
