@@ -4,6 +4,7 @@
 //                                        [--rounds 3] [--loads 5] [--no-sweep] [--no-pytorch]
 //   node tests/browser/lesson2_bench.mjs --phone [--throttle 4] [--loads 5]
 //   node tests/browser/lesson2_bench.mjs --sweep-memory [--epochs 2]
+//   node tests/browser/lesson2_bench.mjs --pair [--width 64] [--epochs 12] [--repeat 1] [--cli build/native/lookback]
 //
 // 1. One run in a Web Worker against the same training module (lookback_trainer.wasm) under
 //    node, side by side: examples/s of the worker's busy time and of the wall clock. Each side
@@ -26,6 +27,12 @@
 //    the alignment map while training runs; with every worker training, the memory of the
 //    browser's processes (proportional set size, so shared pages count once) and the page's own
 //    (its JS heaps and wasm memories); examples/s per worker.
+// 7. With --pair, the lesson's experiment as a reader runs it: Figure 3's pair (plain and attention,
+//    --width, --epochs, the date task) from Train pressed on the figure's mirror by keyboard to
+//    both runs' last epoch with its held-out results, wall clock, with the figure's frame rate and
+//    when each epoch arrived; beside it, in the same run, the native CLI training the same two runs
+//    one after the other (`lookback train`, which evaluates each epoch too) and the page's training
+//    module under node doing the same.
 // 6. With --sweep-memory, the wasm memory of one training module (under node) running the eight
 //    cells of "Run all eight" to the end one after another, as one worker does, after each cell.
 import { spawnSync } from 'node:child_process';
@@ -63,6 +70,7 @@ async function nodeExamplesPerSecond(seconds) {
 async function workerExamplesPerSecond(page, seconds) {
   return page.evaluate(([c, ms]) => new Promise((resolve, reject) => {
     const worker = new Worker('training_worker.js');
+    worker.postMessage({ type: 'start', module: null });  // it compiles its own module
     let last = null, start = 0;
     worker.onerror = (event) => reject(new Error(event.message));
     worker.onmessage = ({ data }) => {
@@ -344,8 +352,91 @@ async function sweepMemory() {
   }
 }
 
+// --- 7. the pair, as a reader trains it ------------------------------------------------------------
+const pairEpochs = Number(option('epochs', 12));
+const pairRuns = (w) => [{ model: 'plain', width: w, epochs: pairEpochs, seed: 1 },
+                         { model: 'attention', scorer: 'additive', width: w, epochs: pairEpochs, seed: 1 }];
+
+function nativePairSeconds() {
+  const cli = path.resolve(option('cli', path.join(root, 'build/native/lookback')));
+  const from = performance.now();
+  for (const run of pairRuns(width)) {
+    const args = ['train', '--model', run.model, '--width', String(run.width), '--epochs', String(run.epochs), '--seed', '1'];
+    const result = spawnSync(cli, args, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${cli} ${args.join(' ')}: ${result.stderr}`);
+  }
+  return (performance.now() - from) / 1000;
+}
+
+async function nodePairSeconds() {
+  const create = createRequire(import.meta.url)(path.join(site, 'lookback_trainer.js'));
+  const module = await create({ wasmBinary: fs.readFileSync(path.join(site, 'lookback_trainer.wasm')) });
+  const from = performance.now();
+  for (const run of pairRuns(width)) {
+    const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(run)]);
+    while (module._lbt_work(id, 1000, -1) === 0);
+    module._lbt_destroy(id);
+  }
+  return (performance.now() - from) / 1000;
+}
+
+async function pagePair(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const { page, problems } = await openWatched(context, `${url}?tr.width=${width}&tr.epochs=${pairEpochs}`);
+  await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  const train = page.locator('.figure-mirror:has(+ canvas[data-figure="training"])').getByRole('button', { name: 'Train', exact: true });
+  await until('the training figure\'s Train', async () => (await train.count()) === 1, 60000);
+  await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 120000);
+  await page.waitForTimeout(1000);  // a reader reads before pressing
+  await train.focus();
+  const from = performance.now();
+  await page.keyboard.press('Enter');
+  const arrived = [[], []];
+  let frames = 0, framesAt = null;
+  for (;;) {
+    const s = await state(page, 'training');
+    const t = (performance.now() - from) / 1000;
+    s.runs.forEach((r, k) => { while (arrived[k].length < r.epochs.length) arrived[k].push(t); });
+    if (framesAt === null && s.runs.every((r) => r.steps > 0)) [frames, framesAt] = [await page.evaluate(() => window.lookback.frames('training')), t];
+    if (s.runs.every((r) => r.done)) {
+      const drawn = await page.evaluate(() => window.lookback.frames('training')) - frames;
+      const result = { seconds: t, arrived, fps: drawn / (t - framesAt), workers: s.workers, stats: await page.evaluate(() => window.lookback.training()),
+                       exact: s.runs.map((r) => r.epochs.at(-1)?.exact) };
+      if (problems.length) throw new Error(`the page reported: ${problems.join('; ')}`);
+      await context.close();
+      return result;
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
+async function pair() {
+  const server = await serve(site);
+  const browser = await launch();
+  for (let i = 0; i < Number(option('repeat', 1)); ++i) {
+    const load = os.loadavg()[0];
+    const native = nativePairSeconds();
+    const inNode = await nodePairSeconds();
+    const page = await pagePair(browser, server.url);
+    print(`round ${i + 1} (load average ${load.toFixed(1)} → ${os.loadavg()[0].toFixed(1)})`, '');
+    print(`  native CLI: plain then attention, ${pairEpochs} epochs (s)`, native.toFixed(1));
+    print(`  training module under node: the same (s)`, inNode.toFixed(1));
+    print(`  page, Train pressed to both runs' last epoch (s)`, `${page.seconds.toFixed(1)} = ${(page.seconds / native).toFixed(2)}× native, ${(page.seconds / inNode).toFixed(2)}× node`);
+    print('  page: workers | frames/s of the figure while training', `${page.workers} (${JSON.stringify({ size: page.stats.size, cores: page.stats.cores })}) | ${page.fps.toFixed(1)}`);
+    print('  page: each epoch arrived, plain (s)', page.arrived[0].map((t) => t.toFixed(1)).join(' '));
+    print('  page: each epoch arrived, attention (s)', page.arrived[1].map((t) => t.toFixed(1)).join(' '));
+    print('  page: last epoch exact, plain | attention', page.exact.map((e) => e?.toFixed(4)).join(' | '));
+  }
+  await browser.close();
+  server.close();
+}
+
 // --- run -----------------------------------------------------------------------------------------------
 console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores; width ${width}; ${seconds} s per rate in ${rounds} rounds`);
+if (flag('pair')) {
+  await pair();
+  process.exit(0);
+}
 if (flag('sweep-memory')) {
   await sweepMemory();
   process.exit(0);

@@ -42,6 +42,7 @@ test('a run in a Web Worker gives exactly the losses of the same wasm under node
   const { context, page, problems } = await openAt('training', 'train');
   const inWorker = await page.evaluate((c) => new Promise((resolve, reject) => {
     const worker = new Worker('training_worker.js');
+    worker.postMessage({ type: 'start', module: null });  // it compiles its own module
     const losses = [];
     worker.onerror = (event) => reject(new Error(event.message));
     worker.onmessage = ({ data }) => {
@@ -123,9 +124,12 @@ test('a worker that fails ends its run with a message, and the page goes on', as
 function countPosts() {
   window.postedToWorkers = [];
   const post = Worker.prototype.postMessage;
+  const workers = new WeakMap();  // each worker's number, in the order first posted to
+  let started = 0;
   Worker.prototype.postMessage = function (message, transfer) {
+    if (!workers.has(this)) workers.set(this, started++);
     if (message && typeof message.type === 'string') {
-      window.postedToWorkers.push({ type: message.type, task: message.name ?? message.config?.task ?? null,
+      window.postedToWorkers.push({ type: message.type, task: message.name ?? message.config?.task ?? null, worker: workers.get(this),
                                     bytes: new TextEncoder().encode(JSON.stringify(message)).length });
     }
     return post.call(this, message, transfer);
@@ -162,8 +166,8 @@ test('a reader\'s 2 MiB task is posted to a worker once, not with every run, and
   assert.equal((await state(page, 'training')).task, 'your-pairs');
   const posts = () => page.evaluate(() => window.postedToWorkers.filter((m) => m.task === 'your-pairs'));
   const ofType = (list, type) => list.filter((m) => m.type === type);
-  // The pair is built on the task when it is used: two runs, and the source once to the worker
-  // they went to (one on this 2-core machine).
+  // The pair is built on the task when it is used: two runs, and the source once to each worker
+  // they went to (two on this 2-core machine).
   await until('the pair created', async () => ofType(await posts(), 'create').length === 2, 20000);
   const first = await posts();
   const workers = (await page.evaluate(() => window.lookback.training())).workers;
@@ -184,7 +188,9 @@ test('a reader\'s 2 MiB task is posted to a worker once, not with every run, and
   await until('a step each', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 1), 60000);
   await clickWidget(page, 'training', 'reset');
   await until('the second pair created', async () => ofType(await posts(), 'create').length === 4, 20000);
-  assert.equal(ofType(await posts(), 'task').length, ofType(first, 'task').length, 'no source with the second pair');
+  // Each worker has had the source once at most, whichever the second pair went to.
+  const sentTo = ofType(await posts(), 'task').map((m) => m.worker);
+  assert.equal(new Set(sentTo).size, sentTo.length, `no worker sent the source twice: ${JSON.stringify(sentTo)}`);
 
   // The worker fails; the next pair goes to a new one, which is sent the source, and trains.
   await page.evaluate(() => window.lookback.failNextRun('throw'));
@@ -222,5 +228,28 @@ test('every URL key refuses a bad value by name and keeps its default', async ()
   }
   const training = await state(page, 'training');
   assert.deepEqual([training.width, training.seed, training.epochs, training.scorer], [64, 1, 12, 'additive']);
+  await context.close();
+});
+
+test('on two cores the pair trains a model per worker, and the training module is fetched once', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const fetched = [];
+  // The page's and its workers' requests (the service worker caches the site for itself).
+  context.on('request', (request) => {
+    if (request.url().endsWith('/lookback_trainer.wasm') && !request.serviceWorker()) fetched.push(request.url());
+  });
+  const { page, problems } = await openWatched(context, `${env.url}?tr.width=8`);
+  await page.locator('canvas[data-figure="training"]').scrollIntoViewIfNeeded();
+  await until('the training figure', async () => (await rect(page, 'training', 'train')) !== null, 20000);
+  await clickWidget(page, 'training', 'train');
+  await until('both models training', async () => (await state(page, 'training')).runs.every((r) => r.steps >= 2), 30000);
+  const training = await page.evaluate(() => window.lookback.training());
+  if (training.reportedCores === 2) {
+    assert.equal(training.size, 2, 'two workers on two cores');
+    assert.deepEqual(training.runsPerWorker, [1, 1], `a model on each worker: ${JSON.stringify(training)}`);
+  }
+  assert.ok(training.workersReady >= 1);
+  assert.deepEqual(fetched.length, 1, `the module fetched once, by the page, for ${training.workersReady} worker(s): ${fetched.join(', ')}`);
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,15 +1,20 @@
 // web/worker/client.js — the page's side of training: a pool of training workers
-// (training_worker.js), one per core but the page's, and the runs placed on them. The page's
-// module (web/lab/runs.cpp) calls it through Module.lookbackRuns; what the workers say comes back
-// through `handlers`.
+// (training_worker.js) and the runs placed on them. The page's module (web/lab/runs.cpp) calls it
+// through Module.lookbackRuns; what the workers say comes back through `handlers`.
 //
-// The cores are counted, not taken from navigator.hardwareConcurrency, which is what the browser
-// says (WebKitGTK says 4 on a 2-core machine, and its three workers then trained a third slower
-// than one): once the page is idle, core_probe.js workers, as many as the browser says there are
-// cores (at most 8), each turn a loop as often as one alone turns it in 40 ms, all at once; the
-// cores are the time those turns take one worker alone, times the workers, over the time they all
-// took, rounded down unless within 0.3 of the next. Until then, and where the browser says 2 or
-// fewer, the pool is one worker.
+// How many workers: on two cores, two, so that the training figure's pair trains one model per
+// core (the page's thread is idle between its redraws, four a second while training, and takes
+// its turn when it wakes); on more, one per core but the page's. The cores are counted, not taken
+// from navigator.hardwareConcurrency where the browser says more than two (WebKitGTK says 4 on a
+// 2-core machine, and its three workers then trained a third slower than one): once the page is
+// idle, core_probe.js workers, as many as the browser says there are cores (at most 8), each turn
+// a loop as often as one alone turns it in 40 ms, all at once; the cores are the time those turns
+// take one worker alone, times the workers, over the time they all took, rounded down unless
+// within 0.3 of the next. Until then the pool is one worker.
+//
+// The training module is compiled once, here, and handed to each worker as it starts (a
+// WebAssembly.Module can be posted): no worker compiles it again, and an engine that tiers up a
+// module's code as it runs (JavaScriptCore) does so once for all of them.
 //
 // Where no Worker can start (a browser that refuses one, a file:// page), the same engine runs
 // on the page's main thread in short slices, and handlers.mode says so.
@@ -17,8 +22,8 @@
 // eslint-disable-next-line no-unused-vars
 function createTrainingClient(handlers) {
   const reported = navigator.hardwareConcurrency || 2;
-  let size = 1;              // workers at most: the cores counted, less one for the page
-  let cores = null;          // as counted (null until then)
+  let cores = reported <= 2 ? reported : null;  // as counted where the browser says more (null until then)
+  let size = cores ?? 1;     // workers at most (the top of this file)
   const slots = [];          // {worker, ready, queue: [[message, transfer]], runs: Set, tasks: Map, wasmBytes}
   // The reader's tasks the page gave (name -> {source}: a new object each time one is replaced).
   // A slot's `tasks` holds the ones sent to it, so each worker is sent a task's source (up to
@@ -72,6 +77,18 @@ function createTrainingClient(handlers) {
     slot.runs.clear();
   }
 
+  // The training module compiled once (the top of this file), or null where it cannot be: each
+  // worker then compiles its own.
+  let compiling = null;
+  function compiledModule() {
+    compiling ??= (async () => {
+      const response = fetch('lookback_trainer.wasm');
+      if (WebAssembly.compileStreaming) return WebAssembly.compileStreaming(response);
+      return WebAssembly.compile(await (await response).arrayBuffer());
+    })().catch(() => null);
+    return compiling;
+  }
+
   function newWorkerSlot() {
     const slot = { worker: null, ready: false, queue: [], runs: new Set(), tasks: new Map(), evaluating: 0 };
     try {
@@ -80,6 +97,13 @@ function createTrainingClient(handlers) {
       fallBack(`this page cannot start a Web Worker (${error.message || error})`);
       return main;
     }
+    compiledModule().then((module) => {
+      try {
+        slot.worker.postMessage({ type: 'start', module });
+      } catch {  // an engine that cannot post a module: the worker compiles its own
+        slot.worker.postMessage({ type: 'start', module: null });
+      }
+    });
     slot.worker.onmessage = (event) => receive(slot, event.data);
     slot.worker.onerror = (event) => {
       event.preventDefault();
@@ -169,7 +193,7 @@ function createTrainingClient(handlers) {
     const whenIdle = window.requestIdleCallback || ((work) => setTimeout(work, 1000));
     whenIdle(() => countCores().then((counted) => {
       cores = counted;
-      size = Math.max(1, counted - 1);
+      size = counted <= 2 ? counted : counted - 1;
     }, () => {}), { timeout: 5000 });  // a probe that cannot start: one worker, as before it counted
   }
 
@@ -214,6 +238,7 @@ function createTrainingClient(handlers) {
       mainThreadSlices: main?.engine ? main.engine.slicesTrained : 0,
       evaluations,
       workerWasmBytes: slots.map((slot) => slot.wasmBytes ?? 0),  // as of each one's last report
+      runsPerWorker: slots.map((slot) => slot.runs.size),
     }),
     failNext(kind) { faultNext = kind; },
   };
