@@ -387,7 +387,10 @@ async function pagePair(browser, url) {
   const train = page.locator('.figure-mirror:has(+ canvas[data-figure="training"])').getByRole('button', { name: 'Train', exact: true });
   await until('the training figure\'s Train', async () => (await train.count()) === 1, 60000);
   await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 120000);
-  await page.waitForTimeout(1000);  // a reader reads before pressing
+  await until('the workers to warm up', async () => {  // a reader reads before pressing
+    const t = await page.evaluate(() => window.lookback.training());
+    return t.workers > 0 && t.workersWarmed === t.workers;
+  }, 60000);
   await train.focus();
   const from = performance.now();
   await page.keyboard.press('Enter');

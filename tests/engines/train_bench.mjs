@@ -5,7 +5,10 @@
 // the new map in the figure's state). Each engine in turn, alone on the machine, REPEAT times
 // (default 3), a fresh browser each time.
 //
-//   node tests/engines/train_bench.mjs [chromium,firefox,webkit] [--repeat N]
+//   node tests/engines/train_bench.mjs [chromium,firefox,webkit] [--repeat N] [--reader]
+//
+// Train is pressed as soon as it is there; with --reader, as a reader presses it: after the
+// figure has been on screen long enough for the workers' warm-up (web/worker/engine.js) to end.
 //
 // Serves LOOKBACK_SITE (default build/site). Chromium as the browser suite runs it (headless,
 // SwiftShader); Firefox and WebKit as the smoke set does (windows on Xvfb).
@@ -15,6 +18,7 @@ import { firefox, serveLogged, site, startXvfb, until, webkit } from './helpers.
 
 const args = process.argv.slice(2);
 const repeat = Number(args[args.indexOf('--repeat') + 1] || 3);
+const reader = args.includes('--reader');
 const engines = (args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a)) ?? 'chromium,firefox,webkit').split(',');
 
 // Chromium through playwright-core, with the same verbs as helpers.mjs's drivers.
@@ -57,6 +61,13 @@ async function once(name, server, display) {
   try {
     await driver.goto(`${server.url}?tr.width=8&tr.epochs=1`);
     await until('the module', () => driver.run(() => window.lookback !== undefined), 30000);
+    if (reader) {
+      await driver.run(() => document.querySelector('canvas[data-figure="training"]').scrollIntoView({ block: 'center' }));
+      await until('the workers warmed', () => driver.run(() => {
+        const t = window.lookback.training();
+        return t.workers > 0 && t.workersWarmed === t.workers;
+      }), 60000, 100);
+    }
     await until('Train', () => driver.run(pressTrain), 30000);
     await until('an epoch', () => driver.run(() => window.lookback.state('training').runs.every((r) => r.epochs.length >= 1)), 600000, 250);
     const s = await driver.run(() => window.lookback.state('training'));
@@ -76,7 +87,8 @@ async function once(name, server, display) {
 const xvfb = engines.some((e) => e !== 'chromium') ? await startXvfb() : null;
 const server = await serveLogged(site);
 try {
-  console.log(`${os.cpus().length} × ${os.cpus()[0].model}, node ${process.version}, site ${site}`);
+  console.log(`${os.cpus().length} × ${os.cpus()[0].model}, node ${process.version}, site ${site}; ` +
+              (reader ? 'Train pressed once the workers have warmed up' : 'Train pressed at once'));
   for (const name of engines) {
     const rows = [];
     for (let i = 0; i < repeat; i++) rows.push(await once(name, server, xvfb?.display));

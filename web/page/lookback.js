@@ -378,6 +378,8 @@ window.lookbackFragment = Object.freeze({
     // near the viewport is asked back after a second, so that a browser that restores its own
     // (a GPU reset in Chromium) does so first, and a context lost away from it when it comes near.
     const nearNow = new Set();    // the canvases the module was last told are near the viewport
+    // A figure that trains the lesson's models: near it, the workers warm up (web/worker/engine.js).
+    const trainingFigures = new Set(['training', 'sweep']);
     const kept = new Map();       // canvas -> { gl, restorer: its WEBGL_lose_context }
     const askBack = (canvas) => {
       const context = kept.get(canvas);
@@ -387,6 +389,7 @@ window.lookbackFragment = Object.freeze({
       if (on) nearNow.add(canvas);
       else nearNow.delete(canvas);
       module._lb_set_on_screen(indexOf(canvas), on ? 1 : 0);
+      if (on && trainingFigures.has(canvas.dataset.figure)) runs.warm();
       if (!on || canvas.dataset.figureFailed !== undefined) return;
       if (kept.has(canvas)) return askBack(canvas);
       // The module made the canvas's context when the figure first came near: this is that one.

@@ -52,6 +52,7 @@ function createTrainingClient(handlers) {
         handlers.state(message.run, message.state, message.message || '');
         break;
       case 'evaluated': slot.evaluating--; handlers.evaluated(message.id, message.json); break;
+      case 'warmed': slot.warmed = true; break;
       case 'crashed':
         if (!slot.ready && slot !== main) fallBack(`a training worker could not start (${message.message})`);
         else lose(slot, message.message);
@@ -223,6 +224,17 @@ function createTrainingClient(handlers) {
       send(s, { type: 'dispose', run });
       forget(run);
     },
+    // A figure that trains is near: every worker the pool has room for starts, and each trains a
+    // throwaway model while it has nothing else to do (engine.js's on_warm), once.
+    warm() {
+      if (main) return;
+      while (slots.length < size && newWorkerSlot() !== main);
+      for (const slot of slots) {
+        if (slot.warmAsked) continue;
+        slot.warmAsked = true;
+        send(slot, { type: 'warm', steps: 150 });
+      }
+    },
     evaluate(id, bytes) {
       const slot = leastBusy();
       slot.evaluating++;
@@ -239,6 +251,7 @@ function createTrainingClient(handlers) {
       evaluations,
       workerWasmBytes: slots.map((slot) => slot.wasmBytes ?? 0),  // as of each one's last report
       runsPerWorker: slots.map((slot) => slot.runs.size),
+      workersWarmed: slots.filter((slot) => slot.warmed).length,
     }),
     failNext(kind) { faultNext = kind; },
   };

@@ -11,12 +11,15 @@
 //        {type: 'play', run, stopAtStep}   train until done, or until step stopAtStep (≥ 0)
 //        {type: 'pause', run}  {type: 'dispose', run}
 //        {type: 'evaluate', id, bytes}     the held-out metrics of a weights file
+//        {type: 'warm', steps}             train a throwaway model for `steps` batches while no
+//                                          run plays (see on_warm)
 //   out  {type: 'report', run, report, wasmBytes, weights}   JSON text: new losses, epochs,
 //                                          metrics, progress; the module's memory now, in bytes;
 //                                          and when the report ends an epoch, that epoch's weights
 //                                          (a safetensors file in an ArrayBuffer, transferred)
 //        {type: 'state', run, state, message}   'done' | 'paused' | 'failed'
 //        {type: 'evaluated', id, json}
+//        {type: 'warmed'}                  the warm-up ended (done, or cut short by a run)
 //        {type: 'crashed', message}        the module itself failed: nothing here runs again
 //
 // Active runs share the thread: each slice goes to the run furthest behind, so two runs on one
@@ -33,6 +36,7 @@ class TrainingEngine {
     // A reader's task whose last source the module refused, by name -> the refusal: its runs fail
     // with it rather than train on the task it was to replace.
     this.refusedTasks = new Map();
+    this.warm = null;        // the throwaway run of on_warm: {id, steps}, until it ends
     this.scheduled = false;
     this.crashed = false;
     this.slicesTrained = 0;  // slices of training done here (the page's test reads it)
@@ -66,9 +70,31 @@ class TrainingEngine {
     }
     this.runs.set(run, { id, playing: false, stopAtStep: -1, fraction: 0, fault });
   }
+  // Engines compile a module's code fast first and optimise what runs hot: JavaScriptCore's first
+  // epoch was 3–4 times slower than its next (BENCHMARKS.md, "Three engines"), since its
+  // optimising tier compiles the training code only after about a second of running it. So the
+  // page asks for a warm-up once the training figure is near (client.js): a small model (width
+  // 8) trains for `steps` batches, in slices, only while no run plays, and is let go when one
+  // starts; the code it made hot is the code every run calls.
+  on_warm({ steps }) {
+    if (this.warm || this.warmed) return;
+    const config = { model: 'attention', scorer: 'additive', width: 8, epochs: 2, seed: 1 };
+    const id = this.module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(config)]);
+    if (id < 0) return;
+    this.warm = { id, steps };
+    this.schedule();
+  }
+  endWarm() {
+    if (!this.warm) return;
+    this.module._lbt_destroy(this.warm.id);
+    this.warm = null;
+    this.warmed = true;
+    this.post({ type: 'warmed' });
+  }
   on_play({ run, stopAtStep }) {
     const r = this.runs.get(run);
     if (!r) return;
+    this.endWarm();
     r.playing = true;
     r.stopAtStep = stopAtStep ?? -1;
     this.schedule();
@@ -127,11 +153,21 @@ class TrainingEngine {
     });
   }
 
-  // One slice of the run furthest behind, then its report.
+  // One slice of the run furthest behind, then its report; or of the warm-up, if no run plays.
   slice() {
     let next, nextRun;
     for (const [run, r] of this.runs) {
       if (r.playing && (!next || r.fraction < next.fraction)) [next, nextRun] = [r, run];
+    }
+    if (!next && this.warm) {
+      try {
+        // Past the first epoch, so its held-out decoding warms too.
+        if (this.module._lbt_work(this.warm.id, this.sliceMs, this.warm.steps) !== 0) this.endWarm();
+        else this.schedule();
+      } catch (error) {
+        this.crash(error);
+      }
+      return;
     }
     if (!next) return;
     try {
