@@ -429,6 +429,7 @@ async function pair() {
     print('  page: each epoch arrived, plain (s)', page.arrived[0].map((t) => t.toFixed(1)).join(' '));
     print('  page: each epoch arrived, attention (s)', page.arrived[1].map((t) => t.toFixed(1)).join(' '));
     print('  page: last epoch exact, plain | attention', page.exact.map((e) => e?.toFixed(4)).join(' | '));
+    print('  page: each worker\'s wasm memory (MB)', page.stats.workerWasmBytes.map((b) => (b / 2 ** 20).toFixed(1)).join(' | '));
   }
   await browser.close();
   server.close();
