@@ -214,10 +214,12 @@ test('the sweep fills in the page\'s rows, largest cells first, in workers', asy
   const largest = [{ model: 'attention', width: 64 }, { model: 'plain', width: 64 }, { model: 'attention', width: 32 }];
   const key = (c) => `${c.model} ${c.width}`;
   assert.deepEqual(training.training.map(key).sort(), largest.slice(0, training.training.length).map(key).sort(), 'the largest cells start first');
-  await until('the width-64 runs', async () => (await pageCells()).length >= 2, 90000);
+  const both64 = (cells) => ['attention 64', 'plain 64'].every((k) => cells.map(key).includes(k));
+  await until('the width-64 runs', async () => both64(await pageCells()), 90000);
   await clickWidget(page, 'sweep', 'pause');
+  // Both width-64 cells, and whatever smaller cell another worker finished meanwhile, once each.
   const cells = await pageCells();
-  assert.deepEqual(cells.map((c) => [c.model, c.width]).sort(), [['attention', 64], ['plain', 64]]);
+  assert.ok(both64(cells) && new Set(cells.map(key)).size === cells.length, JSON.stringify(cells.map(key)));
   for (const c of cells) assert.ok(c.per_char > 0.05 && c.per_char <= 1, `${c.model} ${c.width}: ${c.per_char}`);
   assert.deepEqual(problems, []);
   await context.close();
