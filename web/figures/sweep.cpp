@@ -96,7 +96,7 @@ void ShowControls(Lab& lab, SweepState& st) {
     if (lab.worker_count > 1)
         DimTextWrapped((std::to_string(lab.worker_count) + " cells train at once, one per Web Worker.").c_str());
     else
-        DimTextWrapped("One cell trains at a time, in a Web Worker: this machine has a core for the page and one more.");
+        DimTextWrapped("One cell trains at a time, in a Web Worker.");
 }
 
 // The width sweep's table: a row per width and origin, the two models' exact match and

@@ -235,7 +235,9 @@ struct Lab {
     void clear_sweep();
 
     // How training runs in this browser.
-    int worker_count = 1;          // the client's pool: a core for each but the page's
+    // The client's pool (web/worker/client.js): read again when a pair is built and when the sweep
+    // places its cells, since it grows once the client has counted the cores.
+    int worker_count = 1;
     std::string training_note;     // set when training falls back to the main thread
 
     // What the build shipped, in assets/shipped.json's order (a deque: the figures keep pointers

@@ -211,6 +211,7 @@ bool RunPair::finished() const {
 }
 
 void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
+    worker_count = js_worker_count();
     pair.clock = {};
     for (size_t k = 0; k < 2; ++k) pair[k] = std::make_unique<Run>(configs[k]);
     changed();
@@ -275,6 +276,7 @@ void Lab::clear_sweep() {
 // As many cells train as there are workers; the next starts when one ends.
 void Lab::schedule_sweep() {
     if (!sweep_running) return;
+    worker_count = js_worker_count();
     int playing = 0, left = 0;
     for (const auto& r : sweep) {
         playing += r && r->playing();
