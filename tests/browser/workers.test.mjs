@@ -18,12 +18,17 @@ const config = { model: 'attention', scorer: 'additive', width: 16, epochs: 1, s
 
 // The first 20 losses of `config` from the training module under node.
 async function lossesUnderNode() {
-  const createLookbackTrainer = createRequire(import.meta.url)(path.join(folder, 'lookback_trainer.js'));
-  const module = await createLookbackTrainer({ wasmBinary: fs.readFileSync(path.join(folder, 'lookback_trainer.wasm')) });
+  const module = await trainerUnderNode();
   const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(config)]);
   assert.ok(id >= 0, module.UTF8ToString(module._lbt_message()));
   assert.equal(module._lbt_work(id, 1e9, 20), 2, 'stops before step 20');
   return JSON.parse(module.UTF8ToString(module._lbt_report(id))).losses;
+}
+
+// The training module under node, as a worker runs it.
+async function trainerUnderNode() {
+  const createLookbackTrainer = createRequire(import.meta.url)(path.join(folder, 'lookback_trainer.js'));
+  return createLookbackTrainer({ wasmBinary: fs.readFileSync(path.join(folder, 'lookback_trainer.wasm')) });
 }
 
 async function openAt(figure, widget, query = '', init) {
@@ -61,6 +66,19 @@ test('a run in a Web Worker gives exactly the losses of the same wasm under node
   assert.deepEqual(inWorker.losses, expected, 'bit for bit, step by step');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+// A wasm memory never shrinks: what a worker holds is the peak of everything it ever did.
+test('a worker training the attention model at width 64 holds at most 32 MiB, its held-out decoding included', async () => {
+  const module = await trainerUnderNode();
+  const config = { model: 'attention', scorer: 'additive', width: 64, epochs: 2, seed: 1 };
+  const id = module.ccall('lbt_create', 'number', ['string'], [JSON.stringify(config)]);
+  assert.equal(module._lbt_work(id, 1e9, 100), 2, 'stops before step 100, past the first epoch (94 steps) and its held-out decoding');
+  const report = JSON.parse(module.UTF8ToString(module._lbt_report(id)));
+  assert.equal(report.epochs.length, 1, 'the first epoch was evaluated');
+  const mib = module.HEAP8.length / 2 ** 20;
+  console.log(`# a worker's memory after an epoch of attention at width 64 and its evaluation: ${mib.toFixed(1)} MiB`);
+  assert.ok(mib <= 32, `${mib.toFixed(1)} MiB`);
 });
 
 test('the page trains in workers: Step is one batch each, and the main thread trains nothing', async () => {
