@@ -120,6 +120,25 @@ test('the browser exposes formulas as MathML, with their structure', async () =>
   await context.close();
 });
 
+// The own-pairs field says its label and its visible hint, never an example as its content: its
+// placeholder of two example pairs was read as the field's text in Chromium ("forty five 4 5three
+// hundred five 3 0 5") and Firefox (Chromium made it the field's description).
+test('the pairs field is named by its label and described by its hint, with no placeholder', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${env.url}#own-pairs`);
+  const cdp = await context.newCDPSession(page);
+  const { root: document } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: document.nodeId, selector: '#own-pairs-text' });
+  const { nodes: [field] } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+  const hint = 'One pair a line: the input, a tab, then the output; for example forty five, a tab, 4 5.';
+  assert.deepEqual([field.role.value, field.name.value, field.description?.value, field.value?.value ?? ''],
+    ['textbox', 'Pairs (tab-separated; or drop a file here)', hint, '']);
+  assert.deepEqual(field.name.sources.filter((source) => source.attribute === 'placeholder' && source.attributeValue), [], 'no placeholder');
+  assert.equal(await page.locator('#own-pairs-hint').evaluate((p) => p.textContent.replace(/\s+/g, ' ').trim()), hint, 'the hint is seen');
+  await context.close();
+});
+
 // What a screen reader gets from the article's own structure, in Chromium's tree: every focusable
 // scroll box around a table is a named group (not a region: nine more landmarks, two named as
 // their sections), and a section's heading and region are named by the heading's words alone (its
