@@ -288,6 +288,25 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
 });
 
+// Orca, in browse mode, says the whole row of a table cell that the focus enters: the row's name if
+// it has one, else every cell (Chromium read the 24 cells of a map's row on Tab into the map;
+// Firefox, which names a row from its content, a name Orca does not say, read none). The row of a
+// grid's one tab stop is named by that cell, in Chromium's tree, wherever the arrows leave it.
+test('Figure 5: the row of the map\'s tab stop is named by that cell, so that entering the map says the cell', async () => {
+  await drawn('alignment');
+  await waitFor('the shipped models', 'alignment', (s) => s.weights.length === 10, 30000);
+  const grid = '.figure-mirror:has(+ canvas[data-figure="alignment"]) [role="grid"][aria-label^="attention map"]';
+  // (Chromium names the other rows from their content, which Orca does not say.)
+  const stopRow = async () => (await axNode(`${grid} [role="row"]:has(> [role="gridcell"][tabindex="0"])`)).name?.value;
+  const stop = () => page.locator(`${grid} [role="gridcell"][tabindex="0"]`).getAttribute('aria-label');
+  assert.equal(await stopRow(), await stop());
+  await keys(page.locator(`${grid} [role="gridcell"][tabindex="0"]`), 'ArrowDown', 'ArrowRight');
+  assert.equal(await focusedName(), await stop());
+  assert.equal(await stopRow(), await stop());
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await stopRow(), await stop());
+});
+
 test('Figure 5: a random held-out example and a typed date, from the keyboard', async () => {
   const f = figure('Figure 5');
   // What the figure says the model writes (the line above its map).

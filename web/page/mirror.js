@@ -139,6 +139,7 @@ function createFigureMirror(canvas, { act, focus }) {
     grid() {
       const g = document.createElement('div');
       g.setAttribute('role', 'grid');
+      g.dataset.cells = `${figureName}-grid-${unique++}`;  // how its cells' ids start
       g.addEventListener('keydown', (event) => gridKey(g, event));
       g.addEventListener('click', (event) => {
         const cell = event.target.closest('[role="gridcell"]');
@@ -256,6 +257,7 @@ function createFigureMirror(canvas, { act, focus }) {
             cell.setAttribute('role', 'gridcell');
             cell.setAttribute('aria-colindex', c + 1);
             cell.tabIndex = -1;
+            cell.id = `${g.dataset.cells}-${r}-${c}`;
             cell.dataset.row = r; cell.dataset.col = c;
             return cell;
           }));
@@ -278,6 +280,7 @@ function createFigureMirror(canvas, { act, focus }) {
         const r = Math.max(0, node.selected_row ?? 0);
         g.children[Math.min(r, node.rows - 1)].children[0].tabIndex = 0;
       }
+      nameStopRow(g);
     },
     table(box, node) {
       box.querySelector('table').setAttribute('aria-label', node.name);
@@ -323,7 +326,20 @@ function createFigureMirror(canvas, { act, focus }) {
     if (!cell) return;
     g.querySelectorAll('[role="gridcell"][tabindex="0"]').forEach((other) => { other.tabIndex = -1; });
     cell.tabIndex = 0;
+    nameStopRow(g);
     cell.focus();
+  }
+  // Orca, in browse mode, says the whole row of a table cell that the focus enters: the row's name
+  // if it has one, else every cell of it. Entering a map by Tab, Chromium read all 24 cells of the
+  // row, and Firefox (which names a row from its content, a name Orca does not say) none, not even
+  // the focused one. So the row of the grid's one tab stop is named by that cell (aria-labelledby),
+  // and Tab into the grid says the cell it lands on; in the grid the arrows say one cell each.
+  function nameStopRow(g) {
+    const cell = g.querySelector('[role="gridcell"][tabindex="0"]');
+    for (const row of g.querySelectorAll('[role="row"][aria-labelledby]')) {
+      if (row !== cell?.parentElement) row.removeAttribute('aria-labelledby');
+    }
+    if (cell && cell.parentElement.getAttribute('aria-labelledby') !== cell.id) cell.parentElement.setAttribute('aria-labelledby', cell.id);
   }
   function activate(g, cell) {
     const { node } = entry(g);
