@@ -180,6 +180,62 @@ test('Figure 3: the task, width, model, scorer, seed and epochs change from the 
   await waitFor('one epoch', 'training', (s) => s.epochs === 1);
 });
 
+// The nodes of Chromium's accessibility tree under the element `selector` finds, as a screen reader
+// gets them (ignored ones left out).
+async function axSubtree(selector) {
+  const cdp = await context.newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    if (!nodeId) throw new Error(`no element ${selector}`);
+    return (await cdp.send('Accessibility.queryAXTree', { nodeId })).nodes.filter((n) => !n.ignored);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+// A figure's choices are ARIA comboboxes, not <select>s. Chromium sent a selection event for a
+// select's chosen option whenever the select entered its tree, and Orca said every select of a
+// figure as it drew ("task combo box collapsed dates"); and a select changed by an arrow changed
+// its menu, not the focused select, which Orca in Chromium let pass without a word. In Chromium's
+// tree: a closed combobox holds no option (nothing selected to announce), its value is the chosen
+// option; an arrow chooses the next option, which becomes the open listbox's active, selected
+// option (the active descendant Orca says).
+test('Figure 3: a combobox holds no option while closed; an arrow makes the chosen option the active one', async () => {
+  await drawn('training');
+  const mirror = '.figure-mirror:has(+ canvas[data-figure="training"])';
+  const options = (nodes) => nodes.filter((n) => /option|menuitem/i.test(n.role?.value ?? '')).map((n) => `${n.role.value} ${n.name?.value}`);
+  assert.deepEqual(options(await axSubtree(mirror)), [], 'no option in the tree while the comboboxes are closed');
+  const width = figure('Figure 3').getByRole('combobox', { name: 'width' });
+  await width.focus();
+  const closed = await axNode(`${mirror} [aria-label="width"]`);
+  assert.equal(closed.role.value, 'combobox');
+  assert.equal(closed.value?.value, String((await state(page, 'training')).width));
+  assert.equal(axProperty(closed, 'expanded'), false);
+  await page.keyboard.press('Home');
+  await waitFor('width 8', 'training', (s) => s.width === 8);
+  await page.keyboard.press('ArrowDown');
+  await waitFor('width 16', 'training', (s) => s.width === 16);
+  const open = await axNode(`${mirror} [aria-label="width"]`);
+  assert.equal(open.value?.value, '16');
+  const active = open.properties?.find((p) => p.name === 'activedescendant')?.value.relatedNodes?.[0];
+  assert.ok(active, 'the combobox has an active descendant');
+  const option = await axNode(`[id="${await width.evaluate((c) => c.getAttribute('aria-activedescendant'))}"]`);
+  assert.deepEqual([option.role.value, option.name.value, axProperty(option, 'selected')], ['option', '16', true]);
+  assert.equal(options(await axSubtree(mirror)).length, await width.evaluate((c) => c.popup.childElementCount), 'the open listbox\'s options');
+  await page.keyboard.press('Escape');
+  const closedAgain = await axNode(`${mirror} [aria-label="width"]`);
+  assert.deepEqual([axProperty(closedAgain, 'expanded'), closedAgain.properties?.some((p) => p.name === 'activedescendant')], [false, false], 'Escape closes it');
+  await page.keyboard.press('ArrowUp');
+  await waitFor('width 8 again', 'training', (s) => s.width === 8);
+  // Leaving it closes it; its options leave the tree at the next key (until then Orca's focus may
+  // still be on the last of them: mirror.js, closeCombo).
+  await page.keyboard.press('Tab');
+  assert.equal(await width.getAttribute('aria-expanded'), 'false');
+  await page.keyboard.press('Shift');
+  assert.deepEqual(options(await axSubtree(mirror)), [], 'no option in the tree once closed');
+});
+
 test('Figure 3: Train, Pause and Step from the keyboard', async () => {
   const f = figure('Figure 3');
   // As many epochs as the slider takes, so the Pause below lands while batches are left: with the
@@ -286,6 +342,25 @@ test('Figure 5: a row of the map picked and its weights read; a step\'s attentio
   assert.equal(await bars.locator('[role="gridcell"][aria-selected="true"]').count(), 0, 'the span ends with the move');
   await keys(f.getByRole('button', { name: 'Reset the attention' }), 'Enter');
   await waitFor('the attention put back', 'alignment', (m) => m.move === null);
+});
+
+// Orca, in browse mode, says the whole row of a table cell that the focus enters: the row's name if
+// it has one, else every cell (Chromium read the 24 cells of a map's row on Tab into the map;
+// Firefox, which names a row from its content, a name Orca does not say, read none). The row of a
+// grid's one tab stop is named by that cell, in Chromium's tree, wherever the arrows leave it.
+test('Figure 5: the row of the map\'s tab stop is named by that cell, so that entering the map says the cell', async () => {
+  await drawn('alignment');
+  await waitFor('the shipped models', 'alignment', (s) => s.weights.length === 10, 30000);
+  const grid = '.figure-mirror:has(+ canvas[data-figure="alignment"]) [role="grid"][aria-label^="attention map"]';
+  // (Chromium names the other rows from their content, which Orca does not say.)
+  const stopRow = async () => (await axNode(`${grid} [role="row"]:has(> [role="gridcell"][tabindex="0"])`)).name?.value;
+  const stop = () => page.locator(`${grid} [role="gridcell"][tabindex="0"]`).getAttribute('aria-label');
+  assert.equal(await stopRow(), await stop());
+  await keys(page.locator(`${grid} [role="gridcell"][tabindex="0"]`), 'ArrowDown', 'ArrowRight');
+  assert.equal(await focusedName(), await stop());
+  assert.equal(await stopRow(), await stop());
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await stopRow(), await stop());
 });
 
 test('Figure 5: a random held-out example and a typed date, from the keyboard', async () => {

@@ -54,6 +54,15 @@ function readTsv(text) {
   });
 }
 const byPosition = (a, b) => a.output - b.output || a.input - b.input;
+// Chooses the option `label` of a figure's combobox (mirror.js) by its arrow keys, as a reader does.
+async function chooseOption(combobox, label) {
+  const [options, at] = await combobox.evaluate((c) => [[...c.popup.children].map((o) => o.textContent), Number(c.dataset.value)]);
+  const k = options.indexOf(label);
+  assert.ok(k >= 0, `no option ${label} in ${JSON.stringify(options)}`);
+  await combobox.focus();
+  for (let j = at; j !== k; j += Math.sign(k - at)) await combobox.press(k > at ? 'ArrowDown' : 'ArrowUp');
+  await combobox.press('Escape');
+}
 
 // A small character task written here: `count` distinct inputs of the letters a-e, each to its
 // reverse; returns its text.
@@ -262,7 +271,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   const figure8 = page.locator('figure:has(canvas[data-figure="transformer-training"])');
   await page.locator('canvas[data-figure="transformer-training"]').scrollIntoViewIfNeeded();
   await until('Figure 8', async () => (await rect(page, 'transformer-training', 'train')) !== null, 20000);
-  await figure8.getByRole('combobox', { name: 'task' }).selectOption({ label: 'your-pairs' });
+  await chooseOption(figure8.getByRole('combobox', { name: 'task' }), 'your-pairs');
   await until('Figure 8 on the pairs', async () => (await state(page, 'transformer-training')).task === 'your-pairs', 10000);
   await figure8.getByRole('button', { name: 'Train' }).press('Enter');
   await until('both Transformers done', async () => (await state(page, 'transformer-training')).runs.every((r) => r.done), 300000);
@@ -293,7 +302,7 @@ test('own pairs: pasted, trained in workers, mapped, typed; hostile text refused
   await page.locator('canvas[data-figure="results"]').scrollIntoViewIfNeeded();
   const rowsOf = page.locator('figure:has(canvas[data-figure="results"])').getByRole('combobox', { name: 'rows of the task' });
   await until('the results figure', async () => (await rowsOf.count()) === 1, 20000);
-  await rowsOf.selectOption({ label: `your-pairs (${thousands(n)} pairs)` });
+  await chooseOption(rowsOf, `your-pairs (${thousands(n)} pairs)`);
   await until('the results of the pairs', async () => (await state(page, 'results')).task === 'your-pairs', 10000);
   const resultRows = (await state(page, 'results')).rows.filter((r) => r.run.startsWith('Transformer training'));
   assert.deepEqual(resultRows.map((r) => r.model).sort(), ['transformer (memory all, 1 head)', 'transformer (memory first, 1 head)']);

@@ -88,8 +88,15 @@ export async function startDesktop(logs) {
     children.push(start('/usr/bin/python3', [path.join(here, 'orca_logged.py'), orcaLog], env, log('stderr')));
 
     const lines = () => fs.readFileSync(orcaLog, 'utf8').split('\n');
-    // Every utterance: SPEECH OUTPUT: 'text' followed by the voice's settings.
-    const said = (from = 0) => lines().slice(from).map((line) => line.match(/ - SPEECH OUTPUT: '(.*)'(?:\[?\{.*)?$/)?.[1])
+    // Every utterance: SPEECH OUTPUT: 'text' followed by the voice's settings. A text with a line
+    // break in it (a field's text) goes on over the log's next lines, which start without a time.
+    const said = (from = 0) => lines().slice(from)
+      .reduce((records, line) => {
+        if (/^\d\d:\d\d:\d\d\.\d+ - /.test(line) || !records.length) records.push(line);
+        else records[records.length - 1] += `\n${line}`;
+        return records;
+      }, [])
+      .map((record) => record.match(/ - SPEECH OUTPUT: '([^]*)'(?:\s?\[?\{[^]*)?$/)?.[1])
       .filter((text) => text !== undefined);
     const mark = () => lines().length - 1;
     const desktop = {

@@ -3,8 +3,9 @@
 // (web/runtime/controls.h: role, name, value, state, rectangle); this keeps one element for each,
 // made, changed and removed as the description changes (nothing is touched when nothing did),
 // placed over the control it stands for and visually hidden. Native elements where HTML has one
-// (button, checkbox, radio, range, number, select, text field, table), so the browser gives them
-// their keys; an attention map is an ARIA grid with one tab stop and the arrow keys inside.
+// (button, checkbox, radio, range, number, text field, table), so the browser gives them their
+// keys; a choice among options is an ARIA combobox with its listbox (not a <select>: see make.combobox);
+// an attention map is an ARIA grid with one tab stop and the arrow keys inside.
 // What a reader does to an element goes back to the figure as an action (act), through the
 // figure's input queue, as a click does; where the focus is goes back too (focus), so the figure
 // draws its focus ring.
@@ -109,14 +110,37 @@ function createFigureMirror(canvas, { act, focus }) {
       });
       return n;
     },
+    // Not a <select>: Chromium sends a selection event for a select's chosen option when the
+    // select enters its tree, and Orca said every select of a figure as it drew ("task combo box
+    // collapsed dates"); and a select changed by its arrows said nothing in Chromium (the change
+    // comes from the select's menu, not from the focused select, and Orca let it pass only on some
+    // paths). An ARIA combobox (select-only) with its listbox made only while open sends neither:
+    // the arrows choose at once, as a select's do, and open the listbox with the chosen option
+    // active (aria-activedescendant), which both browsers say.
     combobox() {
-      const s = document.createElement('select');
-      s.addEventListener('change', () => {
-        const { node: now } = entry(s);
-        if (disabled(now)) { s.selectedIndex = now.value; return; }
-        act(now.id, 'set', s.selectedIndex);
+      const c = document.createElement('div');
+      c.setAttribute('role', 'combobox');
+      c.tabIndex = 0;
+      c.setAttribute('aria-haspopup', 'listbox');
+      c.setAttribute('aria-expanded', 'false');
+      c.append(document.createTextNode(''));  // the chosen option's text, changed in place (a new node lost Orca's place in Firefox)
+      const list = document.createElement('div');
+      list.setAttribute('role', 'listbox');
+      list.className = 'figure-mirror-listbox';
+      list.id = `${figureName}-listbox-${unique++}`;
+      list.hidden = true;
+      c.setAttribute('aria-controls', list.id);
+      c.popup = list;
+      c.addEventListener('keydown', (event) => comboKey(c, event));
+      c.addEventListener('click', () => (c.getAttribute('aria-expanded') === 'true' ? closeCombo(c) : openCombo(c)));
+      c.addEventListener('blur', () => closeCombo(c));
+      list.addEventListener('mousedown', (event) => event.preventDefault());  // the focus stays on the combobox
+      list.addEventListener('click', (event) => {
+        const option = event.target.closest('[role="option"]');
+        if (option) choose(c, Number(option.dataset.option));
+        closeCombo(c);
       });
-      return s;
+      return c;
     },
     textbox() {
       const t = document.createElement('input');
@@ -139,6 +163,7 @@ function createFigureMirror(canvas, { act, focus }) {
     grid() {
       const g = document.createElement('div');
       g.setAttribute('role', 'grid');
+      g.dataset.cells = `${figureName}-grid-${unique++}`;  // how its cells' ids start
       g.addEventListener('keydown', (event) => gridKey(g, event));
       g.addEventListener('click', (event) => {
         const cell = event.target.closest('[role="gridcell"]');
@@ -221,15 +246,26 @@ function createFigureMirror(canvas, { act, focus }) {
       setDisabled(n, node);
       place(n, node.rect);
     },
-    combobox(s, node) {
-      s.setAttribute('aria-label', node.name);
-      const options = [...s.options];
-      if (options.length !== node.options.length || options.some((o, k) => o.text !== node.options[k])) {
-        s.replaceChildren(...node.options.map((text) => new Option(text)));
+    combobox(c, node) {
+      c.setAttribute('aria-label', node.name);
+      const list = c.popup;
+      list.setAttribute('aria-label', node.name);
+      const options = [...list.children];
+      if (options.length !== node.options.length || options.some((o, k) => o.textContent !== node.options[k])) {
+        list.replaceChildren(...node.options.map((text, k) => {
+          const o = document.createElement('div');
+          o.setAttribute('role', 'option');
+          o.id = `${list.id}-${k}`;
+          o.dataset.option = String(k);
+          o.textContent = text;
+          return o;
+        }));
       }
-      s.selectedIndex = node.value;
-      setDisabled(s, node);
-      place(s, node.rect);
+      showChosen(c, node.value);
+      setDisabled(c, node);
+      place(c, node.rect);
+      const [x, y, w, h] = node.rect;
+      place(list, [x, y + h, w, h * node.options.length]);
     },
     textbox(t, node) {
       t.setAttribute('aria-label', node.name);
@@ -256,6 +292,7 @@ function createFigureMirror(canvas, { act, focus }) {
             cell.setAttribute('role', 'gridcell');
             cell.setAttribute('aria-colindex', c + 1);
             cell.tabIndex = -1;
+            cell.id = `${g.dataset.cells}-${r}-${c}`;
             cell.dataset.row = r; cell.dataset.col = c;
             return cell;
           }));
@@ -278,6 +315,7 @@ function createFigureMirror(canvas, { act, focus }) {
         const r = Math.max(0, node.selected_row ?? 0);
         g.children[Math.min(r, node.rows - 1)].children[0].tabIndex = 0;
       }
+      nameStopRow(g);
     },
     table(box, node) {
       box.querySelector('table').setAttribute('aria-label', node.name);
@@ -317,13 +355,93 @@ function createFigureMirror(canvas, { act, focus }) {
     },
   };
 
+  // --- a combobox's keys and its listbox ----------------------------------------------------------
+  // What the combobox shows: option k chosen (its text, aria-selected) and, while open, active.
+  function showChosen(c, k) {
+    c.dataset.value = String(k);
+    const text = c.popup.children[k]?.textContent ?? '';
+    if (c.firstChild.data !== text) c.firstChild.data = text;
+    [...c.popup.children].forEach((o, j) => {
+      if (o.getAttribute('aria-selected') !== String(j === k)) o.setAttribute('aria-selected', String(j === k));
+    });
+    if (c.getAttribute('aria-expanded') === 'true' && c.popup.children[k]) c.setAttribute('aria-activedescendant', c.popup.children[k].id);
+  }
+  // The option shown: the reader's last choice until the figure's description confirms it (two
+  // arrows before the figure's next frame move two options, as in a select).
+  function chosen(c) { return Number(c.dataset.value); }
+  function openCombo(c) {
+    if (c.getAttribute('aria-expanded') === 'true' || !c.isConnected) return;
+    c.popup.hidden = false;
+    c.setAttribute('aria-expanded', 'true');
+    showChosen(c, chosen(c));
+  }
+  // Closed at once, its listbox gone from the tree at the reader's next key or click: the option
+  // last active is where Orca's focus is, and with it destroyed before Orca took the next focus
+  // (Tab out of the combobox), Orca lost its place and said nothing of the control it reached.
+  function closeCombo(c) {
+    if (c.getAttribute('aria-expanded') !== 'true') return;
+    c.setAttribute('aria-expanded', 'false');
+    c.removeAttribute('aria-activedescendant');
+    const hide = () => {
+      document.removeEventListener('keydown', hide, true);
+      document.removeEventListener('pointerdown', hide, true);
+      if (c.getAttribute('aria-expanded') !== 'true') c.popup.hidden = true;
+    };
+    document.addEventListener('keydown', hide, true);
+    document.addEventListener('pointerdown', hide, true);
+  }
+  // Option k chosen by the reader: shown at once (the figure confirms it in its next description)
+  // and sent to the figure; a disabled combobox keeps its value.
+  function choose(c, k) {
+    const { node } = entry(c);
+    const count = c.popup.children.length;
+    if (!count || disabled(node)) return;
+    k = Math.max(0, Math.min(count - 1, k));
+    openCombo(c);
+    const before = chosen(c);
+    showChosen(c, k);
+    if (k !== before) act(node.id, 'set', k);
+  }
+  function comboKey(c, event) {
+    const open = c.getAttribute('aria-expanded') === 'true';
+    const k = chosen(c), count = c.popup.children.length;
+    if (event.altKey && event.key === 'ArrowDown') openCombo(c);
+    else if (event.altKey && event.key === 'ArrowUp') closeCombo(c);
+    else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') choose(c, k + (event.key === 'ArrowDown' ? 1 : -1));
+    else if (event.key === 'Home' || event.key === 'PageUp') choose(c, 0);
+    else if (event.key === 'End' || event.key === 'PageDown') choose(c, count - 1);
+    else if (event.key === 'Enter' || event.key === ' ') { if (open) closeCombo(c); else openCombo(c); }
+    else if (event.key === 'Escape' && open) closeCombo(c);
+    else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // The next option that starts with the letter typed, as a select does.
+      const texts = [...c.popup.children].map((o) => o.textContent.toLowerCase());
+      const next = [...texts.keys()].map((j) => (k + 1 + j) % count).find((j) => texts[j].startsWith(event.key.toLowerCase()));
+      if (next === undefined) return;
+      choose(c, next);
+    } else return;
+    event.preventDefault();
+  }
+
   // --- a grid's keys --------------------------------------------------------------------------
   function cellAt(g, r, c) { return g.children[r]?.children[c]; }
   function moveTo(g, cell) {
     if (!cell) return;
     g.querySelectorAll('[role="gridcell"][tabindex="0"]').forEach((other) => { other.tabIndex = -1; });
     cell.tabIndex = 0;
+    nameStopRow(g);
     cell.focus();
+  }
+  // Orca, in browse mode, says the whole row of a table cell that the focus enters: the row's name
+  // if it has one, else every cell of it. Entering a map by Tab, Chromium read all 24 cells of the
+  // row, and Firefox (which names a row from its content, a name Orca does not say) none, not even
+  // the focused one. So the row of the grid's one tab stop is named by that cell (aria-labelledby),
+  // and Tab into the grid says the cell it lands on; in the grid the arrows say one cell each.
+  function nameStopRow(g) {
+    const cell = g.querySelector('[role="gridcell"][tabindex="0"]');
+    for (const row of g.querySelectorAll('[role="row"][aria-labelledby]')) {
+      if (row !== cell?.parentElement) row.removeAttribute('aria-labelledby');
+    }
+    if (cell && cell.parentElement.getAttribute('aria-labelledby') !== cell.id) cell.parentElement.setAttribute('aria-labelledby', cell.id);
   }
   function activate(g, cell) {
     const { node } = entry(g);
@@ -419,6 +537,11 @@ function createFigureMirror(canvas, { act, focus }) {
       const wanted = previous ? previous.nextSibling : root.firstChild;
       if (e.element !== wanted) root.insertBefore(e.element, wanted);
       previous = e.element;
+      // A combobox's listbox right after it.
+      if (e.element.popup) {
+        if (previous.nextSibling !== e.element.popup) previous.after(e.element.popup);
+        previous = e.element.popup;
+      }
     }
     for (const id of [...nodes.keys()]) if (!seen.has(id)) remove(id);
     const has = list.length > 0;
@@ -455,6 +578,7 @@ function createFigureMirror(canvas, { act, focus }) {
     const { element } = nodes.get(id);
     const hadFocus = element.contains(document.activeElement);
     element.remove();
+    element.popup?.remove();
     nodes.delete(id);
     if (hadFocus) root.focus({ preventScroll: true });
   }
