@@ -119,10 +119,11 @@ void adam_update(Params& params, AdamState& state, Params& grads, const AdamConf
     }
 }
 
-SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples) : examples_(&examples) {}
+SplitEvaluator::SplitEvaluator(const std::vector<Example>& examples, Activations* scratch)
+    : examples_(&examples), acts_(scratch ? scratch : &own_acts_) {}
 
 void SplitEvaluator::release_scratch() {
-    acts_ = {};
+    own_acts_ = {};
     predictions_ = {};
     indices_ = {};
 }
@@ -143,10 +144,11 @@ int SplitEvaluator::work(const Model& model, int max_rows) {
         std::iota(indices_.begin(), indices_.end(), row_);
         const Task& task = *model.config.task;
         const Batch batch = make_batch(task, *examples_, indices_);
-        greedy_decode_batch(acts_, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
+        Activations& acts = *acts_;
+        greedy_decode_batch(acts, batch.src.data(), batch.src_len.data(), batch.B, batch.S, model);
         for (int b = 0; b < B; ++b)
-            predictions_.push_back(task.output.decode(acts_.tokens.data() + size_t(b) * acts_.T, acts_.T));
-        has_map_ = add_alignment_scores(alignment_, acts_, model, *examples_, size_t(row_), size_t(row_ + B));
+            predictions_.push_back(task.output.decode(acts.tokens.data() + size_t(b) * acts.T, acts.T));
+        has_map_ = add_alignment_scores(alignment_, acts, model, *examples_, size_t(row_), size_t(row_ + B));
         row_ += B;
     }
     if (done() && !metrics_ && !examples_->empty()) {
@@ -166,7 +168,7 @@ Trainer::Trainer(const TrainerConfig& config, const Splits& data)
       adam_(make_adam_state(config.model)),
       rng_(config.seed),
       dropout_rng_(config.seed ^ dropout_stream),
-      evaluator_(data.held_out) {
+      evaluator_(data.held_out, &acts_) {
     if (config.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
     if (data.train.empty()) throw std::invalid_argument("no training examples");
     init_params(model_.params, rng_);
@@ -281,10 +283,6 @@ void Trainer::train_rows(int rows) {
     row_ = 0;
     if (++batch_ < batches_per_epoch()) return;
     if (config_.evaluate_each_epoch && !data_.held_out.empty()) {
-        // Training's activations and the decoding's scratch are never needed at once: each lets go
-        // before the other grows, so a page worker's memory (which never shrinks) holds the larger
-        // of the two, not both (41 MB for the attention model at width 64, 28 with this).
-        acts_ = {};
         phase_ = Phase::evaluating;
         evaluator_.restart();
     } else {
@@ -304,7 +302,6 @@ void Trainer::finish_epoch() {
         if (evaluator_.metrics()->alignment) record.aer = float(evaluator_.metrics()->alignment->aer());
     }
     epochs_.push_back(record);
-    evaluator_.release_scratch();
     phase_ = Phase::training;
     ++epoch_;
     start_epoch();

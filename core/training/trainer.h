@@ -66,7 +66,10 @@ struct TrainerConfig : RunSettings {
 // the task's known alignment (Metrics::alignment), in the same units of rows.
 class SplitEvaluator {
 public:
-    explicit SplitEvaluator(const std::vector<Example>& examples);  // must outlive this
+    // examples must outlive this; so must scratch, the activations decoding uses if given (the
+    // trainer lends its own: training and decoding never need them at once, and a page worker's
+    // memory, which never shrinks, then holds one set, not two).
+    explicit SplitEvaluator(const std::vector<Example>& examples, Activations* scratch = nullptr);
     void restart();                               // forgets the predictions and metrics
     void release_scratch();                       // frees what decoding needs; keeps metrics()
     // Decodes up to max_rows more examples (in batches of at most decode_batch_rows) with
@@ -82,7 +85,8 @@ private:
     int row_ = 0;
     std::vector<std::string> predictions_;
     std::vector<int> indices_;
-    Activations acts_;
+    Activations own_acts_;
+    Activations* acts_;         // own_acts_, or the scratch lent
     AlignmentCheck alignment_;  // the maps' scores so far
     bool has_map_ = false;
     std::optional<Metrics> metrics_;
