@@ -389,7 +389,7 @@ async function pagePair(browser, url) {
   await until('the shipped models to be evaluated', async () => (await state(page, 'sweep')).shipped.attention !== undefined, 120000);
   await until('the workers to warm up', async () => {  // a reader reads before pressing
     const t = await page.evaluate(() => window.lookback.training());
-    return t.workers > 0 && t.workersWarmed === t.workers;
+    return t.workers > 0 && (t.workersWarmed ?? t.workers) === t.workers;  // (a site before the warm-up: at once)
   }, 60000);
   await train.focus();
   const from = performance.now();
