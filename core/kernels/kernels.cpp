@@ -315,7 +315,30 @@ void elementwise(float* y, const float* x, int n, F f) {
     }
 }
 
+// The peak loop's registers: 12 accumulators and the two operands fit the 16 registers of AVX2
+// and SIMD128 (V8's xmm0–15) without a spill, and 12 independent chains cover the 4-cycle latency
+// of two FMA units (8 needed) or of a multiply then an add (V8's wasm, 2 × 3 cycles) with room.
+using peak_register = vector_of<register_floats>::type;
+constexpr int peak_registers = 12;
+
 }  // namespace
+
+int peak_accumulators() { return peak_registers; }
+int peak_floats() { return peak_registers * register_floats; }
+
+double peak_loop(long iterations, float a, float b, float* sink) {
+    using R = peak_register;
+    const R va = splat<R>(a), vb = splat<R>(b);
+    R acc[peak_registers];
+    LB_UNROLL
+    for (int r = 0; r < peak_registers; ++r) acc[r] = splat<R>(float(r));
+    for (long i = 0; i < iterations; ++i)
+        LB_UNROLL
+        for (int r = 0; r < peak_registers; ++r) acc[r] = acc[r] * va + vb;  // FMA where fused
+    LB_UNROLL
+    for (int r = 0; r < peak_registers; ++r) store<R>(sink + r * register_floats, acc[r]);
+    return 2.0 * double(iterations) * double(peak_floats());
+}
 
 void exp_array(float* y, const float* x, int n) {
     elementwise(y, x, n, [](vec v) { return exp_lanes(v); });
