@@ -172,7 +172,7 @@ struct Peak {
 };
 Peak measure_peak(double budget) {
     constexpr long iterations = 1 << 14;
-    std::vector<float> sink(size_t(kernels::peak_floats()));
+    std::vector<float> sink(static_cast<size_t>(kernels::peak_floats()));
     double flops = 0;
     const double seconds = seconds_per_call(
         [&] { flops = kernels::peak_loop(iterations, 0.5f, 0.5f, sink.data()); }, budget);
