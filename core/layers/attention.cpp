@@ -150,6 +150,7 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
             std::memset(dq, 0, sizeof(float) * H);
             const float* __restrict v = p.v.data();
             float* __restrict dv = c.dv.data();
+            if (b + 1 < B) prefetch(tanh_rows(c, b + 1, t, B, S, H), size_t(src_len[b + 1]) * H);
             for (int j = 0; j < L; ++j) {
                 const float* __restrict u = tanh_rows(c, b, t, B, S, H) + size_t(j) * H;
                 float* __restrict dk = c.dkeys.data() + (size_t(b) * S + j) * H;
