@@ -37,7 +37,7 @@ using namespace lb::simd;
 // vector is two AVX2 registers). Scalar code: 4 × 4 floats. A tile's shape does not change
 // the order of any sum (each C element adds along k alone).
 constexpr int MR = register_floats == 16 ? 8 : 4;
-constexpr int NR = register_floats == 16 ? 3 : widest == 1 ? 4 : 2 * register_floats / widest;
+constexpr int NR = register_floats == 16 ? 3 : widest == 1 ? 4 : 2;
 // Rows per tile of the narrower edge panels. It does change their numbers: GCC fuses a lone
 // accumulator's multiply-adds or not depending on how many others share its loop, so the 16-float
 // builds keep AVX-512's 8 rows on AVX2 too.
@@ -57,18 +57,23 @@ void tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int
         LB_UNROLL
         for (int c = 0; c < nr; ++c)
             acc[r][c] = accumulate ? load<V>(C + r * ldc + c * W) : splat<V>(0.0f);
-    for (int k = 0; k < K; ++k) {
+    // B(k, ·) and A(·, k) by pointers that step with k: Emscripten compiles without LLVM's
+    // loop strength reduction, and V8 then recomputed every address from k in every step.
+    const float* b_k = B;
+    const float* a_k = A;
+    const int a_step = a_transposed ? lda : 1, a_row = a_transposed ? 1 : lda;
+    for (int k = 0; k < K; ++k, b_k += ldb, a_k += a_step) {
         V b[nr];
         LB_UNROLL
         for (int c = 0; c < nr; ++c) {
-            b[c] = load<V>(B + k * ldb + c * W);
+            b[c] = load<V>(b_k + c * W);
 #if defined(__GNUC__) && defined(__x86_64__)
             if constexpr (hold_b) asm("" : "+x"(b[c]));  // the value as it is, in a register
 #endif
         }
         LB_UNROLL
         for (int r = 0; r < mr; ++r) {
-            const float a = a_transposed ? A[k * lda + r] : A[r * lda + k];
+            const float a = a_k[r * a_row];
             LB_UNROLL
             for (int c = 0; c < nr; ++c) acc[r][c] += b[c] * a;
         }
