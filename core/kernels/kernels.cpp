@@ -32,14 +32,13 @@ using namespace lb::simd;
 
 // Register tile of the widest vector type: MR rows × NR vectors, measured on
 // 64 × 192 × 64 and 64 × 48 × 16 products. AVX-512 has 32 registers: 24
-// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX2 has 16: 6 rows × one
-// 16-float vector (two registers) = 12 accumulators + 2 B registers + the broadcast (4 rows
-// left a third of the FMA throughput unused on the N = 64 products). SIMD128 has 16 too (V8
-// maps it to xmm0–15, one kept as scratch) but no FMA, so each product needs a register of its
-// own: 4 × 2 = 8 accumulators (5 × 2, 3 × 3 and 6 × 2 were no faster). Scalar code: 4 × 4
-// floats. A tile's shape does not change the order of any sum (each C element adds along k
-// alone).
-constexpr int MR = register_floats == 16 ? 8 : widest == 16 ? 6 : 4;
+// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX2 has 16: 4 rows × one
+// 16-float vector (two registers) = 8 accumulators (6 rows, 12 accumulators, was no faster over
+// 4 interleaved rounds: some shapes +8 %, others −6 %). SIMD128 has 16 too (V8 maps it to
+// xmm0–15, one kept as scratch) but no FMA, so each product needs a register of its own:
+// 4 × 2 = 8 accumulators (5 × 2, 3 × 3 and 6 × 2 were no faster). Scalar code: 4 × 4 floats.
+// A tile's shape does not change the order of any sum (each C element adds along k alone).
+constexpr int MR = register_floats == 16 ? 8 : 4;
 constexpr int NR = register_floats == 16 ? 3 : widest == 1 ? 4 : 2 * register_floats / widest;
 // Rows per tile of the narrower edge panels. It does change their numbers: GCC fuses a lone
 // accumulator's multiply-adds or not depending on how many others share its loop, so the 16-float
