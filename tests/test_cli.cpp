@@ -16,7 +16,9 @@
 #include "data/reversal.h"
 #include "data/translation.h"
 #include "io/safetensors.h"
+#include "kernels/kernels.h"
 #include "io/worker_codec.h"
+#include "test_helpers.h"
 
 using namespace lb::cli;
 
@@ -142,6 +144,36 @@ TEST_CASE("bench --write-split: the task's training split as token ids, targets 
     CHECK(date_split["end_token"].is_null());
     CHECK(date_split["targets"][0].size() == 10);
     CHECK(bench({"--write-split", "/nonexistent/folder/split.json"}) == 1);
+}
+
+TEST_CASE("bench --json: a peak measured in the run, and every GFLOP/s as a fraction of it") {
+    // A short run (natively only: the wasm suite cannot capture what a command prints).
+    const lb::testing::Printed printed = lb::testing::printed_by(
+        [] { return bench({"--json", "--seconds", "0.2", "--widths", "8", "--models", "additive"}); });
+    REQUIRE(printed.code == 0);
+    if (!printed.captured) return;
+    const nlohmann::json out = nlohmann::json::parse(printed.out);
+    const nlohmann::json& peak = out["peak"];
+    REQUIRE(peak.is_object());
+    CHECK(peak["gflops"].get<double>() > 0);
+    CHECK(peak["accumulators"] == lb::kernels::peak_accumulators());
+    CHECK(peak["floats"] == lb::kernels::peak_floats());
+    CHECK(peak["checksum"] == double(lb::kernels::peak_floats()));  // every lane converged to 1
+    CHECK((peak["instruction"] == "fma" || peak["instruction"] == "mul+add"));
+    // Each figure's fraction is its GFLOP/s over the peak's, and no kernel or model beats the
+    // peak by more than the rounds' noise: a fraction above 1.2 would mean a peak loop that
+    // waits (too few accumulators) or a FLOP count that is wrong.
+    const auto check_fraction = [&](const nlohmann::json& row) {
+        const double fraction = row["fraction_of_peak"];
+        INFO(row.dump());
+        CHECK(fraction > 0);
+        CHECK(fraction <= 1.2);
+        CHECK(fraction == doctest::Approx(row["gflops"].get<double>() / peak["gflops"].get<double>()));
+    };
+    REQUIRE(out["kernels"].size() > 0);
+    for (const nlohmann::json& row : out["kernels"]) check_fraction(row);
+    REQUIRE(out["results"].size() == 1);
+    check_fraction(out["results"][0]);
 }
 
 TEST_CASE("decimals: finite, in range, named in the message") {

@@ -14,9 +14,6 @@
 #include <iterator>
 #include <string>
 #include <vector>
-#ifndef __EMSCRIPTEN__
-#include <unistd.h>
-#endif
 
 #include "cli/commands.h"
 #include "data/dataset.h"
@@ -30,6 +27,7 @@
 #include "io/worker_codec.h"
 #include "models/model.h"
 #include "training/trainer.h"
+#include "test_helpers.h"
 
 using namespace lb;
 using doctest::Approx;
@@ -247,44 +245,8 @@ TEST_CASE("predictions CSV: RFC 4180, read back by the test's own reader") {
 
 namespace {
 
-// What a command printed. Natively stdout and stderr point at files while it runs; the wasm suite
-// cannot point them anywhere (emscripten's dup reopens a descriptor by its path, and the standard
-// streams have none), so there only the exit code is kept and `captured` is false.
-struct Printed {
-    int code = 0;
-    std::string out, err;
-    bool captured = false;
-};
-Printed printed_by(const std::function<int()>& command) {
-    Printed printed;
-#ifdef __EMSCRIPTEN__
-    printed.code = command();
-#else
-    std::fflush(stdout);
-    std::fflush(stderr);
-    FILE* files[2] = {std::tmpfile(), std::tmpfile()};
-    REQUIRE(files[0]);
-    REQUIRE(files[1]);
-    const int saved[2] = {dup(1), dup(2)};
-    dup2(fileno(files[0]), 1);
-    dup2(fileno(files[1]), 2);
-    printed.code = command();
-    std::fflush(stdout);
-    std::fflush(stderr);
-    dup2(saved[0], 1);
-    dup2(saved[1], 2);
-    for (int k = 0; k < 2; ++k) {
-        close(saved[k]);
-        std::rewind(files[k]);
-        std::string& text = k == 0 ? printed.out : printed.err;
-        char buffer[4096];
-        for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, files[k])) > 0;) text.append(buffer, n);
-        std::fclose(files[k]);
-    }
-    printed.captured = true;
-#endif
-    return printed;
-}
+using lb::testing::Printed;
+using lb::testing::printed_by;
 
 std::string text_of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
+#ifndef __EMSCRIPTEN__
+#include <unistd.h>
+#endif
 
 #include "data/dataset.h"
 #include "models/model.h"
@@ -229,6 +233,45 @@ inline size_t follow_greedy_path(Batch& batch, Activations& decoding, const Mode
         }
     }
     return distinct.size();
+}
+
+// What a command printed. Natively stdout and stderr point at files while it runs; the wasm suite
+// cannot point them anywhere (emscripten's dup reopens a descriptor by its path, and the standard
+// streams have none), so there only the exit code is kept and `captured` is false.
+struct Printed {
+    int code = 0;
+    std::string out, err;
+    bool captured = false;
+};
+inline Printed printed_by(const std::function<int()>& command) {
+    Printed printed;
+#ifdef __EMSCRIPTEN__
+    printed.code = command();
+#else
+    std::fflush(stdout);
+    std::fflush(stderr);
+    FILE* files[2] = {std::tmpfile(), std::tmpfile()};
+    REQUIRE(files[0]);
+    REQUIRE(files[1]);
+    const int saved[2] = {dup(1), dup(2)};
+    dup2(fileno(files[0]), 1);
+    dup2(fileno(files[1]), 2);
+    printed.code = command();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    dup2(saved[0], 1);
+    dup2(saved[1], 2);
+    for (int k = 0; k < 2; ++k) {
+        close(saved[k]);
+        std::rewind(files[k]);
+        std::string& text = k == 0 ? printed.out : printed.err;
+        char buffer[4096];
+        for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, files[k])) > 0;) text.append(buffer, n);
+        std::fclose(files[k]);
+    }
+    printed.captured = true;
+#endif
+    return printed;
 }
 
 }  // namespace lb::testing

@@ -292,3 +292,27 @@ TEST_CASE("kernels: fused additive scores equal the reference") {
             CHECK(u_fast.back() == -7.0f);
         }
 }
+
+// --- the peak loop ------------------------------------------------------------------
+TEST_CASE("kernels: the peak loop does the multiply-adds it counts") {
+    // With a = b = 1 each round adds exactly 1 to every lane (the numbers stay exact integers),
+    // so after n rounds an accumulator started at r holds r + n in each lane: every lane of
+    // every accumulator took part in every round, and the FLOPs returned are 2 per lane-round.
+    const int floats = kernels::peak_floats();
+    const int per_register = floats / kernels::peak_accumulators();
+    CHECK(kernels::peak_accumulators() >= 8);  // enough to cover two FMA units' latency
+    CHECK(floats == kernels::peak_accumulators() * per_register);
+    CHECK((per_register == 1 || per_register == 4 || per_register == 8 || per_register == 16));
+    for (long n : {0L, 1L, 7L, 1000L}) {
+        std::vector<float> sink(size_t(floats) + 1, -1.0f);  // one past the end: untouched
+        const double flops = kernels::peak_loop(n, 1.0f, 1.0f, sink.data());
+        INFO("rounds=", n);
+        CHECK(flops == 2.0 * double(n) * floats);
+        for (int i = 0; i < floats; ++i) CHECK(sink[size_t(i)] == float(i / per_register + n));
+        CHECK(sink[size_t(floats)] == -1.0f);
+    }
+    // The bench's operands: every lane converges to b / (1 − a) = 1.
+    std::vector<float> sink(static_cast<size_t>(floats));
+    kernels::peak_loop(200, 0.5f, 0.5f, sink.data());
+    for (float x : sink) CHECK(x == 1.0f);
+}

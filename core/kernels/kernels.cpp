@@ -32,10 +32,12 @@ using namespace lb::simd;
 
 // Register tile of the widest vector type: MR rows × NR vectors, measured on
 // 64 × 192 × 64 and 64 × 48 × 16 products. AVX-512 has 32 registers: 24
-// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX2 and SIMD128
-// have 16 (V8 maps wasm SIMD to xmm0–15): 8 accumulators, 4 × 2 registers (one 16-float
-// vector is two AVX2 registers). Scalar code: 4 × 4 floats. A tile's shape does not change
-// the order of any sum (each C element adds along k alone).
+// accumulators + 3 B vectors (the broadcast folds into the FMA). AVX2 has 16: 4 rows × one
+// 16-float vector (two registers) = 8 accumulators (6 rows, 12 accumulators, was no faster over
+// 4 interleaved rounds: some shapes +8 %, others −6 %). SIMD128 has 16 too (V8 maps it to
+// xmm0–15, one kept as scratch) but no FMA, so each product needs a register of its own:
+// 4 × 2 = 8 accumulators (5 × 2, 3 × 3 and 6 × 2 were no faster). Scalar code: 4 × 4 floats.
+// A tile's shape does not change the order of any sum (each C element adds along k alone).
 constexpr int MR = register_floats == 16 ? 8 : 4;
 constexpr int NR = register_floats == 16 ? 3 : widest == 1 ? 4 : 2 * register_floats / widest;
 // Rows per tile of the narrower edge panels. It does change their numbers: GCC fuses a lone
@@ -57,18 +59,23 @@ void tile(int K, const float* A, int lda, const float* B, int ldb, float* C, int
         LB_UNROLL
         for (int c = 0; c < nr; ++c)
             acc[r][c] = accumulate ? load<V>(C + r * ldc + c * W) : splat<V>(0.0f);
-    for (int k = 0; k < K; ++k) {
+    // B(k, ·) and A(·, k) by pointers that step with k: Emscripten compiles without LLVM's
+    // loop strength reduction, and V8 then recomputed every address from k in every step.
+    const float* b_k = B;
+    const float* a_k = A;
+    const int a_step = a_transposed ? lda : 1, a_row = a_transposed ? 1 : lda;
+    for (int k = 0; k < K; ++k, b_k += ldb, a_k += a_step) {
         V b[nr];
         LB_UNROLL
         for (int c = 0; c < nr; ++c) {
-            b[c] = load<V>(B + k * ldb + c * W);
+            b[c] = load<V>(b_k + c * W);
 #if defined(__GNUC__) && defined(__x86_64__)
             if constexpr (hold_b) asm("" : "+x"(b[c]));  // the value as it is, in a register
 #endif
         }
         LB_UNROLL
         for (int r = 0; r < mr; ++r) {
-            const float a = a_transposed ? A[k * lda + r] : A[r * lda + k];
+            const float a = a_k[r * a_row];
             LB_UNROLL
             for (int c = 0; c < nr; ++c) acc[r][c] += b[c] * a;
         }
@@ -315,7 +322,30 @@ void elementwise(float* y, const float* x, int n, F f) {
     }
 }
 
+// The peak loop's registers: 12 accumulators and the two operands fit the 16 registers of AVX2
+// and SIMD128 (V8's xmm0–15) without a spill, and 12 independent chains cover the 4-cycle latency
+// of two FMA units (8 needed) or of a multiply then an add (V8's wasm, 2 × 3 cycles) with room.
+using peak_register = vector_of<register_floats>::type;
+constexpr int peak_registers = 12;
+
 }  // namespace
+
+int peak_accumulators() { return peak_registers; }
+int peak_floats() { return peak_registers * register_floats; }
+
+double peak_loop(long iterations, float a, float b, float* sink) {
+    using R = peak_register;
+    const R va = splat<R>(a), vb = splat<R>(b);
+    R acc[peak_registers];
+    LB_UNROLL
+    for (int r = 0; r < peak_registers; ++r) acc[r] = splat<R>(float(r));
+    for (long i = 0; i < iterations; ++i)
+        LB_UNROLL
+        for (int r = 0; r < peak_registers; ++r) acc[r] = acc[r] * va + vb;  // FMA where fused
+    LB_UNROLL
+    for (int r = 0; r < peak_registers; ++r) store<R>(sink + r * register_floats, acc[r]);
+    return 2.0 * double(iterations) * double(peak_floats());
+}
 
 void exp_array(float* y, const float* x, int n) {
     elementwise(y, x, n, [](vec v) { return exp_lanes(v); });

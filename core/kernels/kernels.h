@@ -46,6 +46,18 @@ float dot(const float* a, const float* b, int n);
 void additive_scores(float* e, float* u, const float* k, const float* q, const float* v, int L,
                      int H);
 
+// The build's arithmetic peak, for `lookback bench` to measure the kernels against: `iterations`
+// rounds of acc = acc·a + b on peak_accumulators() independent vector registers, then every
+// lane of every accumulator stored to sink (peak_floats() floats), so no round can be dropped.
+// Natively each round is one fused multiply-add per register (the build's 16-float vectors:
+// one AVX-512 register, or two AVX2 registers counted as two); in WebAssembly a multiply and an
+// add (SIMD128 has no FMA). Either way 2 FLOPs per lane per round: peak_loop returns
+// 2 · iterations · peak_floats(). Enough accumulators that the FMA (or add) latency never
+// waits: the loop is bound by the vector units' throughput alone.
+double peak_loop(long iterations, float a, float b, float* sink);
+int peak_accumulators();  // independent registers in the loop
+int peak_floats();        // peak_accumulators() × floats per register
+
 // Plain scalar twins: the reference the tests hold the fast kernels to.
 namespace ref {
 void matmul_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb,

@@ -18,6 +18,12 @@ namespace {
 const float* keys_of(const AttentionCache& c, const float* enc, Scorer scorer) {
     return scorer == Scorer::dot ? enc : c.keys.data();
 }
+// Where row b's tanh(k_j + q_t) start at step t, [S, H]: the cache is time-major, so that the
+// backward step reads its B rows as one stream (batch-major, each row was a jump of T·S·H
+// floats, and the loads waited on memory; BENCHMARKS.md, "Where the time goes").
+float* tanh_rows(AttentionCache& c, int b, int t, int B, int S, int H) {
+    return c.tanh.data() + (size_t(t) * B + b) * S * H;
+}
 }  // namespace
 
 AttentionParams make_attention_params(Scorer scorer, int H, int A) {
@@ -92,7 +98,7 @@ void attention_step_forward(float* ctx, int ld_ctx, AttentionCache& c, const flo
         // scores e_j over the real positions j < L
         if (additive) {
             // u_j = tanh(k_j + q) (kept for backward), e_j = v · u_j
-            kernels::additive_scores(alpha, c.tanh.data() + (size_t(b) * T + t) * S * H,
+            kernels::additive_scores(alpha, tanh_rows(c, b, t, B, S, H),
                                      keys + size_t(b) * S * H, q, p.v.data(), L, H);
         } else {
             for (int j = 0; j < L; ++j) alpha[j] = kernels::dot(s, keys + (size_t(b) * S + j) * H, H);
@@ -144,8 +150,9 @@ void attention_step_backward(float* ds_prev, int ld_dprev, float* denc, Attentio
             std::memset(dq, 0, sizeof(float) * H);
             const float* __restrict v = p.v.data();
             float* __restrict dv = c.dv.data();
+            if (b + 1 < B) prefetch(tanh_rows(c, b + 1, t, B, S, H), size_t(src_len[b + 1]) * H);
             for (int j = 0; j < L; ++j) {
-                const float* __restrict u = c.tanh.data() + ((size_t(b) * T + t) * S + j) * H;
+                const float* __restrict u = tanh_rows(c, b, t, B, S, H) + size_t(j) * H;
                 float* __restrict dk = c.dkeys.data() + (size_t(b) * S + j) * H;
                 const float e = de[j];
                 for (int i = 0; i < H; ++i) {

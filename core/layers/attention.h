@@ -43,7 +43,7 @@ int attention_value_width(const AttentionParams& p, Scorer scorer, int H);
 struct AttentionCache {
     xt::xtensor<float, 1> keys;    // [B, S, H]    general: h·Wᵀ, additive: h·W_eᵀ (dot: unused)
     xt::xtensor<float, 1> query;   // [B, T, H]    additive: s_{t−1}·W_dᵀ
-    xt::xtensor<float, 1> tanh;    // [B, T, S, H] additive: tanh(k_j + q_t)
+    xt::xtensor<float, 1> tanh;    // [T, B, S, H] additive: tanh(k_j + q_t) (time-major)
     xt::xtensor<float, 1> alpha;   // [B, T, S]    weights; 0 on padding
     xt::xtensor<float, 1> dscores; // [B, T, S]    backward: gradient of the scores e_tj
     xt::xtensor<float, 1> dkeys;   // [B, S, H]    backward: gradient of keys

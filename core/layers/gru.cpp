@@ -13,6 +13,13 @@ namespace lb {
 namespace {
 bool runs(const int* lengths, int b, int t) { return lengths == nullptr || t < lengths[b]; }
 
+// Row (b, t) of a cache the steps alone read (gates, hn): time-major, so that one step's rows
+// lie side by side and the backward step streams through them (batch-major, each row was a
+// jump of T rows, and the loads waited on memory). The caches the weight gradients multiply
+// over all B·T rows at once (hprev, dxproj, dhproj) stay batch-major: their sums run in
+// row order, and the order of a sum decides its bits.
+size_t step_row(int b, int t, int B) { return size_t(t) * B + b; }
+
 // The gate math of one row's backward step. Every buffer is distinct
 // (__restrict on parameters is what lets compilers vectorise this loop).
 // dx, dhq [3H]: gradients of xproj and hproj; dprev [H] += gradient of h_{t−1};
@@ -89,8 +96,8 @@ void gru_step_forward(float* h, GruCache& c, const float* h_prev, int ld_prev,
         }
         const float* xp = c.xproj.data() + bt * G;
         const float* hq = hproj + size_t(b) * G;
-        float* gates = c.gates.data() + bt * G;
-        float* hn = c.hn.data() + bt * H;
+        float* gates = c.gates.data() + step_row(b, t, B) * G;
+        float* hn = c.hn.data() + step_row(b, t, B) * H;
         // r, z = σ(xproj + hproj) over the first 2H gate rows
         for (int i = 0; i < 2 * H; ++i) gates[i] = xp[i] + hq[i];
         kernels::sigmoid_array(gates, gates, 2 * H);
@@ -122,8 +129,8 @@ void gru_step_backward(float* dh_prev, int ld_dprev, GruCache& c, const int* len
             std::memset(dhq, 0, sizeof(float) * G);
             continue;
         }
-        gate_gradients(dx, dhq, dprev, dh, c.gates.data() + bt * G, c.hn.data() + bt * H,
-                       c.hprev.data() + bt * H, H);
+        gate_gradients(dx, dhq, dprev, dh, c.gates.data() + step_row(b, t, B) * G,
+                       c.hn.data() + step_row(b, t, B) * H, c.hprev.data() + bt * H, H);
     }
     // hproj = h_prev · W_hhᵀ + b_hh  →  dh_prev += dhproj · W_hh
     kernels::matmul_nn(B, H, G, c.dhproj.data() + size_t(t) * G, T * G, p.weight_hh.data(), H,

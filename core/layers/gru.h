@@ -43,8 +43,8 @@ GruParams make_gru_params(int E, int H);  // zero-filled
 struct GruCache {
     xt::xtensor<float, 1> xproj;   // [B, T, 3H] x_t·W_ihᵀ + b_ih
     xt::xtensor<float, 1> hprev;   // [B, T, H]  h_{t−1} as step t read it (h0 at t = 0)
-    xt::xtensor<float, 1> gates;   // [B, T, 3H] r, z, n after σ / tanh
-    xt::xtensor<float, 1> hn;      // [B, T, H]  W_hn h_{t−1} + b_hn (the part r gates)
+    xt::xtensor<float, 1> gates;   // [T, B, 3H] r, z, n after σ / tanh (time-major: gru.cpp)
+    xt::xtensor<float, 1> hn;      // [T, B, H]  W_hn h_{t−1} + b_hn (the part r gates)
     xt::xtensor<float, 1> hproj;   // [B, 3H]    step workspace: h_{t−1}·W_hhᵀ + b_hh
     xt::xtensor<float, 1> weight_hh_t; // [H, 3H] W_hhᵀ (gru_begin_steps)
     xt::xtensor<float, 1> dh;      // [B, T, H]  backward: total gradient reaching h_t
