@@ -391,19 +391,24 @@ async function pagePair(browser, url) {
     const t = await page.evaluate(() => window.lookback.training());
     return t.workers > 0 && (t.workersWarmed ?? t.workers) === t.workers;  // (a site before the warm-up: at once)
   }, 60000);
+  const idleFps = await framesPerSecond(page, 2000);
   await train.focus();
   const from = performance.now();
   await page.keyboard.press('Enter');
   const arrived = [[], []];
-  let frames = 0, framesAt = null;
+  let frames = 0, framesAt = null, pageFps = null;
   for (;;) {
     const s = await state(page, 'training');
     const t = (performance.now() - from) / 1000;
     s.runs.forEach((r, k) => { while (arrived[k].length < r.epochs.length) arrived[k].push(t); });
-    if (framesAt === null && s.runs.every((r) => r.steps > 0)) [frames, framesAt] = [await page.evaluate(() => window.lookback.frames('training')), t];
+    if (framesAt === null && s.runs.every((r) => r.steps > 0)) {
+      [frames, framesAt] = [await page.evaluate(() => window.lookback.frames('training')), t];
+      pageFps = await framesPerSecond(page, 2000);
+    }
     if (s.runs.every((r) => r.done)) {
       const drawn = await page.evaluate(() => window.lookback.frames('training')) - frames;
       const result = { seconds: t, arrived, fps: drawn / (t - framesAt), workers: s.workers, stats: await page.evaluate(() => window.lookback.training()),
+                       busy: s.runs.map((r) => r.busy_examples_per_second), idleFps, pageFps,
                        exact: s.runs.map((r) => r.epochs.at(-1)?.exact) };
       if (problems.length) throw new Error(`the page reported: ${problems.join('; ')}`);
       await context.close();
@@ -411,6 +416,17 @@ async function pagePair(browser, url) {
     }
     await page.waitForTimeout(100);
   }
+}
+
+// The SIMD128 peak and each model's FLOPs per training example (docs/design.md's model), from
+// `lookback bench` built to WebAssembly, run now (its peak loop: mul+add on 12 accumulators).
+function wasmPeak() {
+  const cli = path.join(root, 'build/wasm/lookback.js');
+  const result = spawnSync(process.execPath, ['--no-experimental-fetch', cli, 'bench', '--json', '--seconds', '1', '--widths', String(width),
+                                               '--models', 'plain,additive'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${cli} bench: ${result.stderr}`);
+  const bench = JSON.parse(result.stdout);
+  return { gflops: bench.peak.gflops, flops: bench.results.map((r) => r.flops_per_training_example) };  // plain, attention
 }
 
 async function pair() {
@@ -426,10 +442,15 @@ async function pair() {
     print(`  training module under node: the same (s)`, inNode.toFixed(1));
     print(`  page, Train pressed to both runs' last epoch (s)`, `${page.seconds.toFixed(1)} = ${(page.seconds / native).toFixed(2)}× native, ${(page.seconds / inNode).toFixed(2)}× node`);
     print('  page: workers | frames/s of the figure while training', `${page.workers} (${JSON.stringify({ size: page.stats.size, cores: page.stats.cores })}) | ${page.fps.toFixed(1)}`);
+    print('  page: animation frames/s, idle | training', `${page.idleFps.toFixed(1)} | ${page.pageFps.toFixed(1)}`);
     print('  page: each epoch arrived, plain (s)', page.arrived[0].map((t) => t.toFixed(1)).join(' '));
     print('  page: each epoch arrived, attention (s)', page.arrived[1].map((t) => t.toFixed(1)).join(' '));
     print('  page: last epoch exact, plain | attention', page.exact.map((e) => e?.toFixed(4)).join(' | '));
     print('  page: each worker\'s wasm memory (MB)', page.stats.workerWasmBytes.map((b) => (b / 2 ** 20).toFixed(1)).join(' | '));
+    const peak = wasmPeak();
+    print('  page: busy examples/s, plain | attention', page.busy.map((e) => e.toFixed(0)).join(' | '));
+    print(`  page: of the SIMD128 peak (${peak.gflops.toFixed(1)} GFLOP/s, measured now)`,
+          page.busy.map((e, k) => `${(100 * e * peak.flops[k] / 1e9 / peak.gflops).toFixed(1)}%`).join(' | '));
   }
   await browser.close();
   server.close();
