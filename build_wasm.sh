@@ -194,7 +194,7 @@ run_tests() {
   run_suite "WebKit smoke" build/test-logs/webkit.log \
     node --test tests/engines/webkit.test.mjs
   # Orca, Debian's screen reader, on its own Xvfb desktop: the lesson's main tasks by real keys in
-  # Chromium and in Firefox ESR, asserted on what Orca says (about 90 s).
+  # Chromium and in Firefox ESR, asserted on what Orca says (24 tests, 60–110 s here).
   say "Suite 6/8: screen reader (Orca in Chromium and Firefox ESR, Xvfb)"
   run_suite "screen reader" build/test-logs/screenreader.log \
     node --test tests/screenreader/orca.test.mjs
