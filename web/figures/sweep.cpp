@@ -93,8 +93,8 @@ void ShowControls(Lab& lab, SweepState& st) {
         if (run && run->failed())
             ImGui::TextColored(lesson_colors().error, "%s %d stopped: %s", std::string(decoder_name(run->config().model.decoder)).c_str(),
                                run->config().model.H, run->message().c_str());
-    if (lab.worker_count > 1)
-        DimTextWrapped((std::to_string(lab.worker_count) + " cells train at once, one per Web Worker.").c_str());
+    if (const int workers = lab.worker_count(); workers > 1)
+        DimTextWrapped((std::to_string(workers) + " cells train at once, one per Web Worker.").c_str());
     else
         DimTextWrapped("One cell trains at a time, in a Web Worker.");
 }
@@ -233,7 +233,7 @@ nlohmann::json state_json(Lab& lab, const SweepState& st) {
     nlohmann::json training = nlohmann::json::array();
     for (const auto& run : lab.sweep)
         if (run && run->playing()) training.push_back({{"model", decoder_name(run->config().model.decoder)}, {"width", run->config().model.H}});
-    return {{"running", lab.sweep_running}, {"training", training}, {"workers", lab.worker_count},
+    return {{"running", lab.sweep_running}, {"training", training}, {"workers", lab.worker_count()},
             {"wall_seconds", lab.sweep_clock.ms() / 1000}, {"epochs", st.epochs},
             {"cells", cells}, {"views", views}, {"native_note", lab.native_note}, {"shipped", shipped}};
 }

@@ -244,7 +244,7 @@ void ShowTraining(Lab& lab, TrainingState& st) {
     // Always one line here, so the figure keeps its height.
     if (!lab.training_note.empty())
         WrappedText("%s", lab.training_note.c_str());
-    else if (lab.worker_count == 1)
+    else if (lab.worker_count() == 1)
         DimTextWrapped("Both models train in a Web Worker, a slice each in turn; the page only draws.");
     else
         DimTextWrapped("Both models train in Web Workers, one each; the page only draws.");
@@ -281,7 +281,7 @@ nlohmann::json state_json(const Lab& lab, const TrainingState& st) {
                                                             : nlohmann::json::array()},
         {"wall_seconds", lab.live.clock.ms() / 1000},
         {"examples_per_second", lab.live.clock.ms() > 0 ? examples / (lab.live.clock.ms() / 1000) : 0.0},
-        {"workers", lab.worker_count},
+        {"workers", lab.worker_count()},
         {"training_note", lab.training_note},
         {"shipped_error", lab.shipped_errors(date_task(), {DecoderKind::plain, DecoderKind::attention})},
     };

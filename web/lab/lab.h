@@ -235,9 +235,9 @@ struct Lab {
     void clear_sweep();
 
     // How training runs in this browser.
-    // The client's pool (web/worker/client.js): read again when a pair is built and when the sweep
-    // places its cells, since it grows once the client has counted the cores.
-    int worker_count = 1;
+    // The client's pool (web/worker/client.js), asked each time: it grows once the client has
+    // counted the cores.
+    int worker_count() const;
     std::string training_note;     // set when training falls back to the main thread
 
     // What the build shipped, in assets/shipped.json's order (a deque: the figures keep pointers

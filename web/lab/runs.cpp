@@ -175,7 +175,6 @@ std::array<size_t, sweep_cell_count> largest_first() {
 
 Lab::Lab() {
     connected = this;
-    worker_count = js_worker_count();
     when_page_idle([this] { start_loading(); });  // not before the first figure has drawn
 }
 Lab::~Lab() {
@@ -210,8 +209,9 @@ bool RunPair::finished() const {
     return over(runs[0]) && over(runs[1]);
 }
 
+int Lab::worker_count() const { return js_worker_count(); }
+
 void Lab::build(RunPair& pair, const std::array<RunSettings, 2>& configs) {
-    worker_count = js_worker_count();
     pair.clock = {};
     for (size_t k = 0; k < 2; ++k) pair[k] = std::make_unique<Run>(configs[k]);
     changed();
@@ -276,14 +276,14 @@ void Lab::clear_sweep() {
 // As many cells train as there are workers; the next starts when one ends.
 void Lab::schedule_sweep() {
     if (!sweep_running) return;
-    worker_count = js_worker_count();
+    const int workers = worker_count();
     int playing = 0, left = 0;
     for (const auto& r : sweep) {
         playing += r && r->playing();
         left += !r || !(r->done() || r->failed());
     }
     for (size_t i : largest_first()) {
-        if (playing >= worker_count) break;
+        if (playing >= workers) break;
         auto& cell = sweep[i];
         if (cell && (cell->playing() || cell->done() || cell->failed())) continue;
         if (!cell)

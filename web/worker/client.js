@@ -225,15 +225,11 @@ function createTrainingClient(handlers) {
       forget(run);
     },
     // A figure that trains is near: every worker the pool has room for starts, and each trains a
-    // throwaway model while it has nothing else to do (engine.js's on_warm), once.
+    // throwaway model while it has nothing else to do (engine.js's on_warm).
     warm() {
       if (main) return;
       while (slots.length < size && newWorkerSlot() !== main);
-      for (const slot of slots) {
-        if (slot.warmAsked) continue;
-        slot.warmAsked = true;
-        send(slot, { type: 'warm', steps: 150 });
-      }
+      for (const slot of slots) send(slot, { type: 'warm', steps: 150 });  // once: engine.js ignores it after
     },
     evaluate(id, bytes) {
       const slot = leastBusy();

@@ -37,6 +37,7 @@ class TrainingEngine {
     // with it rather than train on the task it was to replace.
     this.refusedTasks = new Map();
     this.warm = null;        // the throwaway run of on_warm: {id, steps}, until it ends
+    this.warmed = false;     // on_warm has run (a worker warms up once)
     this.scheduled = false;
     this.crashed = false;
     this.slicesTrained = 0;  // slices of training done here (the page's test reads it)
